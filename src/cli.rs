@@ -1,0 +1,112 @@
+//! The command line: clap definitions, and the one place that turns a run
+//! into an exit status.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::inputs;
+use crate::report::text::TextReporter;
+use crate::run::{self, DEFAULT_MAX_FILE_SIZE, Exit, Options, Origin};
+use crate::validate::Mode;
+use crate::yaml::Limits;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "numi",
+    version,
+    about = "Validates Numinance configuration: YAML, kind gates, strict JSON Schemas and semantic rules."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate the configuration tree of a repository, or named files.
+    Validate(ValidateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Repository whose `.numinance/` configuration tree is validated.
+    #[arg(value_name = "DIR", conflicts_with = "files")]
+    pub dir: Option<PathBuf>,
+
+    /// Validate these files and folders instead (`-` reads standard input).
+    /// Alpha kinds are on and produced kinds are checked against their schema.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub files: Option<Vec<String>>,
+
+    /// Read alpha kinds (EvalSet) in the configuration tree.
+    #[arg(long)]
+    pub enable_alpha: bool,
+
+    /// Refuse files larger than this many bytes without reading them.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
+}
+
+/// Runs numi with `arguments` (the program name first) and returns the exit status.
+pub fn main(
+    arguments: impl IntoIterator<Item = OsString>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let cli = match Cli::try_parse_from(arguments) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let rendered = error.render().to_string();
+            let written = if error.use_stderr() {
+                stderr.write_all(rendered.as_bytes())
+            } else {
+                stdout.write_all(rendered.as_bytes())
+            };
+            return match (written, error.exit_code()) {
+                (Err(_), _) => Exit::Incomplete as i32,
+                (Ok(()), 0) => Exit::Valid as i32,
+                (Ok(()), _) => Exit::Usage as i32,
+            };
+        }
+    };
+    match cli.command {
+        Command::Validate(args) => validate(&args, stdout, stderr) as i32,
+    }
+}
+
+fn validate(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    let (inputs, origin, mode) = match &args.files {
+        Some(paths) => (inputs::from_arguments(paths), Origin::File, Mode::Files),
+        None => {
+            let root = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+            let mode = Mode::Repository {
+                enable_alpha: args.enable_alpha,
+            };
+            (inputs::from_repository(&root), Origin::Repo, mode)
+        }
+    };
+    let options = Options {
+        mode,
+        limits: Limits::default(),
+        max_file_size: args.max_file_size,
+    };
+    let mut out = io::BufWriter::new(stdout);
+    let summary = match run::run(&inputs, origin, &options, &mut TextReporter, &mut out) {
+        Ok(summary) => summary,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,
+        Err(error) => {
+            let _ = writeln!(stderr, "numi: cannot write the report: {error}");
+            return Exit::Incomplete;
+        }
+    };
+    if out.flush().is_err() {
+        return Exit::Incomplete;
+    }
+    if summary.total() == 0 {
+        let _ = writeln!(stderr, "numi: nothing found to validate");
+    }
+    summary.exit()
+}

@@ -1,0 +1,86 @@
+//! Diagnostics are data: what went wrong, where, and which rule says so.
+//! Renderers turn them into text; nothing here formats output lines.
+
+use std::fmt;
+
+/// The stage of the pipeline that produced a diagnostic. Stages run in this
+/// order and the text format reports the first one that fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// The file could not be read.
+    Read,
+    /// The bytes are not one YAML document with a mapping at its root.
+    Yaml,
+    /// The `kind`, its gates and its `apiVersion`.
+    Kind,
+    /// The kind's JSON Schema.
+    Schema,
+    /// The kind's semantic rules.
+    Rule,
+    /// A defect of numi itself, never of the input.
+    Internal,
+}
+
+impl Stage {
+    /// The stable name used by machine formats.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Read => "read",
+            Stage::Yaml => "yaml",
+            Stage::Kind => "kind",
+            Stage::Schema => "schema",
+            Stage::Rule => "rule",
+            Stage::Internal => "internal",
+        }
+    }
+}
+
+/// A place in a source file, both numbers counted from 1; the column counts
+/// characters, not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {} column {}", self.line, self.column)
+    }
+}
+
+/// One problem found in one document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub stage: Stage,
+    /// A stable id such as `evalset/cases-sorted`; see `numi::rules`.
+    pub rule: &'static str,
+    /// The message as the text format prints it after the stage prefix.
+    pub message: String,
+    /// JSON pointer of the node the diagnostic is about, when there is one.
+    pub pointer: Option<String>,
+    /// Where that node stands in the source, when known.
+    pub position: Option<Position>,
+}
+
+impl Diagnostic {
+    pub fn new(stage: Stage, rule: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            stage,
+            rule,
+            message: message.into(),
+            pointer: None,
+            position: None,
+        }
+    }
+
+    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    pub fn at_position(mut self, position: Position) -> Self {
+        self.position = Some(position);
+        self
+    }
+}

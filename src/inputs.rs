@@ -1,0 +1,161 @@
+//! Which files a run reads, under which display names, in which order.
+//! Nothing here reads a file's content.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+/// The folder that holds a repository's configuration tree.
+pub const CONFIGURATION_TREE: &str = ".numinance";
+
+/// Where a document comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Path(PathBuf),
+    Stdin,
+}
+
+/// One entry of a run, in report order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub display_name: String,
+    /// The file to read, or why there is none to read.
+    pub source: Result<Source, String>,
+}
+
+/// The inputs of `numi validate --files PATH...`: arguments in the order
+/// given; within a folder, by display name in byte order.
+pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    for argument in arguments {
+        if argument == "-" {
+            inputs.push(Input {
+                display_name: "-".to_owned(),
+                source: Ok(Source::Stdin),
+            });
+            continue;
+        }
+        let path = Path::new(argument);
+        match fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path)),
+            Ok(metadata) => inputs.push(file_input(file_display_name(path), path, &metadata)),
+            Err(error) => inputs.push(Input {
+                display_name: file_display_name(path),
+                source: Err(io_reason(&error)),
+            }),
+        }
+    }
+    inputs
+}
+
+/// The inputs of `numi validate [DIR]`: the configuration tree
+/// `DIR/.numinance/`, with display names relative to DIR.
+pub fn from_repository(root: &Path) -> Vec<Input> {
+    let tree = root.join(CONFIGURATION_TREE);
+    match fs::metadata(&tree) {
+        Ok(metadata) if metadata.is_dir() => walk(&tree, root),
+        Ok(_) => vec![Input {
+            display_name: CONFIGURATION_TREE.to_owned(),
+            source: Err("not a directory".to_owned()),
+        }],
+        Err(error) => vec![Input {
+            display_name: CONFIGURATION_TREE.to_owned(),
+            source: Err(io_reason(&error)),
+        }],
+    }
+}
+
+/// Every `*.yaml` and `*.yml` under `folder` (following links to folders,
+/// with loops reported), named relative to `base`.
+fn walk(folder: &Path, base: &Path) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    for entry in WalkDir::new(folder).follow_links(true) {
+        match entry {
+            Ok(entry) => {
+                if entry.file_type().is_dir() || !is_yaml_name(entry.path()) {
+                    continue;
+                }
+                let display_name = relative_name(entry.path(), base);
+                match entry.metadata() {
+                    Ok(metadata) => inputs.push(file_input(display_name, entry.path(), &metadata)),
+                    Err(error) => inputs.push(Input {
+                        display_name,
+                        source: Err(walk_reason(&error)),
+                    }),
+                }
+            }
+            Err(error) => {
+                let Some(path) = error.path() else { continue };
+                inputs.push(Input {
+                    display_name: relative_name(path, base),
+                    source: Err(walk_reason(&error)),
+                });
+            }
+        }
+    }
+    inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
+    inputs
+}
+
+fn file_input(display_name: String, path: &Path, metadata: &fs::Metadata) -> Input {
+    let source = if metadata.is_file() {
+        Ok(Source::Path(path.to_path_buf()))
+    } else {
+        Err("not a regular file".to_owned())
+    };
+    Input {
+        display_name,
+        source,
+    }
+}
+
+fn is_yaml_name(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
+}
+
+/// A file argument shows its own file name.
+fn file_display_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string_lossy().into_owned())
+}
+
+/// `path` relative to `base`, with `/` separators.
+fn relative_name(path: &Path, base: &Path) -> String {
+    let relative = path.strip_prefix(base).unwrap_or(path);
+    let parts: Vec<String> = relative
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+fn walk_reason(error: &walkdir::Error) -> String {
+    if error.loop_ancestor().is_some() {
+        return "too many levels of symbolic links (a folder loop)".to_owned();
+    }
+    match error.io_error() {
+        Some(io_error) => io_reason(io_error),
+        None => error.to_string(),
+    }
+}
+
+/// An I/O error worded as the reference words it: the system's text in
+/// lower case, without Rust's `(os error N)` suffix.
+pub fn io_reason(error: &io::Error) -> String {
+    let text = error.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(cut) => text.get(..cut).unwrap_or(&text),
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "unknown error".to_owned(),
+    }
+}

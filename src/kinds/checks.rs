@@ -1,0 +1,131 @@
+//! Value checks shared by several kinds, and the message every single-field
+//! check uses.
+
+use crate::diagnostic::{Diagnostic, Stage};
+
+/// `sha256:` followed by 64 lowercase hex digits.
+pub fn is_digest(value: &str) -> bool {
+    value.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
+/// 1 to 64 characters of `[a-z0-9._-]`, starting with a letter or digit:
+/// the shape of case names and of tokens such as layers and defects.
+pub fn is_token(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let allowed =
+        |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-');
+    matches!(bytes.first(), Some(b) if b.is_ascii_lowercase() || b.is_ascii_digit())
+        && bytes.len() <= 64
+        && bytes.iter().all(allowed)
+}
+
+/// A strict `x.y.z` version: three decimal numbers without leading zeros and
+/// nothing after them.
+pub fn is_strict_version(value: &str) -> bool {
+    let mut parts = 0;
+    for part in value.split('.') {
+        parts += 1;
+        let digits_only = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+        if !digits_only || (part.len() > 1 && part.starts_with('0')) {
+            return false;
+        }
+    }
+    parts == 3
+}
+
+/// The diagnostic of a single field that fails a value check, worded as the
+/// reference words it: `a value of numinance.kinds.v1.<Message>.<field> fails its check`.
+pub fn field_fails(rule: &'static str, field: &str, pointer: String) -> Diagnostic {
+    Diagnostic::new(
+        Stage::Rule,
+        rule,
+        format!("a value of numinance.kinds.v1.{field} fails its check"),
+    )
+    .at_pointer(pointer)
+}
+
+/// A rule across fields, stated as the sentence that holds.
+pub fn rule_fails(rule: &'static str, sentence: &str, pointer: String) -> Diagnostic {
+    Diagnostic::new(Stage::Rule, rule, sentence).at_pointer(pointer)
+}
+
+/// A document that passed its schema but does not fit the rules' typed
+/// view: a defect of numi (schema and rules disagree), never of the input.
+pub fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnostic {
+    Diagnostic::new(
+        Stage::Internal,
+        "internal/shape",
+        format!(
+            "the {} rules cannot read a document its schema accepts ({error}); please report this",
+            kind.name
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests() {
+        let hex = "0b2958497ee0c936c59fa8dfb74b43077ad626e5dafd62df6521c4dd1e581242";
+        assert!(is_digest(&format!("sha256:{hex}")));
+        for bad in [
+            hex.to_owned(),
+            format!("sha256:{}", hex.to_uppercase()),
+            format!("sha256:{}", &hex[..63]),
+            format!("sha256:{hex}0"),
+            format!("sha1:{}", &hex[..40]),
+            format!("sha256:{}g{}", &hex[..30], &hex[31..]),
+            "sha256:".to_owned(),
+        ] {
+            assert!(!is_digest(&bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tokens() {
+        for good in ["a", "0", "security-scan", "api.v2_x", &"a".repeat(64)] {
+            assert!(is_token(good), "{good}");
+        }
+        for bad in [
+            "",
+            "-a",
+            ".a",
+            "_a",
+            "A",
+            "a b",
+            "a/b",
+            "é",
+            &"a".repeat(65),
+        ] {
+            assert!(!is_token(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn strict_versions() {
+        for good in ["0.0.0", "1.0.0", "10.20.30"] {
+            assert!(is_strict_version(good), "{good}");
+        }
+        for bad in [
+            "1.0",
+            "1.0.0.0",
+            "01.0.0",
+            "1.00.0",
+            "1.0.0-rc.1",
+            "1.0.0+b",
+            "v1.0.0",
+            "1..0",
+            "",
+            "1.0.x",
+        ] {
+            assert!(!is_strict_version(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! numi validates Numinance documents: one YAML parse per file, kind gates,
+//! each kind's strict JSON Schema, then the kind's semantic rules, reported
+//! in numi's byte-compatible text format with numi's exit statuses.
+//!
+//! The binary is a thin shell over [`cli::main`].
+
+pub mod cli;
+pub mod diagnostic;
+pub mod inputs;
+pub mod kinds;
+pub mod report;
+pub mod run;
+pub mod schema;
+pub mod validate;
+pub mod yaml;
+
+pub use diagnostic::{Diagnostic, Position, Stage};
+pub use validate::{Checked, Mode, validate_bytes};

@@ -1,0 +1,60 @@
+//! Renderers: pure functions from results to a writer. Only they print.
+
+pub mod text;
+
+use std::io;
+
+use crate::run::{FileResult, Summary};
+
+/// Renders one run in one format. Results arrive in report order.
+pub trait Reporter {
+    fn begin(&mut self, out: &mut dyn io::Write, revision: &str) -> io::Result<()>;
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()>;
+    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()>;
+}
+
+/// User text in double quotes on one line: quotes, backslashes, control and
+/// bidirectional formatting characters escaped, so no input can forge or break
+/// an output line.
+pub fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            c if c.is_control() || is_invisible_format(c) => {
+                quoted.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// Format characters that change how text reads without showing themselves
+/// (Trojan Source and friends).
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn quoting_keeps_output_on_one_line() {
+        assert_eq!(quote("doc.yaml"), "\"doc.yaml\"");
+        assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(quote("a\nb\tc\u{7}"), "\"a\\nb\\tc\\u{0007}\"");
+        assert_eq!(quote("x\u{202E}y"), "\"x\\u{202e}y\"");
+        assert_eq!(quote("café"), "\"café\"");
+    }
+}

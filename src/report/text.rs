@@ -1,0 +1,87 @@
+//! The default text format, byte-compatible with the reference: a revision
+//! line, then one line per document.
+
+use std::io;
+
+use super::{Reporter, quote};
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::run::{FileResult, Status, Summary};
+use crate::schema;
+
+#[derive(Debug, Default)]
+pub struct TextReporter;
+
+impl Reporter for TextReporter {
+    fn begin(&mut self, out: &mut dyn io::Write, revision: &str) -> io::Result<()> {
+        writeln!(out, "revision: {}", quote(revision))
+    }
+
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        writeln!(out, "{}", line(result))
+    }
+
+    fn end(&mut self, _out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The one line a document gets.
+pub fn line(result: &FileResult) -> String {
+    let status = match result.status() {
+        Status::Ok => "ok",
+        Status::Invalid => "invalid",
+        Status::Error => "error",
+    };
+    let head = format!(
+        "{status:<9}{} {}",
+        result.origin.name(),
+        quote(&result.display_name)
+    );
+    match result.status() {
+        Status::Ok => match (&result.checked.kind, &result.checked.name) {
+            (Some(kind), Some(name)) => format!("{head} {kind} {}", quote(name)),
+            (Some(kind), None) => format!("{head} {kind}"),
+            (None, _) => head,
+        },
+        Status::Invalid | Status::Error => {
+            format!("{head}: {}", message(&result.checked.diagnostics))
+        }
+    }
+}
+
+/// The message of the first failing stage, with its stage prefix.
+fn message(diagnostics: &[Diagnostic]) -> String {
+    let Some(first) = diagnostics.first() else {
+        return String::new();
+    };
+    match first.stage {
+        Stage::Read => format!("read: {}", first.message),
+        Stage::Yaml => format!("yaml: {}", first.message),
+        Stage::Kind => format!("kind: {}", first.message),
+        Stage::Schema => schema_message(diagnostics),
+        Stage::Rule => format!("kind: invalid: {}", first.message),
+        Stage::Internal => format!("internal: {}", first.message),
+    }
+}
+
+/// `kind: does not match the kind schema: schema: value does not match
+/// (violations: N): \"<pointer>\": <keyword>; ...`, the backslashes literal.
+fn schema_message(diagnostics: &[Diagnostic]) -> String {
+    let violations: Vec<String> = diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.stage == Stage::Schema)
+        .map(|diagnostic| {
+            let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+            let escaped = quote(pointer);
+            let inner = escaped
+                .get(1..escaped.len().saturating_sub(1))
+                .unwrap_or_default();
+            format!("\\\"{inner}\\\": {}", schema::keyword(diagnostic))
+        })
+        .collect();
+    format!(
+        "kind: does not match the kind schema: schema: value does not match (violations: {}): {}",
+        violations.len(),
+        violations.join("; ")
+    )
+}

@@ -1,0 +1,165 @@
+//! The pipeline for one document: YAML, kind gates, schema, rules. Each stage
+//! runs only when the ones before it passed.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::kinds::{self, Kind, Role};
+use crate::schema;
+use crate::yaml::{self, Document, Limits, parse_pointer};
+
+/// Where a document was found, which decides the gates it meets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `numi validate --files`: alpha kinds on, produced kinds checked
+    /// against their own schema.
+    Files,
+    /// `numi validate [DIR]`: the configuration tree. Produced kinds are
+    /// refused and alpha kinds need `enable_alpha`.
+    Repository { enable_alpha: bool },
+}
+
+/// What validating one document found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// The kind, once the document named one this build knows.
+    pub kind: Option<&'static str>,
+    /// `metadata.name`, when the document has one.
+    pub name: Option<String>,
+    /// Every problem of the first stage that failed, in the stage's order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Validates the bytes of one file.
+pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
+    match yaml::load_bytes(bytes, limits) {
+        Ok(document) => validate_document(&document, mode),
+        Err(error) => {
+            let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);
+            diagnostic.position = error.position;
+            Checked {
+                diagnostics: vec![diagnostic],
+                ..Checked::default()
+            }
+        }
+    }
+}
+
+/// Validates a loaded document.
+pub fn validate_document(document: &Document, mode: Mode) -> Checked {
+    let value = &document.value;
+    let kind = match identify(value, mode) {
+        Ok(kind) => kind,
+        Err(diagnostic) => {
+            return Checked {
+                kind: known_kind_name(value),
+                name: metadata_name(value),
+                diagnostics: vec![locate(document, diagnostic)],
+            };
+        }
+    };
+    let name = if kind.has_metadata {
+        metadata_name(value)
+    } else {
+        None
+    };
+    let mut diagnostics = schema::check(kind, value);
+    if diagnostics.is_empty() {
+        diagnostics = (kind.rules)(value);
+    }
+    Checked {
+        kind: Some(kind.name),
+        name,
+        diagnostics: diagnostics
+            .into_iter()
+            .map(|d| locate(document, d))
+            .collect(),
+    }
+}
+
+/// The kind stage: a known kind, its gates, its apiVersion.
+fn identify(value: &Value, mode: Mode) -> Result<&'static Kind, Diagnostic> {
+    let kind_at =
+        |rule, message: String| Diagnostic::new(Stage::Kind, rule, message).at_pointer("/kind");
+    let kind = match value.get("kind") {
+        None => {
+            return Err(
+                Diagnostic::new(Stage::Kind, "kind/unknown", "the document has no kind")
+                    .at_pointer("/kind"),
+            );
+        }
+        Some(Value::String(name)) => kinds::find(name).ok_or_else(|| {
+            let known: Vec<&str> = kinds::names().collect();
+            kind_at(
+                "kind/unknown",
+                format!(
+                    "unknown kind: {} (this build knows {})",
+                    crate::report::quote(name),
+                    known.join(", ")
+                ),
+            )
+        })?,
+        Some(other) => {
+            return Err(kind_at(
+                "kind/unknown",
+                format!("kind is {}, not a string", yaml::json_type_name(other)),
+            ));
+        }
+    };
+    if let Mode::Repository { enable_alpha } = mode {
+        if kind.role == Role::Produced {
+            return Err(kind_at(
+                "kind/produced",
+                format!("produced kind: {} is not configuration", kind.name),
+            ));
+        }
+        if kind.role == Role::Alpha && !enable_alpha {
+            return Err(kind_at(
+                "kind/alpha-disabled",
+                format!("alpha kind is not enabled: {}", kind.name),
+            ));
+        }
+    }
+    if value.get("apiVersion").and_then(Value::as_str) != Some(kind.api_version) {
+        return Err(Diagnostic::new(
+            Stage::Kind,
+            "kind/api-version",
+            format!("invalid: apiVersion is not {}", kind.api_version),
+        )
+        .at_pointer("/apiVersion"));
+    }
+    Ok(kind)
+}
+
+fn known_kind_name(value: &Value) -> Option<&'static str> {
+    value
+        .get("kind")
+        .and_then(Value::as_str)
+        .and_then(kinds::find)
+        .map(|kind| kind.name)
+}
+
+fn metadata_name(value: &Value) -> Option<String> {
+    value
+        .get("metadata")
+        .and_then(|metadata| metadata.get("name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// Fills in the source position of a diagnostic's pointer: for an unexpected
+/// property, its key; for a missing one, the mapping that lacks it.
+fn locate(document: &Document, mut diagnostic: Diagnostic) -> Diagnostic {
+    if diagnostic.position.is_some() {
+        return diagnostic;
+    }
+    if let Some(pointer) = &diagnostic.pointer {
+        let located = document.locate(&parse_pointer(&document.value, pointer));
+        let at_key = diagnostic.rule == "schema/additionalProperties";
+        diagnostic.position = Some(match located.key {
+            Some(key) if at_key => key,
+            _ => located.node,
+        });
+    }
+    diagnostic
+}

@@ -1,0 +1,542 @@
+//! One YAML parse per file: the bytes become a JSON value and, beside it, the
+//! source position of every node. Aliases are expanded within a node budget,
+//! nesting is capped, and duplicate keys are refused at any depth.
+
+mod positions;
+mod scalar;
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Position;
+pub use positions::{
+    Located, NodePositions, PathSegment, document_order, format_pointer, parse_pointer,
+};
+use scalar::{ScalarError, resolve_plain, resolve_tagged};
+
+/// Bounds that keep hostile input cheap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of collections allowed, aliases expanded.
+    pub max_depth: usize,
+    /// Most nodes a document may hold once its aliases are expanded.
+    pub max_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 128,
+            max_nodes: 5_000_000,
+        }
+    }
+}
+
+/// A loaded document: its JSON value and where each node stands.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub value: Value,
+    pub positions: NodePositions,
+}
+
+impl Document {
+    /// Where the node at `pointer` (or the nearest existing ancestor) stands.
+    pub fn locate(&self, path: &[PathSegment]) -> Located {
+        self.positions.locate(&self.value, path)
+    }
+}
+
+/// Why a file is not one YAML document with a mapping at its root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    /// A stable rule id (`yaml/syntax`, `yaml/duplicate-key`, ...).
+    pub rule: &'static str,
+    pub message: String,
+    pub position: Option<Position>,
+}
+
+impl YamlError {
+    fn new(rule: &'static str, message: impl Into<String>, position: Option<Position>) -> Self {
+        YamlError {
+            rule,
+            message: message.into(),
+            position,
+        }
+    }
+}
+
+/// Decodes `bytes` as UTF-8 and loads the one document they hold.
+pub fn load_bytes(bytes: &[u8], limits: &Limits) -> Result<Document, YamlError> {
+    let text = decode(bytes)?;
+    load(text, limits)
+}
+
+fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
+    let encoding = match bytes {
+        [0x00, 0x00, 0xFE, 0xFF, ..] | [0xFF, 0xFE, 0x00, 0x00, ..] => Some("UTF-32"),
+        [0xFE, 0xFF, ..] | [0xFF, 0xFE, ..] => Some("UTF-16"),
+        [0x00, 0x00, 0x00, _, ..] | [_, 0x00, 0x00, 0x00, ..] => Some("UTF-32"),
+        [0x00, _, ..] | [_, 0x00, ..] => Some("UTF-16"),
+        _ => None,
+    };
+    if let Some(encoding) = encoding {
+        return Err(YamlError::new(
+            "yaml/encoding",
+            format!("the file is {encoding}; numi reads UTF-8 only"),
+            None,
+        ));
+    }
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(YamlError::new(
+            "yaml/encoding",
+            "the file starts with a byte-order mark; save it as UTF-8 without one",
+            Some(Position { line: 1, column: 1 }),
+        ));
+    }
+    std::str::from_utf8(bytes).map_err(|error| {
+        YamlError::new(
+            "yaml/encoding",
+            format!("invalid UTF-8 at byte offset {}", error.valid_up_to()),
+            None,
+        )
+    })
+}
+
+/// Loads the one document `text` holds.
+pub fn load(text: &str, limits: &Limits) -> Result<Document, YamlError> {
+    let mut builder = Builder::new(limits);
+    let mut parser = Parser::new_from_str(text);
+    while let Some(next) = parser.next_event() {
+        let (event, span) = next.map_err(syntax_error)?;
+        if builder.on_event(event, span.start)? {
+            break;
+        }
+    }
+    builder.finish()
+}
+
+fn syntax_error(error: ScanError) -> YamlError {
+    YamlError::new(
+        "yaml/syntax",
+        error.info().to_owned(),
+        Some(position(error.marker())),
+    )
+}
+
+fn position(marker: &Marker) -> Position {
+    Position {
+        line: u32::try_from(marker.line()).unwrap_or(u32::MAX),
+        column: u32::try_from(marker.col().saturating_add(1)).unwrap_or(u32::MAX),
+    }
+}
+
+/// A finished node on its way into its parent.
+struct Node {
+    value: Value,
+    positions: NodePositions,
+    /// Nodes in this subtree, aliases expanded.
+    size: usize,
+    /// Collections nested in this subtree (0 for a scalar).
+    height: usize,
+}
+
+enum Collection {
+    Sequence(Vec<Value>),
+    Mapping {
+        map: Map<String, Value>,
+        pending_key: Option<String>,
+    },
+}
+
+struct Frame {
+    collection: Collection,
+    positions: NodePositions,
+    anchor: usize,
+    size: usize,
+    height: usize,
+}
+
+struct Builder<'l> {
+    limits: &'l Limits,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Node>,
+    documents: usize,
+    root: Option<Node>,
+    nodes: usize,
+}
+
+impl<'l> Builder<'l> {
+    fn new(limits: &'l Limits) -> Self {
+        Builder {
+            limits,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            documents: 0,
+            root: None,
+            nodes: 0,
+        }
+    }
+
+    /// Handles one event; `Ok(true)` once the stream has ended.
+    fn on_event(&mut self, event: Event<'_>, start: Marker) -> Result<bool, YamlError> {
+        let at = position(&start);
+        match event {
+            Event::StreamEnd => return Ok(true),
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(YamlError::new(
+                        "yaml/multiple-documents",
+                        format!("a file holds one YAML document; a second one starts at {at}"),
+                        Some(at),
+                    ));
+                }
+            }
+            Event::Nothing | Event::StreamStart | Event::DocumentEnd => {}
+            Event::Alias(id) => self.on_alias(id, at)?,
+            Event::Scalar(text, style, anchor, tag) => {
+                self.on_scalar(&text, style, anchor, tag.as_deref(), at)?;
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.check_collection_tag(tag.as_deref(), "seq", at)?;
+                self.open(Collection::Sequence(Vec::new()), anchor, at)?;
+            }
+            Event::MappingStart(anchor, tag) => {
+                self.check_collection_tag(tag.as_deref(), "map", at)?;
+                self.open(
+                    Collection::Mapping {
+                        map: Map::new(),
+                        pending_key: None,
+                    },
+                    anchor,
+                    at,
+                )?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => self.close()?,
+        }
+        Ok(false)
+    }
+
+    fn check_collection_tag(
+        &self,
+        tag: Option<&Tag>,
+        expected: &str,
+        at: Position,
+    ) -> Result<(), YamlError> {
+        match tag {
+            None => Ok(()),
+            Some(tag) if tag.is_yaml_core_schema() && tag.suffix == expected => Ok(()),
+            Some(tag) if tag.handle == "!" && tag.suffix.is_empty() => Ok(()),
+            Some(tag) => Err(YamlError::new(
+                "yaml/tag",
+                format!("unsupported tag {} at {at}", tag_text(tag)),
+                Some(at),
+            )),
+        }
+    }
+
+    fn expecting_key(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame {
+                collection: Collection::Mapping {
+                    pending_key: None,
+                    ..
+                },
+                ..
+            })
+        )
+    }
+
+    fn on_scalar(
+        &mut self,
+        text: &str,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        at: Position,
+    ) -> Result<(), YamlError> {
+        self.spend(1, at)?;
+        if self.expecting_key() {
+            let key = Node {
+                value: Value::String(text.to_owned()),
+                positions: NodePositions::leaf(at),
+                size: 1,
+                height: 0,
+            };
+            return self.accept(key, anchor);
+        }
+        let resolved = match (tag, style) {
+            (Some(tag), _) => resolve_tagged(text, &tag.handle, &tag.suffix),
+            (None, ScalarStyle::Plain) => resolve_plain(text),
+            (None, _) => Ok(Value::String(text.to_owned())),
+        };
+        let value = resolved.map_err(|error| scalar_error(error, text, at))?;
+        let node = Node {
+            value,
+            positions: NodePositions::leaf(at),
+            size: 1,
+            height: 0,
+        };
+        self.accept(node, anchor)
+    }
+
+    fn on_alias(&mut self, id: usize, at: Position) -> Result<(), YamlError> {
+        let Some(anchored) = self.anchors.get(&id) else {
+            return Err(YamlError::new(
+                "yaml/syntax",
+                format!("unknown alias at {at}"),
+                Some(at),
+            ));
+        };
+        if self.expecting_key() && !matches!(anchored.value, Value::String(_)) {
+            return Err(YamlError::new(
+                "yaml/complex-key",
+                format!("a mapping key is not a plain scalar at {at}"),
+                Some(at),
+            ));
+        }
+        if self.stack.len() + anchored.height > self.limits.max_depth {
+            return Err(too_deep(self.limits, at));
+        }
+        // Refuse an expansion before paying for the copy.
+        if self.nodes.saturating_add(anchored.size) > self.limits.max_nodes {
+            return Err(too_many_nodes(self.limits, at));
+        }
+        let node = Node {
+            value: anchored.value.clone(),
+            positions: relocated(&anchored.positions, at),
+            size: anchored.size,
+            height: anchored.height,
+        };
+        self.spend(node.size, at)?;
+        self.accept(node, 0)
+    }
+
+    fn open(
+        &mut self,
+        collection: Collection,
+        anchor: usize,
+        at: Position,
+    ) -> Result<(), YamlError> {
+        if self.expecting_key() {
+            return Err(YamlError::new(
+                "yaml/complex-key",
+                format!("a mapping key is not a plain scalar at {at}"),
+                Some(at),
+            ));
+        }
+        if self.stack.len() >= self.limits.max_depth {
+            return Err(too_deep(self.limits, at));
+        }
+        self.spend(1, at)?;
+        self.stack.push(Frame {
+            collection,
+            positions: NodePositions::leaf(at),
+            anchor,
+            size: 1,
+            height: 1,
+        });
+        Ok(())
+    }
+
+    fn close(&mut self) -> Result<(), YamlError> {
+        let Some(frame) = self.stack.pop() else {
+            return Ok(());
+        };
+        let value = match frame.collection {
+            Collection::Sequence(items) => Value::Array(items),
+            Collection::Mapping { map, .. } => Value::Object(map),
+        };
+        let node = Node {
+            value,
+            positions: frame.positions,
+            size: frame.size,
+            height: frame.height,
+        };
+        self.accept(node, frame.anchor)
+    }
+
+    fn spend(&mut self, nodes: usize, at: Position) -> Result<(), YamlError> {
+        self.nodes = self.nodes.saturating_add(nodes);
+        if self.nodes > self.limits.max_nodes {
+            return Err(too_many_nodes(self.limits, at));
+        }
+        Ok(())
+    }
+
+    /// Hands a finished node to its parent (or makes it the root), keeping a
+    /// copy when it carries an anchor.
+    fn accept(&mut self, node: Node, anchor: usize) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.spend(node.size, node.positions.at)?;
+            let copy = Node {
+                value: node.value.clone(),
+                positions: node.positions.clone(),
+                size: node.size,
+                height: node.height,
+            };
+            self.anchors.insert(anchor, copy);
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            self.root = Some(node);
+            return Ok(());
+        };
+        parent.size = parent.size.saturating_add(node.size);
+        parent.height = parent.height.max(node.height + 1);
+        match &mut parent.collection {
+            Collection::Sequence(items) => {
+                items.push(node.value);
+                parent.positions.children.push(node.positions);
+            }
+            Collection::Mapping { map, pending_key } => match pending_key.take() {
+                None => {
+                    let Value::String(key) = node.value else {
+                        return Err(YamlError::new(
+                            "yaml/complex-key",
+                            format!(
+                                "a mapping key is not a plain scalar at {}",
+                                node.positions.at
+                            ),
+                            Some(node.positions.at),
+                        ));
+                    };
+                    if map.contains_key(&key) {
+                        let at = node.positions.at;
+                        return Err(YamlError::new(
+                            "yaml/duplicate-key",
+                            format!("duplicate key {} at {at}", quoted(&key)),
+                            Some(at),
+                        ));
+                    }
+                    parent.positions.keys.push(node.positions.at);
+                    *pending_key = Some(key);
+                }
+                Some(key) => {
+                    map.insert(key, node.value);
+                    parent.positions.children.push(node.positions);
+                }
+            },
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Document, YamlError> {
+        let Some(root) = self.root else {
+            return Err(YamlError::new(
+                "yaml/empty",
+                "the file holds no YAML document",
+                None,
+            ));
+        };
+        match root.value {
+            Value::Object(_) => Ok(Document {
+                value: root.value,
+                positions: root.positions,
+            }),
+            Value::Null => Err(YamlError::new(
+                "yaml/empty",
+                "the document is empty",
+                Some(root.positions.at),
+            )),
+            _ => Err(YamlError::new(
+                "yaml/root-not-mapping",
+                format!(
+                    "the document root is {}, not a mapping",
+                    json_type_name(&root.value)
+                ),
+                Some(root.positions.at),
+            )),
+        }
+    }
+}
+
+/// Gives every node of an alias's copy the alias's own position: that is
+/// where the reader sees it.
+fn relocated(positions: &NodePositions, at: Position) -> NodePositions {
+    NodePositions {
+        at,
+        keys: vec![at; positions.keys.len()],
+        children: positions
+            .children
+            .iter()
+            .map(|c| relocated(c, at))
+            .collect(),
+    }
+}
+
+fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
+    YamlError::new(
+        "yaml/too-many-nodes",
+        format!(
+            "the document expands to more than {} nodes (aliases included) at {at}",
+            limits.max_nodes
+        ),
+        Some(at),
+    )
+}
+
+fn too_deep(limits: &Limits, at: Position) -> YamlError {
+    YamlError::new(
+        "yaml/too-deep",
+        format!(
+            "collections nest deeper than {} levels at {at}",
+            limits.max_depth
+        ),
+        Some(at),
+    )
+}
+
+fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
+    match error {
+        ScalarError::NotFinite => YamlError::new(
+            "yaml/not-json",
+            format!(
+                "{} at {at} is not a finite number, which JSON cannot hold",
+                quoted(text)
+            ),
+            Some(at),
+        ),
+        ScalarError::UnsupportedTag(tag) => YamlError::new(
+            "yaml/tag",
+            format!("unsupported tag {tag} at {at}"),
+            Some(at),
+        ),
+        ScalarError::TagMismatch(tag) => YamlError::new(
+            "yaml/tag",
+            format!("{} at {at} is not a valid {tag}", quoted(text)),
+            Some(at),
+        ),
+    }
+}
+
+fn tag_text(tag: &Tag) -> String {
+    if tag.is_yaml_core_schema() {
+        format!("!!{}", tag.suffix)
+    } else {
+        tag.to_string()
+    }
+}
+
+/// A short, one-line, escaped rendering of user text for messages.
+fn quoted(text: &str) -> String {
+    const MAX_CHARS: usize = 64;
+    let mut shown: String = text.chars().take(MAX_CHARS).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    crate::report::quote(&shown)
+}
+
+pub(crate) fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a sequence",
+        Value::Object(_) => "a mapping",
+    }
+}

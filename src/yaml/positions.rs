@@ -1,0 +1,186 @@
+//! Where each node of a loaded document stands in its source, kept beside the
+//! JSON value so that a JSON pointer can be turned back into a line and column.
+
+use serde_json::Value;
+
+use crate::diagnostic::Position;
+
+/// The positions of one node and, for a collection, of its children in the
+/// order they appear (for a mapping, the order of its keys).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodePositions {
+    pub(crate) at: Position,
+    /// For a mapping: where each key stands.
+    pub(crate) keys: Vec<Position>,
+    pub(crate) children: Vec<NodePositions>,
+}
+
+/// One step of a JSON pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSegment {
+    Key(String),
+    Index(usize),
+}
+
+/// What a pointer resolves to in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Located {
+    /// The deepest node on the path that exists: the node itself when it
+    /// exists, else the collection that lacks the rest of the path.
+    pub node: Position,
+    /// When the last step is a key that exists: where that key stands.
+    pub key: Option<Position>,
+    /// Whether the whole path exists.
+    pub exists: bool,
+}
+
+impl NodePositions {
+    pub(crate) fn leaf(at: Position) -> Self {
+        NodePositions {
+            at,
+            keys: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// Follows `path` through `value` and these positions side by side.
+    pub fn locate(&self, value: &Value, path: &[PathSegment]) -> Located {
+        let mut node = self;
+        let mut value = value;
+        let mut key = None;
+        for segment in path {
+            let step = match (segment, value) {
+                (PathSegment::Key(name), Value::Object(map)) => map
+                    .iter()
+                    .enumerate()
+                    .find(|(_, (k, _))| *k == name)
+                    .map(|(i, (_, child))| (i, child, node.keys.get(i).copied())),
+                (PathSegment::Index(i), Value::Array(items)) => {
+                    items.get(*i).map(|child| (*i, child, None))
+                }
+                _ => None,
+            };
+            let Some((index, child_value, child_key)) = step else {
+                return Located {
+                    node: node.at,
+                    key: None,
+                    exists: false,
+                };
+            };
+            let Some(child) = node.children.get(index) else {
+                return Located {
+                    node: node.at,
+                    key: None,
+                    exists: false,
+                };
+            };
+            node = child;
+            value = child_value;
+            key = child_key;
+        }
+        Located {
+            node: node.at,
+            key,
+            exists: true,
+        }
+    }
+}
+
+/// Splits an RFC 6901 JSON pointer into its segments; numeric segments are
+/// array indexes only where the value at that step is an array.
+pub fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
+    let mut segments = Vec::new();
+    let mut current = Some(value);
+    for raw in pointer.split('/').skip(1) {
+        let name = raw.replace("~1", "/").replace("~0", "~");
+        let segment = match (current, name.parse::<usize>()) {
+            (Some(Value::Array(_)), Ok(index)) => PathSegment::Index(index),
+            _ => PathSegment::Key(name),
+        };
+        current = match (&segment, current) {
+            (PathSegment::Key(k), Some(Value::Object(map))) => map.get(k),
+            (PathSegment::Index(i), Some(Value::Array(items))) => items.get(*i),
+            _ => None,
+        };
+        segments.push(segment);
+    }
+    segments
+}
+
+/// The place of `path` in document order: the index of each step among its
+/// siblings. Comparing two keys orders nodes as they stand in the source; a
+/// missing property sorts after its existing siblings, where it would be added.
+pub fn document_order(value: &Value, path: &[PathSegment]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(path.len());
+    let mut current = Some(value);
+    for segment in path {
+        let (index, next) = match (segment, current) {
+            (PathSegment::Key(name), Some(Value::Object(map))) => {
+                match map.iter().enumerate().find(|(_, (k, _))| *k == name) {
+                    Some((i, (_, child))) => (i, Some(child)),
+                    None => (map.len(), None),
+                }
+            }
+            (PathSegment::Index(i), Some(Value::Array(items))) => (*i, items.get(*i)),
+            _ => (usize::MAX, None),
+        };
+        order.push(index);
+        current = next;
+    }
+    order
+}
+
+/// Writes segments as an RFC 6901 JSON pointer.
+pub fn format_pointer(path: &[PathSegment]) -> String {
+    let mut pointer = String::new();
+    for segment in path {
+        pointer.push('/');
+        match segment {
+            PathSegment::Key(name) => {
+                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+            }
+            PathSegment::Index(index) => pointer.push_str(&index.to_string()),
+        }
+    }
+    pointer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pointers_round_trip_with_escapes() {
+        let value = json!({"a/b": {"c~d": [1, 2]}});
+        let path = parse_pointer(&value, "/a~1b/c~0d/1");
+        assert_eq!(
+            path,
+            vec![
+                PathSegment::Key("a/b".into()),
+                PathSegment::Key("c~d".into()),
+                PathSegment::Index(1)
+            ]
+        );
+        assert_eq!(format_pointer(&path), "/a~1b/c~0d/1");
+    }
+
+    #[test]
+    fn document_order_follows_the_source_and_puts_missing_keys_last() {
+        let value = json!({"b": [1, 2], "a": {"x": 1}});
+        let key = |p: &str| document_order(&value, &parse_pointer(&value, p));
+        assert!(key("/b/1") < key("/a"));
+        assert!(key("/b") < key("/b/0"));
+        assert!(key("/a/x") < key("/a/missing"));
+        assert!(key("/b/9") < key("/b/10"));
+    }
+
+    #[test]
+    fn numeric_keys_of_mappings_stay_keys() {
+        let value = json!({"7": true});
+        assert_eq!(
+            parse_pointer(&value, "/7"),
+            vec![PathSegment::Key("7".into())]
+        );
+    }
+}

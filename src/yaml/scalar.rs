@@ -1,0 +1,215 @@
+//! Plain scalars resolved by the YAML 1.2 core schema: the same text always
+//! means the same JSON value, whichever YAML tool wrote it.
+
+use serde_json::{Number, Value};
+
+/// Why a scalar has no JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScalarError {
+    /// `.inf`, `.nan` and friends: JSON has no such numbers.
+    NotFinite,
+    /// A tag this loader does not resolve, such as `!custom` or `!!binary`.
+    UnsupportedTag(String),
+    /// A core tag whose content does not fit it, such as `!!int abc`.
+    TagMismatch(String),
+}
+
+/// The core-schema value of a plain (unquoted) scalar.
+pub fn resolve_plain(text: &str) -> Result<Value, ScalarError> {
+    if let Some(value) = as_null(text).or_else(|| as_bool(text)) {
+        return Ok(value);
+    }
+    if let Some(number) = as_number(text)? {
+        return Ok(Value::Number(number));
+    }
+    Ok(Value::String(text.to_owned()))
+}
+
+/// The value of a scalar that carries an explicit tag. The handle arrives
+/// expanded (`tag:yaml.org,2002:` for `!!`).
+pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, ScalarError> {
+    let display = || format!("{handle}{suffix}");
+    if handle != "tag:yaml.org,2002:" {
+        // The non-specific tag `!` only forbids implicit resolution.
+        if handle == "!" && suffix.is_empty() {
+            return Ok(Value::String(text.to_owned()));
+        }
+        return Err(ScalarError::UnsupportedTag(display()));
+    }
+    let mismatch = || ScalarError::TagMismatch(format!("!!{suffix}"));
+    match suffix {
+        "str" => Ok(Value::String(text.to_owned())),
+        "null" => as_null(text).ok_or_else(mismatch),
+        "bool" => as_bool(text).ok_or_else(mismatch),
+        "int" => match as_number(text)? {
+            Some(number) if number.is_i64() || number.is_u64() => Ok(Value::Number(number)),
+            _ => Err(mismatch()),
+        },
+        "float" => match as_number(text)? {
+            Some(number) => Ok(Value::Number(number)),
+            None => Err(mismatch()),
+        },
+        _ => Err(ScalarError::UnsupportedTag(format!("!!{suffix}"))),
+    }
+}
+
+fn as_null(text: &str) -> Option<Value> {
+    matches!(text, "" | "~" | "null" | "Null" | "NULL").then_some(Value::Null)
+}
+
+fn as_bool(text: &str) -> Option<Value> {
+    match text {
+        "true" | "True" | "TRUE" => Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+/// `Ok(None)` when the text is not a core-schema number at all.
+fn as_number(text: &str) -> Result<Option<Number>, ScalarError> {
+    let Some(&first) = text.as_bytes().first() else {
+        return Ok(None);
+    };
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return Ok(None);
+    }
+    if let Some(number) = as_integer(text) {
+        return Ok(Some(number));
+    }
+    if is_infinity_or_nan(text) {
+        return Err(ScalarError::NotFinite);
+    }
+    if !is_core_float(text) {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(float) => Number::from_f64(float)
+            .map(Some)
+            .ok_or(ScalarError::NotFinite),
+        Err(_) => Ok(None),
+    }
+}
+
+fn as_integer(text: &str) -> Option<Number> {
+    if let Some(octal) = text.strip_prefix("0o") {
+        return u64::from_str_radix(octal, 8).ok().map(Number::from);
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        return u64::from_str_radix(hex, 16).ok().map(Number::from);
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if let Ok(unsigned) = text.strip_prefix('+').unwrap_or(text).parse::<u64>() {
+        return Some(Number::from(unsigned));
+    }
+    if let Ok(signed) = text.parse::<i64>() {
+        return Some(Number::from(signed));
+    }
+    // Too large for 64 bits: the core schema still calls it a number.
+    text.parse::<f64>().ok().and_then(Number::from_f64)
+}
+
+fn is_infinity_or_nan(text: &str) -> bool {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN")
+}
+
+/// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`
+fn is_core_float(text: &str) -> bool {
+    let bytes = text.strip_prefix(['-', '+']).unwrap_or(text).as_bytes();
+    let digits = |from: usize| {
+        bytes
+            .iter()
+            .skip(from)
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut at = digits(0);
+    let whole = at;
+    let mut fraction = 0;
+    if bytes.get(at) == Some(&b'.') {
+        fraction = digits(at + 1);
+        at += 1 + fraction;
+    }
+    if whole == 0 && fraction == 0 {
+        return false;
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(bytes.get(at), Some(b'-' | b'+')) {
+            at += 1;
+        }
+        let exponent = digits(at);
+        if exponent == 0 {
+            return false;
+        }
+        at += exponent;
+    }
+    at == bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn plain_scalars_follow_the_core_schema() {
+        let cases = [
+            ("~", json!(null)),
+            ("", json!(null)),
+            ("True", json!(true)),
+            ("false", json!(false)),
+            ("yes", json!("yes")),
+            ("42", json!(42)),
+            ("-7", json!(-7)),
+            ("+3", json!(3)),
+            ("0o17", json!(15)),
+            ("0x1F", json!(31)),
+            ("1.5", json!(1.5)),
+            (".5", json!(0.5)),
+            ("1e3", json!(1000.0)),
+            ("1.0.0", json!("1.0.0")),
+            ("1e", json!("1e")),
+            ("sha256:00", json!("sha256:00")),
+            ("infinity", json!("infinity")),
+            ("-", json!("-")),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(resolve_plain(text), Ok(expected), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_json_cannot_hold_are_refused() {
+        for text in [".inf", "-.Inf", ".NaN"] {
+            assert_eq!(resolve_plain(text), Err(ScalarError::NotFinite), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn huge_integers_become_floats() {
+        assert_eq!(
+            resolve_plain("123456789012345678901234567890"),
+            Ok(json!(1.2345678901234568e29))
+        );
+    }
+
+    #[test]
+    fn tags_force_or_reject_a_type() {
+        let core = "tag:yaml.org,2002:";
+        assert_eq!(resolve_tagged("12", core, "str"), Ok(json!("12")));
+        assert_eq!(resolve_tagged("12", core, "int"), Ok(json!(12)));
+        assert_eq!(
+            resolve_tagged("x", core, "int"),
+            Err(ScalarError::TagMismatch("!!int".into()))
+        );
+        assert_eq!(
+            resolve_tagged("x", "!", "custom"),
+            Err(ScalarError::UnsupportedTag("!custom".into()))
+        );
+        assert_eq!(resolve_tagged("12", "!", ""), Ok(json!("12")));
+    }
+}
