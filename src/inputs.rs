@@ -88,6 +88,9 @@ fn walk(folder: &Path, base: &Path) -> Vec<Input> {
             }
             Err(error) => {
                 let Some(path) = error.path() else { continue };
+                if is_dangling_other(&error, path) {
+                    continue;
+                }
                 inputs.push(Input {
                     display_name: relative_name(path, base),
                     source: Err(walk_reason(&error)),
@@ -97,6 +100,17 @@ fn walk(folder: &Path, base: &Path) -> Vec<Input> {
     }
     inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
     inputs
+}
+
+/// A link to nothing whose name is not a YAML name: were it there, it would
+/// be skipped like any other file, so its absence does not fail the run.
+fn is_dangling_other(error: &walkdir::Error, path: &Path) -> bool {
+    error.loop_ancestor().is_none()
+        && !is_yaml_name(path)
+        && error
+            .io_error()
+            .is_some_and(|io_error| io_error.kind() == io::ErrorKind::NotFound)
+        && fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 
 fn file_input(display_name: String, path: &Path, metadata: &fs::Metadata) -> Input {

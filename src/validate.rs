@@ -94,7 +94,7 @@ fn identify(value: &Value, mode: Mode) -> Result<&'static Kind, Diagnostic> {
                 "kind/unknown",
                 format!(
                     "unknown kind: {} (this build knows {})",
-                    crate::report::quote(name),
+                    crate::report::quote(&crate::report::shorten(name)),
                     known.join(", ")
                 ),
             )

@@ -36,6 +36,16 @@ pub fn quote(text: &str) -> String {
     quoted
 }
 
+/// User text cut to a length fit for a one-line message.
+pub fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 64;
+    let mut shown: String = text.chars().take(MAX_CHARS).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    shown
+}
+
 /// Format characters that change how text reads without showing themselves
 /// (Trojan Source and friends).
 pub fn is_invisible_format(c: char) -> bool {

@@ -106,18 +106,64 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
 
 /// Loads the one document `text` holds.
 pub fn load(text: &str, limits: &Limits) -> Result<Document, YamlError> {
+    match load_events(text, limits) {
+        Ok(document) => Ok(document),
+        Err(Failure::Yaml(error)) => Err(error),
+        Err(Failure::Scan(error)) if error.info() == SCANNER_FLOW_LIMIT => {
+            Err(flow_too_deep(text, &error, limits))
+        }
+        Err(Failure::Scan(error)) => Err(syntax_error(&error)),
+    }
+}
+
+/// What saphyr's scanner says past 255 nested flow collections. The scanner
+/// reads a flow collection ahead of the parser, so it can stop there before
+/// the parser has handed numi the collection that passes `max_depth`.
+const SCANNER_FLOW_LIMIT: &str = "recursion limit exceeded";
+
+enum Failure {
+    Scan(ScanError),
+    Yaml(YamlError),
+}
+
+fn load_events(text: &str, limits: &Limits) -> Result<Document, Failure> {
     let mut builder = Builder::new(limits);
     let mut parser = Parser::new_from_str(text);
     while let Some(next) = parser.next_event() {
-        let (event, span) = next.map_err(syntax_error)?;
-        if builder.on_event(event, span.start)? {
+        let (event, span) = next.map_err(Failure::Scan)?;
+        if builder.on_event(event, span.start).map_err(Failure::Yaml)? {
             break;
         }
     }
-    builder.finish()
+    builder.finish().map_err(Failure::Yaml)
 }
 
-fn syntax_error(error: ScanError) -> YamlError {
+/// The scanner gave up on flow nesting: load the text before the point where
+/// it did, so the first problem in document order is reported (normally the
+/// collection that passes `max_depth`) rather than the scanner's own words.
+fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits) -> YamlError {
+    let at = position(error.marker());
+    let cut = text
+        .char_indices()
+        .nth(error.marker().index())
+        .map_or(text.len(), |(offset, _)| offset);
+    let earlier = match text.get(..cut).map(|prefix| load_events(prefix, limits)) {
+        Some(Err(Failure::Yaml(found))) => Some(found),
+        Some(Err(Failure::Scan(found))) if position(found.marker()) < at => {
+            Some(syntax_error(&found))
+        }
+        _ => None,
+    };
+    earlier.unwrap_or_else(|| {
+        YamlError::new(
+            "yaml/too-deep",
+            format!("flow collections nest deeper than 255 levels at {at}"),
+            Some(at),
+        )
+    })
+}
+
+fn syntax_error(error: &ScanError) -> YamlError {
     YamlError::new(
         "yaml/syntax",
         error.info().to_owned(),
@@ -501,22 +547,23 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
         ),
         ScalarError::UnsupportedTag(tag) => YamlError::new(
             "yaml/tag",
-            format!("unsupported tag {tag} at {at}"),
+            format!("unsupported tag {} at {at}", bare(&tag)),
             Some(at),
         ),
         ScalarError::TagMismatch(tag) => YamlError::new(
             "yaml/tag",
-            format!("{} at {at} is not a valid {tag}", quoted(text)),
+            format!("{} at {at} is not a valid {}", quoted(text), bare(&tag)),
             Some(at),
         ),
     }
 }
 
+/// A tag as the user wrote it, escaped: `%0A` in a tag is a line break.
 fn tag_text(tag: &Tag) -> String {
     if tag.is_yaml_core_schema() {
-        format!("!!{}", tag.suffix)
+        bare(&format!("!!{}", tag.suffix))
     } else {
-        tag.to_string()
+        bare(&tag.to_string())
     }
 }
 
@@ -530,6 +577,17 @@ fn quoted(text: &str) -> String {
     crate::report::quote(&shown)
 }
 
+/// User text shown without quotes (a tag): escaped and shortened as
+/// [`quoted`] does, so it can neither break nor forge an output line.
+fn bare(text: &str) -> String {
+    let shown = quoted(text);
+    shown
+        .strip_prefix('"')
+        .and_then(|inner| inner.strip_suffix('"'))
+        .map(str::to_owned)
+        .unwrap_or(shown)
+}
+
 pub(crate) fn json_type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -540,3 +598,6 @@ pub(crate) fn json_type_name(value: &Value) -> &'static str {
         Value::Object(_) => "a mapping",
     }
 }
+
+#[cfg(test)]
+mod tests;

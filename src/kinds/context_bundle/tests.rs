@@ -1,1 +1,320 @@
+//! The ContextBundle rules on both sides: the spec's example passes, and each
+//! digest place and the source trust pin fail with the exact rule, message
+//! and JSON pointer; several failures come out in document order.
 
+use serde_json::{Value, json};
+
+use super::*;
+use crate::diagnostic::{Position, Stage};
+use crate::validate::{Mode, validate_bytes};
+use crate::yaml::Limits;
+
+/// The spec's valid example, `schemas/examples/ContextBundle/implement-stage.yaml`.
+const IMPLEMENT_STAGE: &str = include_str!("../../../examples/implement-stage.yaml");
+
+/// A valid digest that differs from every digest of the example.
+const OTHER_DIGEST: &str =
+    "sha256:0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Values that are not `sha256:` plus 64 lowercase hex digits.
+const BAD_DIGESTS: [&str; 4] = [
+    "sha256:5C2E8A1F3B7D9E0C4A6F8B2D1E3C5A7F9B0D2E4C6A8F1B3D5E7C9A0F2B4D6E8C",
+    "5c2e8a1f3b7d9e0c4a6f8b2d1e3c5a7f9b0d2e4c6a8f1b3d5e7c9a0f2b4d6e8c",
+    "sha256:5c2e8a1f3b7d9e0c4a6f8b2d1e3c5a7f9b0d2e4c6a8f1b3d5e7c9a0f2b4d6e8",
+    "",
+];
+
+fn implement_stage() -> Value {
+    crate::yaml::load(IMPLEMENT_STAGE, &Limits::default())
+        .expect("the spec's example loads")
+        .value
+}
+
+fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
+    Diagnostic {
+        stage: Stage::Rule,
+        rule,
+        message: format!("a value of numinance.kinds.v1.{field} fails its check"),
+        pointer: Some(pointer.to_owned()),
+        position: None,
+    }
+}
+
+fn bad_digest(pointer: &str) -> Diagnostic {
+    failure("bundle/digest", "Digest.value", pointer)
+}
+
+fn bad_trust(pointer: &str) -> Diagnostic {
+    failure("bundle/source-trust", "BundleSource.trust", pointer)
+}
+
+/// The example with the string at `pointer` replaced by `value`.
+fn with(pointer: &str, value: &str) -> Value {
+    let mut document = implement_stage();
+    let slot = document
+        .pointer_mut(pointer)
+        .unwrap_or_else(|| panic!("the example has {pointer}"));
+    assert!(slot.is_string(), "{pointer} holds a string in the example");
+    *slot = json!(value);
+    document
+}
+
+/// Both sides of one digest place of the example: another valid digest
+/// passes, and each malformed one fails there and nowhere else.
+fn assert_digest_place(pointer: &str) {
+    assert_eq!(rules(&with(pointer, OTHER_DIGEST)), vec![], "{pointer}");
+    for bad in BAD_DIGESTS {
+        assert_eq!(
+            rules(&with(pointer, bad)),
+            vec![bad_digest(pointer)],
+            "{pointer} = {bad:?}"
+        );
+    }
+}
+
+#[test]
+fn implement_stage_example_passes_every_rule() {
+    assert_eq!(rules(&implement_stage()), vec![]);
+}
+
+#[test]
+fn implement_stage_example_is_valid_through_the_whole_pipeline() {
+    let checked = validate_bytes(IMPLEMENT_STAGE.as_bytes(), Mode::Files, &Limits::default());
+    assert_eq!(checked.diagnostics, vec![]);
+    assert_eq!(checked.kind, Some("ContextBundle"));
+    assert_eq!(checked.name, None);
+}
+
+// bundle/digest, place by place.
+
+#[test]
+fn digest_checked_at_authz_context_digest() {
+    assert_digest_place("/spec/authz_context_digest/value");
+}
+
+#[test]
+fn digest_checked_at_query_plan_args_digest() {
+    assert_digest_place("/spec/query_plan/0/args_digest/value");
+}
+
+#[test]
+fn digest_checked_at_source_digest() {
+    assert_digest_place("/spec/sources/0/digest/value");
+}
+
+#[test]
+fn digest_checked_at_authored_constraint_origin_digest() {
+    assert_digest_place("/spec/authored_constraints/0/origin_digest/value");
+}
+
+#[test]
+fn digest_checked_at_pinned_toolset() {
+    assert_digest_place("/spec/pinned_toolsets/confluence-eng/value");
+}
+
+#[test]
+fn digest_checked_at_receipt() {
+    assert_digest_place("/spec/receipts/0/value");
+}
+
+#[test]
+fn digest_of_a_later_receipt_points_at_its_own_index() {
+    let mut document = implement_stage();
+    document["spec"]["receipts"] = json!([
+        {"value": OTHER_DIGEST},
+        {"value": OTHER_DIGEST},
+        {"value": "sha256:short"},
+    ]);
+    assert_eq!(rules(&document), vec![bad_digest("/spec/receipts/2/value")]);
+}
+
+#[test]
+fn digest_pointer_of_a_pinned_toolset_escapes_slash_and_tilde() {
+    let mut document = implement_stage();
+    document["spec"]["pinned_toolsets"] = json!({"team/a~b": {"value": "sha256:short"}});
+    assert_eq!(
+        rules(&document),
+        vec![bad_digest("/spec/pinned_toolsets/team~1a~0b/value")]
+    );
+}
+
+#[test]
+fn digest_places_that_are_optional_pass_when_absent() {
+    let mut document = implement_stage();
+    let spec = &mut document["spec"];
+    for (list, field) in [
+        ("query_plan", "args_digest"),
+        ("sources", "digest"),
+        ("authored_constraints", "origin_digest"),
+    ] {
+        spec[list][0]
+            .as_object_mut()
+            .expect("an entry is a mapping")
+            .remove(field);
+    }
+    let object = spec.as_object_mut().expect("spec is a mapping");
+    object.remove("pinned_toolsets");
+    object.remove("receipts");
+    assert_eq!(rules(&document), vec![]);
+}
+
+// bundle/source-trust
+
+#[test]
+fn source_trust_passes_for_untrusted_retrieved_in_every_source() {
+    let mut document = implement_stage();
+    let source = document["spec"]["sources"][0].clone();
+    let mut second = source.clone();
+    second["ref"] = json!("confluence-eng/ENG/pages/4212");
+    document["spec"]["sources"] = json!([source, second]);
+    assert_eq!(rules(&document), vec![]);
+}
+
+#[test]
+fn source_trust_fails_for_signed_policy_and_kernel() {
+    for trust in ["TRUST_CLASS_SIGNED_POLICY", "TRUST_CLASS_KERNEL"] {
+        assert_eq!(
+            rules(&with("/spec/sources/0/trust", trust)),
+            vec![bad_trust("/spec/sources/0/trust")],
+            "{trust}"
+        );
+    }
+}
+
+#[test]
+fn source_trust_fails_at_the_index_of_the_source_that_claims_it() {
+    let mut document = implement_stage();
+    let source = document["spec"]["sources"][0].clone();
+    let mut second = source.clone();
+    second["trust"] = json!("TRUST_CLASS_SIGNED_POLICY");
+    document["spec"]["sources"] = json!([source, second]);
+    assert_eq!(rules(&document), vec![bad_trust("/spec/sources/1/trust")]);
+}
+
+#[test]
+fn source_trust_is_not_required_of_authored_constraints() {
+    // Signed policy is the expected trust of a constraint, not a failure.
+    assert_eq!(
+        rules(&with(
+            "/spec/authored_constraints/0/trust",
+            "TRUST_CLASS_KERNEL"
+        )),
+        vec![]
+    );
+}
+
+#[test]
+fn source_trust_signed_policy_fails_through_the_pipeline_with_the_spec_message() {
+    // The spec's verified run: a source with trust: TRUST_CLASS_SIGNED_POLICY.
+    let text = IMPLEMENT_STAGE.replace(
+        "trust: TRUST_CLASS_UNTRUSTED_RETRIEVED",
+        "trust: TRUST_CLASS_SIGNED_POLICY",
+    );
+    assert_ne!(text, IMPLEMENT_STAGE);
+    let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
+    let mut expected = bad_trust("/spec/sources/0/trust");
+    expected.position = Some(Position {
+        line: 15,
+        column: 136,
+    });
+    assert_eq!(checked.diagnostics, vec![expected]);
+    assert_eq!(
+        checked.diagnostics.first().map(|d| d.message.as_str()),
+        Some("a value of numinance.kinds.v1.BundleSource.trust fails its check")
+    );
+}
+
+#[test]
+fn bad_receipt_digest_fails_through_the_pipeline_at_its_position() {
+    let text = IMPLEMENT_STAGE.replace(
+        "sha256:6b8d0f2a4c6e8b1d3f5a7c9e0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c5e7b9d",
+        "sha256:6B8D",
+    );
+    assert_ne!(text, IMPLEMENT_STAGE);
+    let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
+    let mut expected = bad_digest("/spec/receipts/0/value");
+    expected.position = Some(Position {
+        line: 27,
+        column: 15,
+    });
+    assert_eq!(checked.diagnostics, vec![expected]);
+}
+
+// The order of several failures.
+
+#[test]
+fn several_failures_in_the_example_come_out_in_document_order() {
+    // The rules meet the source trust before the digests, but report what
+    // stands first in the file first.
+    let mut document = with("/spec/receipts/0/value", "sha256:short");
+    for (pointer, value) in [
+        ("/spec/sources/0/trust", "TRUST_CLASS_KERNEL"),
+        ("/spec/authz_context_digest/value", "sha256:short"),
+        ("/spec/sources/0/digest/value", "sha256:short"),
+        ("/spec/pinned_toolsets/confluence-eng/value", "sha256:short"),
+    ] {
+        *document.pointer_mut(pointer).expect("in the example") = json!(value);
+    }
+    assert_eq!(
+        rules(&document),
+        vec![
+            bad_digest("/spec/authz_context_digest/value"),
+            bad_digest("/spec/sources/0/digest/value"),
+            bad_trust("/spec/sources/0/trust"),
+            bad_digest("/spec/pinned_toolsets/confluence-eng/value"),
+            bad_digest("/spec/receipts/0/value"),
+        ]
+    );
+}
+
+#[test]
+fn several_failures_follow_the_file_whatever_the_order_of_its_keys() {
+    let text = r#"
+apiVersion: numinance.dev/v1
+kind: ContextBundle
+spec:
+  receipts:
+    - {value: "sha256:bad-receipt"}
+  sources:
+    - {trust: TRUST_CLASS_KERNEL, digest: {value: "bad-0"}}
+    - {digest: {value: "bad-1"}, trust: TRUST_CLASS_SIGNED_POLICY}
+  pinned_toolsets:
+    zeta: {value: "bad-zeta"}
+    alpha: {value: "bad-alpha"}
+  authz_context_digest: {value: "bad-authz"}
+  query_plan:
+    - {tool: t, args_digest: {value: "bad-args"}}
+  authored_constraints:
+    - {origin: o, id: i, statement: s, origin_digest: {value: "bad-origin"}}
+"#;
+    let document = crate::yaml::load(text, &Limits::default()).expect("loads");
+    assert_eq!(
+        rules(&document.value),
+        vec![
+            bad_digest("/spec/receipts/0/value"),
+            bad_trust("/spec/sources/0/trust"),
+            bad_digest("/spec/sources/0/digest/value"),
+            bad_digest("/spec/sources/1/digest/value"),
+            bad_trust("/spec/sources/1/trust"),
+            bad_digest("/spec/pinned_toolsets/zeta/value"),
+            bad_digest("/spec/pinned_toolsets/alpha/value"),
+            bad_digest("/spec/authz_context_digest/value"),
+            bad_digest("/spec/query_plan/0/args_digest/value"),
+            bad_digest("/spec/authored_constraints/0/origin_digest/value"),
+        ]
+    );
+}
+
+#[test]
+fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
+    let found = rules(&json!({"apiVersion": "numinance.dev/v1", "kind": "ContextBundle"}));
+    assert_eq!(found.len(), 1);
+    let only = found.first().expect("one diagnostic");
+    assert_eq!((only.stage, only.rule), (Stage::Internal, "internal/shape"));
+    assert!(
+        only.message
+            .starts_with("the ContextBundle rules cannot read a document its schema accepts ("),
+        "{}",
+        only.message
+    );
+}
