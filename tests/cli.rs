@@ -1,0 +1,110 @@
+//! Whole-program behaviour of the command line: both modes, every exit status.
+
+mod common;
+
+use common::{fixtures, numi};
+
+#[test]
+fn enable_alpha_reads_an_evalset_in_the_configuration_tree() {
+    let cwd = fixtures().join("verified/repo-with-evalset");
+    let result = numi(&cwd, &["validate", "--enable-alpha", "."]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 0
+    --- stdout
+    revision: "worktree"
+    ok       repo ".numinance/policy/core-replay.yaml" EvalSet "core-replay"
+    "#);
+}
+
+#[test]
+fn enable_alpha_still_refuses_produced_kinds() {
+    let cwd = fixtures().join("verified/repo-with-bundle");
+    let result = numi(&cwd, &["validate", "--enable-alpha"]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "worktree"
+    invalid  repo ".numinance/policy/implement-stage.yaml": kind: produced kind: ContextBundle is not configuration
+    "#);
+}
+
+#[test]
+fn a_usage_error_exits_2() {
+    let result = numi(&fixtures(), &["validate", "--no-such-flag"]);
+    assert_eq!(result.code, 2);
+    assert!(result.stdout.is_empty());
+    assert!(
+        result.stderr.contains("--no-such-flag"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
+fn dir_and_files_together_are_a_usage_error() {
+    let result = numi(&fixtures(), &["validate", ".", "--files", "x.yaml"]);
+    assert_eq!(result.code, 2);
+}
+
+#[test]
+fn a_repository_without_a_configuration_tree_exits_1() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let result = numi(temp.path(), &["validate"]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 1
+    --- stdout
+    revision: "worktree"
+    error    repo ".numinance": read: no such file or directory
+    "#);
+}
+
+#[test]
+fn a_folder_with_nothing_to_validate_exits_1() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(temp.path().join("notes.txt"), "not yaml").expect("write");
+    let result = numi(temp.path(), &["validate", "--files", "."]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 1
+    --- stdout
+    revision: "files"
+    --- stderr
+    numi: nothing found to validate
+    "#);
+}
+
+#[test]
+fn an_unreadable_path_exits_1_even_beside_an_invalid_document() {
+    let cwd = fixtures().join("verified");
+    let result = numi(
+        &cwd,
+        &[
+            "validate",
+            "--files",
+            "evalset-cases-out-of-order/ev.yaml",
+            "missing.yaml",
+            "playbook-rate-20000",
+        ],
+    );
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 1
+    --- stdout
+    revision: "files"
+    invalid  file "ev.yaml": kind: invalid: EvalSet cases are sorted by name without duplicates
+    error    file "missing.yaml": read: no such file or directory
+    ok       file "pb.yaml" Playbook "bugfix-bounded"
+    "#);
+}
+
+#[test]
+fn schema_violations_are_listed_in_document_order() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let text = "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {scope: SCOPE_REPO, owner: me}\nspec:\n  max_repair_attempts: -1\n  qualification: {min_runs: x, extra: 1}\n";
+    std::fs::write(temp.path().join("pb.yaml"), text).expect("write");
+    let result = numi(temp.path(), &["validate", "--files", "pb.yaml"]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "files"
+    invalid  file "pb.yaml": kind: does not match the kind schema: schema: value does not match (violations: 6): \"/metadata/owner\": additionalProperties; \"/metadata/name\": required; \"/spec/max_repair_attempts\": minimum; \"/spec/qualification/min_runs\": type; \"/spec/qualification/extra\": additionalProperties; \"/spec/change_type\": required
+    "#);
+}
