@@ -569,12 +569,7 @@ fn tag_text(tag: &Tag) -> String {
 
 /// A short, one-line, escaped rendering of user text for messages.
 fn quoted(text: &str) -> String {
-    const MAX_CHARS: usize = 64;
-    let mut shown: String = text.chars().take(MAX_CHARS).collect();
-    if shown.len() < text.len() {
-        shown.push('…');
-    }
-    crate::report::quote(&shown)
+    crate::report::quote(&crate::report::shorten(text))
 }
 
 /// User text shown without quotes (a tag): escaped and shortened as
