@@ -35,6 +35,25 @@ impl Stage {
     }
 }
 
+/// How much a diagnostic weighs. Errors decide a document's status; warnings
+/// are reported beside it and never change it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
+impl Severity {
+    /// The stable name used by machine formats.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// A place in a source file, both numbers counted from 1; the column counts
 /// characters, not bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -53,6 +72,7 @@ impl fmt::Display for Position {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub stage: Stage,
+    pub severity: Severity,
     /// A stable id such as `evalset/cases-sorted`; see `numi::rules`.
     pub rule: &'static str,
     /// The message as the text format prints it after the stage prefix.
@@ -67,11 +87,21 @@ impl Diagnostic {
     pub fn new(stage: Stage, rule: &'static str, message: impl Into<String>) -> Self {
         Diagnostic {
             stage,
+            severity: Severity::Error,
             rule,
             message: message.into(),
             pointer: None,
             position: None,
         }
+    }
+
+    pub fn as_warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
     }
 
     pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {

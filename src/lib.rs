@@ -9,10 +9,11 @@ pub mod diagnostic;
 pub mod inputs;
 pub mod kinds;
 pub mod report;
+pub mod rules;
 pub mod run;
 pub mod schema;
 pub mod validate;
 pub mod yaml;
 
-pub use diagnostic::{Diagnostic, Position, Stage};
+pub use diagnostic::{Diagnostic, Position, Severity, Stage};
 pub use validate::{Checked, Mode, validate_bytes};

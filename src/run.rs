@@ -63,14 +63,17 @@ pub struct FileResult {
 }
 
 impl FileResult {
+    /// Decided by errors alone: warnings never change a status.
     pub fn status(&self) -> Status {
-        let stages = self.checked.diagnostics.iter().map(|d| d.stage);
-        if stages
-            .clone()
-            .any(|stage| matches!(stage, Stage::Read | Stage::Internal))
+        let mut errors = self.checked.errors();
+        let first = errors.next();
+        if first
+            .into_iter()
+            .chain(errors)
+            .any(|d| matches!(d.stage, Stage::Read | Stage::Internal))
         {
             Status::Error
-        } else if self.checked.diagnostics.is_empty() {
+        } else if first.is_none() {
             Status::Ok
         } else {
             Status::Invalid

@@ -30,6 +30,18 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Checked {
+    /// The diagnostics that decide the status, in report order.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    /// The diagnostics reported beside the status.
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| !d.is_error())
+    }
+}
+
 /// Validates the bytes of one file.
 pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
     match yaml::load_bytes(bytes, limits) {

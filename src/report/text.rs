@@ -44,13 +44,14 @@ pub fn line(result: &FileResult) -> String {
             (None, _) => head,
         },
         Status::Invalid | Status::Error => {
-            format!("{head}: {}", message(&result.checked.diagnostics))
+            let errors: Vec<&Diagnostic> = result.checked.errors().collect();
+            format!("{head}: {}", message(&errors))
         }
     }
 }
 
 /// The message of the first failing stage, with its stage prefix.
-fn message(diagnostics: &[Diagnostic]) -> String {
+fn message(diagnostics: &[&Diagnostic]) -> String {
     let Some(first) = diagnostics.first() else {
         return String::new();
     };
@@ -66,7 +67,7 @@ fn message(diagnostics: &[Diagnostic]) -> String {
 
 /// `kind: does not match the kind schema: schema: value does not match
 /// (violations: N): \"<pointer>\": <keyword>; ...`, the backslashes literal.
-fn schema_message(diagnostics: &[Diagnostic]) -> String {
+fn schema_message(diagnostics: &[&Diagnostic]) -> String {
     let violations: Vec<String> = diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.stage == Stage::Schema)

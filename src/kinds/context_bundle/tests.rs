@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::diagnostic::{Position, Stage};
+use crate::diagnostic::{Position, Severity, Stage};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
 
@@ -33,6 +33,7 @@ fn implement_stage() -> Value {
 fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
     Diagnostic {
         stage: Stage::Rule,
+        severity: Severity::Error,
         rule,
         message: format!("a value of numinance.kinds.v1.{field} fails its check"),
         pointer: Some(pointer.to_owned()),

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::diagnostic::{Position, Stage};
+use crate::diagnostic::{Position, Severity, Stage};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
 
@@ -43,6 +43,7 @@ fn check(edit: impl FnOnce(&mut Value)) -> Vec<Diagnostic> {
 fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
     Diagnostic {
         stage: Stage::Rule,
+        severity: Severity::Error,
         rule,
         message: message.to_owned(),
         pointer: Some(pointer.to_owned()),

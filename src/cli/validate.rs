@@ -1,34 +1,16 @@
-//! The command line: clap definitions, and the one place that turns a run
-//! into an exit status.
+//! `numi validate`: turns the arguments into a run and the run into an exit
+//! status.
 
-use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::Args;
 
 use crate::inputs;
 use crate::report::text::TextReporter;
 use crate::run::{self, DEFAULT_MAX_FILE_SIZE, Exit, Options, Origin};
 use crate::validate::Mode;
 use crate::yaml::Limits;
-
-#[derive(Debug, Parser)]
-#[command(
-    name = "numi",
-    version,
-    about = "Validates Numinance configuration: YAML, kind gates, strict JSON Schemas and semantic rules."
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Validate the configuration tree of a repository, or named files.
-    Validate(ValidateArgs),
-}
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -50,34 +32,7 @@ pub struct ValidateArgs {
     pub max_file_size: u64,
 }
 
-/// Runs numi with `arguments` (the program name first) and returns the exit status.
-pub fn main(
-    arguments: impl IntoIterator<Item = OsString>,
-    stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
-) -> i32 {
-    let cli = match Cli::try_parse_from(arguments) {
-        Ok(cli) => cli,
-        Err(error) => {
-            let rendered = error.render().to_string();
-            let written = if error.use_stderr() {
-                stderr.write_all(rendered.as_bytes())
-            } else {
-                stdout.write_all(rendered.as_bytes())
-            };
-            return match (written, error.exit_code()) {
-                (Err(_), _) => Exit::Incomplete as i32,
-                (Ok(()), 0) => Exit::Valid as i32,
-                (Ok(()), _) => Exit::Usage as i32,
-            };
-        }
-    };
-    match cli.command {
-        Command::Validate(args) => validate(&args, stdout, stderr) as i32,
-    }
-}
-
-fn validate(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let (inputs, origin, mode) = match &args.files {
         Some(paths) => (inputs::from_arguments(paths), Origin::File, Mode::Files),
         None => {

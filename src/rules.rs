@@ -1,0 +1,21 @@
+//! What each rule id means: the catalogue behind `numi explain` and the
+//! rule descriptions of the machine formats. Every id a diagnostic can carry
+//! has exactly one entry here.
+
+use crate::diagnostic::Stage;
+
+/// The documentation of one rule id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleDoc {
+    /// The stable id, such as `evalset/cases-sorted`.
+    pub id: &'static str,
+    pub stage: Stage,
+    /// One sentence: what the rule checks.
+    pub summary: &'static str,
+    /// Why the rule exists and how to fix a failure; plain text, may span lines.
+    pub explanation: &'static str,
+    /// A document, or part of one, that fails the rule.
+    pub failing: &'static str,
+    /// The same document made to pass.
+    pub passing: &'static str,
+}
