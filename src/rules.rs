@@ -19,3 +19,17 @@ pub struct RuleDoc {
     /// The same document made to pass.
     pub passing: &'static str,
 }
+
+/// The catalogue, one section per stage or kind, each listed in the order
+/// the README lists its rules.
+const SECTIONS: &[&[RuleDoc]] = &[];
+
+/// Every documented rule.
+pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
+    SECTIONS.iter().flat_map(|section| section.iter())
+}
+
+/// The documentation of `id`, if it is a rule id.
+pub fn find(id: &str) -> Option<&'static RuleDoc> {
+    all().find(|doc| doc.id == id)
+}
