@@ -14,22 +14,28 @@ use crate::diagnostic::Position;
 pub use positions::{
     Located, NodePositions, PathSegment, document_order, format_pointer, parse_pointer,
 };
-use scalar::{ScalarError, resolve_plain, resolve_tagged};
+use scalar::{ScalarError, is_non_specific, resolve_plain, resolve_tagged, tag_name};
 
 /// Bounds that keep hostile input cheap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest nesting of collections allowed, aliases expanded.
     pub max_depth: usize,
-    /// Most nodes a document may hold once its aliases are expanded.
+    /// Most nodes a document may hold once its aliases are expanded. Each
+    /// node costs about 150 bytes of memory, so this bounds what an alias
+    /// bomb (or a huge flow sequence) can make numi hold.
     pub max_nodes: usize,
+    /// Most bytes of text (scalars and keys) a document may hold once its
+    /// aliases are expanded: an alias of one long string copies the string.
+    pub max_text_bytes: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_depth: 128,
-            max_nodes: 5_000_000,
+            max_nodes: 1_000_000,
+            max_text_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -112,7 +118,7 @@ pub fn load(text: &str, limits: &Limits) -> Result<Document, YamlError> {
         Err(Failure::Scan(error)) if error.info() == SCANNER_FLOW_LIMIT => {
             Err(flow_too_deep(text, &error, limits))
         }
-        Err(Failure::Scan(error)) => Err(syntax_error(&error)),
+        Err(Failure::Scan(error)) => Err(syntax_error(text, &error)),
     }
 }
 
@@ -127,7 +133,7 @@ enum Failure {
 }
 
 fn load_events(text: &str, limits: &Limits) -> Result<Document, Failure> {
-    let mut builder = Builder::new(limits);
+    let mut builder = Builder::new(text, limits);
     let mut parser = Parser::new_from_str(text);
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(Failure::Scan)?;
@@ -150,7 +156,7 @@ fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits) -> YamlError {
     let earlier = match text.get(..cut).map(|prefix| load_events(prefix, limits)) {
         Some(Err(Failure::Yaml(found))) => Some(found),
         Some(Err(Failure::Scan(found))) if position(found.marker()) < at => {
-            Some(syntax_error(&found))
+            Some(syntax_error(text, &found))
         }
         _ => None,
     };
@@ -163,12 +169,35 @@ fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits) -> YamlError {
     })
 }
 
-fn syntax_error(error: &ScanError) -> YamlError {
+fn syntax_error(text: &str, error: &ScanError) -> YamlError {
+    let mut at = position(error.marker());
+    if error.info().contains("tab") {
+        at = at_leading_tabs(text, error.marker()).unwrap_or(at);
+    }
     YamlError::new(
         "yaml/syntax",
-        error.info().to_owned(),
-        Some(position(error.marker())),
+        format!("{} at {at}", error.info()),
+        Some(at),
     )
+}
+
+/// saphyr marks a tab used as indentation just after the tabs: point at the
+/// first of the tabs right before the marker, when there are any.
+fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
+    let line = text.lines().nth(marker.line().checked_sub(1)?)?;
+    let before: Vec<char> = line.chars().take(marker.col()).collect();
+    if line.chars().nth(marker.col()) == Some('\t') {
+        return None;
+    }
+    let tabs = before.iter().rev().take_while(|&&c| c == '\t').count();
+    if tabs == 0 {
+        return None;
+    }
+    let column = before.len() - tabs + 1;
+    Some(Position {
+        line: u32::try_from(marker.line()).ok()?,
+        column: u32::try_from(column).ok()?,
+    })
 }
 
 fn position(marker: &Marker) -> Position {
@@ -184,8 +213,18 @@ struct Node {
     positions: NodePositions,
     /// Nodes in this subtree, aliases expanded.
     size: usize,
+    /// Bytes of text in this subtree, aliases expanded.
+    text_bytes: usize,
     /// Collections nested in this subtree (0 for a scalar).
     height: usize,
+}
+
+/// An anchored node, kept for its aliases.
+struct Anchored {
+    node: Node,
+    /// The source text of a scalar: an alias of it used as a key is that text,
+    /// as the scalar written out as a key would be.
+    key_text: Option<String>,
 }
 
 enum Collection {
@@ -201,27 +240,35 @@ struct Frame {
     positions: NodePositions,
     anchor: usize,
     size: usize,
+    text_bytes: usize,
     height: usize,
 }
 
-struct Builder<'l> {
-    limits: &'l Limits,
+struct Builder<'a> {
+    text: &'a str,
+    limits: &'a Limits,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, Node>,
+    anchors: HashMap<usize, Anchored>,
     documents: usize,
     root: Option<Node>,
     nodes: usize,
+    text_bytes: usize,
+    /// Byte offset of the start of each line, built on first use.
+    line_starts: Option<Vec<usize>>,
 }
 
-impl<'l> Builder<'l> {
-    fn new(limits: &'l Limits) -> Self {
+impl<'a> Builder<'a> {
+    fn new(text: &'a str, limits: &'a Limits) -> Self {
         Builder {
+            text,
             limits,
             stack: Vec::new(),
             anchors: HashMap::new(),
             documents: 0,
             root: None,
             nodes: 0,
+            text_bytes: 0,
+            line_starts: None,
         }
     }
 
@@ -247,6 +294,7 @@ impl<'l> Builder<'l> {
             }
             Event::SequenceStart(anchor, tag) => {
                 self.check_collection_tag(tag.as_deref(), "seq", at)?;
+                let at = self.indentless_dash(at).unwrap_or(at);
                 self.open(Collection::Sequence(Vec::new()), anchor, at)?;
             }
             Event::MappingStart(anchor, tag) => {
@@ -274,13 +322,47 @@ impl<'l> Builder<'l> {
         match tag {
             None => Ok(()),
             Some(tag) if tag.is_yaml_core_schema() && tag.suffix == expected => Ok(()),
-            Some(tag) if tag.handle == "!" && tag.suffix.is_empty() => Ok(()),
+            Some(tag) if is_non_specific(&tag.handle, &tag.suffix) => Ok(()),
             Some(tag) => Err(YamlError::new(
                 "yaml/tag",
                 format!("unsupported tag {} at {at}", tag_text(tag)),
                 Some(at),
             )),
         }
+    }
+
+    /// saphyr starts a block sequence written at the indentation of its key
+    /// (`items:\n- a`) at its first item, after the `- `; an indented one
+    /// starts at its `-`. The reader sees both at the `-`.
+    fn indentless_dash(&mut self, at: Position) -> Option<Position> {
+        let key_line = match self.stack.last() {
+            Some(Frame {
+                collection: Collection::Mapping {
+                    pending_key: Some(_),
+                    ..
+                },
+                positions,
+                ..
+            }) => positions.keys.last()?.line,
+            _ => return None,
+        };
+        // A value on its key's line is never an indentless sequence; this also
+        // keeps the scan below to one per line.
+        if at.line <= key_line {
+            return None;
+        }
+        let text = self.text;
+        let starts = self.line_starts.get_or_insert_with(|| line_starts(text));
+        let start = *starts.get(usize::try_from(at.line).ok()?.checked_sub(1)?)?;
+        let line = text.get(start..)?;
+        let indent = line.chars().take_while(|&c| c == ' ').count();
+        let mut rest = line.get(indent..)?.chars();
+        let after_dash = rest.next() == Some('-') && matches!(rest.next(), Some(' ' | '\t'));
+        let item_column = u32::try_from(indent).ok()?.checked_add(1)?;
+        (after_dash && at.column > item_column).then_some(Position {
+            line: at.line,
+            column: item_column,
+        })
     }
 
     fn expecting_key(&self) -> bool {
@@ -304,61 +386,80 @@ impl<'l> Builder<'l> {
         tag: Option<&Tag>,
         at: Position,
     ) -> Result<(), YamlError> {
-        self.spend(1, at)?;
-        if self.expecting_key() {
-            let key = Node {
-                value: Value::String(text.to_owned()),
-                positions: NodePositions::leaf(at),
-                size: 1,
-                height: 0,
-            };
-            return self.accept(key, anchor);
-        }
+        self.spend(1, text.len(), at)?;
         let resolved = match (tag, style) {
             (Some(tag), _) => resolve_tagged(text, &tag.handle, &tag.suffix),
             (None, ScalarStyle::Plain) => resolve_plain(text),
             (None, _) => Ok(Value::String(text.to_owned())),
         };
-        let value = resolved.map_err(|error| scalar_error(error, text, at))?;
+        let value = if self.expecting_key() {
+            // A key is its text; a tag on it must still be one numi knows
+            // and fit the text, as on a value.
+            if tag.is_some() {
+                resolved.map_err(|error| scalar_error(error, text, at))?;
+            }
+            Value::String(text.to_owned())
+        } else {
+            resolved.map_err(|error| scalar_error(error, text, at))?
+        };
+        let key_text = (anchor != 0).then(|| text.to_owned());
         let node = Node {
             value,
             positions: NodePositions::leaf(at),
             size: 1,
+            text_bytes: text.len(),
             height: 0,
         };
-        self.accept(node, anchor)
+        self.accept_anchored(node, anchor, key_text)
     }
 
     fn on_alias(&mut self, id: usize, at: Position) -> Result<(), YamlError> {
-        let Some(anchored) = self.anchors.get(&id) else {
+        let Some(Anchored { node: anchored, key_text }) = self.anchors.get(&id) else {
             return Err(YamlError::new(
                 "yaml/syntax",
                 format!("unknown alias at {at}"),
                 Some(at),
             ));
         };
-        if self.expecting_key() && !matches!(anchored.value, Value::String(_)) {
-            return Err(YamlError::new(
-                "yaml/complex-key",
-                format!("a mapping key is not a plain scalar at {at}"),
-                Some(at),
-            ));
-        }
         if self.stack.len() + anchored.height > self.limits.max_depth {
             return Err(too_deep(self.limits, at));
         }
-        // Refuse an expansion before paying for the copy.
-        if self.nodes.saturating_add(anchored.size) > self.limits.max_nodes {
-            return Err(too_many_nodes(self.limits, at));
-        }
+        let value = if self.expecting_key() {
+            match key_text {
+                Some(text) => Value::String(text.clone()),
+                None => {
+                    return Err(YamlError::new(
+                        "yaml/complex-key",
+                        format!("a mapping key is not a plain scalar at {at}"),
+                        Some(at),
+                    ));
+                }
+            }
+        } else {
+            // Refuse an expansion before paying for the copy.
+            self.affordable(anchored, at)?;
+            anchored.value.clone()
+        };
         let node = Node {
-            value: anchored.value.clone(),
+            value,
             positions: relocated(&anchored.positions, at),
             size: anchored.size,
+            text_bytes: anchored.text_bytes,
             height: anchored.height,
         };
-        self.spend(node.size, at)?;
-        self.accept(node, 0)
+        self.spend(node.size, node.text_bytes, at)?;
+        self.accept(node)
+    }
+
+    /// Whether the budget can pay for another copy of `node`.
+    fn affordable(&self, node: &Node, at: Position) -> Result<(), YamlError> {
+        if self.nodes.saturating_add(node.size) > self.limits.max_nodes {
+            return Err(too_many_nodes(self.limits, at));
+        }
+        if self.text_bytes.saturating_add(node.text_bytes) > self.limits.max_text_bytes {
+            return Err(too_much_text(self.limits, at));
+        }
+        Ok(())
     }
 
     fn open(
@@ -377,12 +478,13 @@ impl<'l> Builder<'l> {
         if self.stack.len() >= self.limits.max_depth {
             return Err(too_deep(self.limits, at));
         }
-        self.spend(1, at)?;
+        self.spend(1, 0, at)?;
         self.stack.push(Frame {
             collection,
             positions: NodePositions::leaf(at),
             anchor,
             size: 1,
+            text_bytes: 0,
             height: 1,
         });
         Ok(())
@@ -400,37 +502,60 @@ impl<'l> Builder<'l> {
             value,
             positions: frame.positions,
             size: frame.size,
+            text_bytes: frame.text_bytes,
             height: frame.height,
         };
-        self.accept(node, frame.anchor)
+        self.accept_anchored(node, frame.anchor, None)
     }
 
-    fn spend(&mut self, nodes: usize, at: Position) -> Result<(), YamlError> {
+    fn spend(&mut self, nodes: usize, text_bytes: usize, at: Position) -> Result<(), YamlError> {
         self.nodes = self.nodes.saturating_add(nodes);
         if self.nodes > self.limits.max_nodes {
             return Err(too_many_nodes(self.limits, at));
         }
+        self.text_bytes = self.text_bytes.saturating_add(text_bytes);
+        if self.text_bytes > self.limits.max_text_bytes {
+            return Err(too_much_text(self.limits, at));
+        }
         Ok(())
     }
 
-    /// Hands a finished node to its parent (or makes it the root), keeping a
-    /// copy when it carries an anchor.
-    fn accept(&mut self, node: Node, anchor: usize) -> Result<(), YamlError> {
+    /// [`Builder::accept`], keeping a copy of the node (paid for from the
+    /// budget) when it carries an anchor.
+    fn accept_anchored(
+        &mut self,
+        node: Node,
+        anchor: usize,
+        key_text: Option<String>,
+    ) -> Result<(), YamlError> {
         if anchor != 0 {
-            self.spend(node.size, node.positions.at)?;
+            self.spend(node.size, node.text_bytes, node.positions.at)?;
             let copy = Node {
                 value: node.value.clone(),
                 positions: node.positions.clone(),
                 size: node.size,
+                text_bytes: node.text_bytes,
                 height: node.height,
             };
-            self.anchors.insert(anchor, copy);
+            self.anchors.insert(
+                anchor,
+                Anchored {
+                    node: copy,
+                    key_text,
+                },
+            );
         }
+        self.accept(node)
+    }
+
+    /// Hands a finished node to its parent, or makes it the root.
+    fn accept(&mut self, node: Node) -> Result<(), YamlError> {
         let Some(parent) = self.stack.last_mut() else {
             self.root = Some(node);
             return Ok(());
         };
         parent.size = parent.size.saturating_add(node.size);
+        parent.text_bytes = parent.text_bytes.saturating_add(node.text_bytes);
         parent.height = parent.height.max(node.height + 1);
         match &mut parent.collection {
             Collection::Sequence(items) => {
@@ -524,6 +649,30 @@ fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
     )
 }
 
+fn too_much_text(limits: &Limits, at: Position) -> YamlError {
+    YamlError::new(
+        "yaml/too-much-text",
+        format!(
+            "the document expands to more than {} of text (aliases included) at {at}",
+            crate::run::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
+        ),
+        Some(at),
+    )
+}
+
+/// Byte offsets where the lines of `text` start, as saphyr counts lines.
+fn line_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut bytes = text.bytes().enumerate().peekable();
+    while let Some((offset, byte)) = bytes.next() {
+        let crlf = byte == b'\r' && bytes.peek().is_some_and(|&(_, next)| next == b'\n');
+        if (byte == b'\n' || byte == b'\r') && !crlf {
+            starts.push(offset + 1);
+        }
+    }
+    starts
+}
+
 fn too_deep(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
         "yaml/too-deep",
@@ -545,6 +694,14 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
             ),
             Some(at),
         ),
+        ScalarError::TooLarge => YamlError::new(
+            "yaml/not-json",
+            format!(
+                "{} at {at} is a number too large to represent (beyond ±1.8e308)",
+                quoted(text)
+            ),
+            Some(at),
+        ),
         ScalarError::UnsupportedTag(tag) => YamlError::new(
             "yaml/tag",
             format!("unsupported tag {} at {at}", bare(&tag)),
@@ -560,11 +717,7 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
 
 /// A tag as the user wrote it, escaped: `%0A` in a tag is a line break.
 fn tag_text(tag: &Tag) -> String {
-    if tag.is_yaml_core_schema() {
-        bare(&format!("!!{}", tag.suffix))
-    } else {
-        bare(&tag.to_string())
-    }
+    bare(&tag_name(&tag.handle, &tag.suffix))
 }
 
 /// A short, one-line, escaped rendering of user text for messages.

@@ -8,6 +8,8 @@ use serde_json::{Number, Value};
 pub enum ScalarError {
     /// `.inf`, `.nan` and friends: JSON has no such numbers.
     NotFinite,
+    /// A number past the range of a 64-bit float, such as `1e400`.
+    TooLarge,
     /// A tag this loader does not resolve, such as `!custom` or `!!binary`.
     UnsupportedTag(String),
     /// A core tag whose content does not fit it, such as `!!int abc`.
@@ -28,13 +30,12 @@ pub fn resolve_plain(text: &str) -> Result<Value, ScalarError> {
 /// The value of a scalar that carries an explicit tag. The handle arrives
 /// expanded (`tag:yaml.org,2002:` for `!!`).
 pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, ScalarError> {
-    let display = || format!("{handle}{suffix}");
-    if handle != "tag:yaml.org,2002:" {
+    if handle != CORE_HANDLE {
         // The non-specific tag `!` only forbids implicit resolution.
-        if handle == "!" && suffix.is_empty() {
+        if is_non_specific(handle, suffix) {
             return Ok(Value::String(text.to_owned()));
         }
-        return Err(ScalarError::UnsupportedTag(display()));
+        return Err(ScalarError::UnsupportedTag(tag_name(handle, suffix)));
     }
     let mismatch = || ScalarError::TagMismatch(format!("!!{suffix}"));
     match suffix {
@@ -50,6 +51,26 @@ pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, S
             None => Err(mismatch()),
         },
         _ => Err(ScalarError::UnsupportedTag(format!("!!{suffix}"))),
+    }
+}
+
+/// The handle `!!` expands to.
+pub const CORE_HANDLE: &str = "tag:yaml.org,2002:";
+
+/// The non-specific tag `!`. saphyr reports it as an empty handle with the
+/// suffix `!`; the other spelling is kept for a parser that splits it the
+/// way the YAML grammar does.
+pub fn is_non_specific(handle: &str, suffix: &str) -> bool {
+    (handle.is_empty() && suffix == "!") || (handle == "!" && suffix.is_empty())
+}
+
+/// A tag as the user knows it: `!!int` for a core tag, `!custom` for a local
+/// one, the expanded prefix and the suffix for a `%TAG` handle.
+pub fn tag_name(handle: &str, suffix: &str) -> String {
+    if handle == CORE_HANDLE {
+        format!("!!{suffix}")
+    } else {
+        format!("{handle}{suffix}")
     }
 }
 
@@ -85,7 +106,7 @@ fn as_number(text: &str) -> Result<Option<Number>, ScalarError> {
     match text.parse::<f64>() {
         Ok(float) => Number::from_f64(float)
             .map(Some)
-            .ok_or(ScalarError::NotFinite),
+            .ok_or(ScalarError::TooLarge),
         Err(_) => Ok(None),
     }
 }
@@ -107,7 +128,8 @@ fn as_integer(text: &str) -> Option<Number> {
     if let Ok(signed) = text.parse::<i64>() {
         return Some(Number::from(signed));
     }
-    // Too large for 64 bits: the core schema still calls it a number.
+    // Too large for 64 bits: the core schema still calls it a number; past
+    // the range of a float, `as_number` refuses it as too large.
     text.parse::<f64>().ok().and_then(Number::from_f64)
 }
 
@@ -198,8 +220,28 @@ mod tests {
     }
 
     #[test]
+    fn numbers_past_the_float_range_are_too_large_not_infinite() {
+        let five_hundred_digits = "9".repeat(500);
+        let negative = format!("-{five_hundred_digits}");
+        for text in ["1e400", "-1e400", "1.5E+309", &five_hundred_digits, &negative] {
+            assert_eq!(resolve_plain(text), Err(ScalarError::TooLarge), "{text:?}");
+        }
+        assert_eq!(
+            resolve_tagged("1e400", CORE_HANDLE, "float"),
+            Err(ScalarError::TooLarge)
+        );
+        assert_eq!(
+            resolve_tagged(&five_hundred_digits, CORE_HANDLE, "int"),
+            Err(ScalarError::TooLarge)
+        );
+        // The largest float still fits; a tiny one rounds to zero.
+        assert_eq!(resolve_plain("1.7976931348623157e308"), Ok(json!(f64::MAX)));
+        assert_eq!(resolve_plain("1e-400"), Ok(json!(0.0)));
+    }
+
+    #[test]
     fn tags_force_or_reject_a_type() {
-        let core = "tag:yaml.org,2002:";
+        let core = CORE_HANDLE;
         assert_eq!(resolve_tagged("12", core, "str"), Ok(json!("12")));
         assert_eq!(resolve_tagged("12", core, "int"), Ok(json!(12)));
         assert_eq!(
@@ -210,6 +252,11 @@ mod tests {
             resolve_tagged("x", "!", "custom"),
             Err(ScalarError::UnsupportedTag("!custom".into()))
         );
+        assert_eq!(resolve_tagged("12", "", "!"), Ok(json!("12")));
         assert_eq!(resolve_tagged("12", "!", ""), Ok(json!("12")));
+        assert_eq!(
+            resolve_tagged("12", "tag:example.com,2000:", "x"),
+            Err(ScalarError::UnsupportedTag("tag:example.com,2000:x".into()))
+        );
     }
 }
