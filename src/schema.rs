@@ -1,6 +1,8 @@
 //! The schema stage: each kind's JSON Schema, compiled once per run and only
 //! for the kinds seen, and its violations as diagnostics in document order.
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 use jsonschema::error::ValidationErrorKind;
@@ -10,7 +12,22 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::kinds::{KINDS, Kind};
-use crate::yaml::{PathSegment, document_order, format_pointer, json_type_name};
+use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
+
+/// Most violations listed for one document. Past it violations are counted,
+/// not kept, so a document with millions of them costs no more memory than
+/// one with a hundred.
+pub const MAX_LISTED_VIOLATIONS: usize = 100;
+
+/// The violations of one document: the first ones in document order, and
+/// how many more there are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Violations {
+    /// At most [`MAX_LISTED_VIOLATIONS`], in document order, then by keyword.
+    pub listed: Vec<Diagnostic>,
+    /// Violations found past the cap: counted, not listed.
+    pub unlisted: usize,
+}
 
 static VALIDATORS: [OnceLock<Result<Validator, String>>; KINDS.len()] =
     [const { OnceLock::new() }; KINDS.len()];
@@ -44,27 +61,109 @@ fn internal(kind: &Kind, reason: &str) -> Diagnostic {
     )
 }
 
-/// Every violation of the kind's schema, ordered by where the offending value
-/// stands in the document, then by keyword.
-pub fn check(kind: &'static Kind, document: &Value) -> Vec<Diagnostic> {
+/// The violations of the kind's schema, ordered by where the offending value
+/// stands in the document, then by keyword; past [`MAX_LISTED_VIOLATIONS`]
+/// only counted.
+pub fn check(kind: &'static Kind, document: &Value) -> Violations {
+    check_listing(kind, document, MAX_LISTED_VIOLATIONS)
+}
+
+/// [`check`] listing at most `cap` violations.
+pub fn check_listing(kind: &'static Kind, document: &Value, cap: usize) -> Violations {
     let validator = match validator(kind) {
         Ok(validator) => validator,
-        Err(diagnostic) => return vec![diagnostic],
+        Err(diagnostic) => {
+            return Violations {
+                listed: vec![diagnostic],
+                unlisted: 0,
+            };
+        }
     };
     if validator.is_valid(document) {
-        return Vec::new();
+        return Violations::default();
     }
-    let mut violations: Vec<(Vec<usize>, Diagnostic)> = validator
-        .iter_errors(document)
-        .flat_map(|error| violations_of(&error))
-        .map(|(path, diagnostic)| (document_order(document, &path), diagnostic))
-        .collect();
-    violations.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.rule.cmp(y.rule)));
-    violations.dedup_by(|(_, x), (_, y)| x.rule == y.rule && x.pointer == y.pointer);
-    violations
+    let mut keys = KeyIndex::default();
+    // The `cap` first violations in document order: a max-heap that drops
+    // its last entry whenever it holds one too many.
+    let mut first: BinaryHeap<Ranked> = BinaryHeap::new();
+    let mut found = 0usize;
+    for error in validator.iter_errors(document) {
+        for (path, rule, message) in violations_of(&error) {
+            found = found.saturating_add(1);
+            let ranked = Ranked {
+                order: document_order_with(document, &path, &mut keys),
+                rule,
+                seen: found,
+                path,
+                message,
+            };
+            if first.len() < cap {
+                first.push(ranked);
+            } else if first.peek().is_some_and(|last| ranked < *last) {
+                first.pop();
+                first.push(ranked);
+            }
+        }
+    }
+    let kept = first.len();
+    let mut listed: Vec<Diagnostic> = first
+        .into_sorted_vec()
         .into_iter()
-        .map(|(_, diagnostic)| diagnostic)
-        .collect()
+        .map(Ranked::into_diagnostic)
+        .collect();
+    listed.dedup_by(|x, y| x.rule == y.rule && x.pointer == y.pointer);
+    Violations {
+        listed,
+        unlisted: found.saturating_sub(kept),
+    }
+}
+
+impl Violations {
+    /// The number of violations, listed or not.
+    pub fn count(&self) -> usize {
+        self.listed.len().saturating_add(self.unlisted)
+    }
+}
+
+/// A violation waiting for its place in the listing: ordered by where it
+/// stands, then by keyword, then as jsonschema found it.
+struct Ranked {
+    order: Vec<usize>,
+    rule: &'static str,
+    /// How many violations jsonschema had reported up to this one.
+    seen: usize,
+    path: Vec<PathSegment>,
+    message: String,
+}
+
+impl Ranked {
+    fn into_diagnostic(self) -> Diagnostic {
+        Diagnostic::new(Stage::Schema, self.rule, self.message)
+            .at_pointer(format_pointer(&self.path))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.order
+            .cmp(&other.order)
+            .then_with(|| self.rule.cmp(other.rule))
+            .then_with(|| self.seen.cmp(&other.seen))
+    }
 }
 
 /// The keyword a schema diagnostic reports, from its rule id.
@@ -75,9 +174,12 @@ pub fn keyword(diagnostic: &Diagnostic) -> &str {
         .unwrap_or(diagnostic.rule)
 }
 
-/// One jsonschema error as violations: an unexpected property points at
-/// itself, a missing one at where it would be.
-fn violations_of(error: &ValidationError<'_>) -> Vec<(Vec<PathSegment>, Diagnostic)> {
+/// One jsonschema error as violations (path, rule, message), made one at a
+/// time: an unexpected property points at itself, a missing one at where it
+/// would be.
+fn violations_of<'e>(
+    error: &'e ValidationError<'_>,
+) -> impl Iterator<Item = (Vec<PathSegment>, &'static str, String)> + 'e {
     let base: Vec<PathSegment> = error
         .instance_path()
         .iter()
@@ -86,40 +188,30 @@ fn violations_of(error: &ValidationError<'_>) -> Vec<(Vec<PathSegment>, Diagnost
             LocationSegment::Index(index) => PathSegment::Index(index),
         })
         .collect();
-    let at = |name: &str| {
-        let mut path = base.clone();
+    let at = |base: &[PathSegment], name: &str| {
+        let mut path = base.to_vec();
         path.push(PathSegment::Key(name.to_owned()));
         path
     };
-    match error.kind() {
-        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
-            .iter()
-            .map(|name| {
-                let message = format!("unexpected property {}", crate::report::quote(name));
-                (at(name), "schema/additionalProperties", message)
-            })
-            .map(|(path, rule, message)| violation(path, rule, message))
-            .collect(),
+    let (unexpected, single): (&[String], _) = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => (unexpected.as_slice(), None),
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
             let message = format!("missing required property {}", crate::report::quote(name));
-            vec![violation(at(name), "schema/required", message)]
+            (&[], Some((at(&base, name), "schema/required", message)))
         }
         kind => {
             let message = describe(kind, error.instance());
-            vec![violation(base, rule_id(kind.keyword()), message)]
+            (&[], Some((base.clone(), rule_id(kind.keyword()), message)))
         }
-    }
-}
-
-fn violation(
-    path: Vec<PathSegment>,
-    rule: &'static str,
-    message: String,
-) -> (Vec<PathSegment>, Diagnostic) {
-    let diagnostic =
-        Diagnostic::new(Stage::Schema, rule, message).at_pointer(format_pointer(&path));
-    (path, diagnostic)
+    };
+    unexpected
+        .iter()
+        .map(move |name| {
+            let message = format!("unexpected property {}", crate::report::quote(name));
+            (at(&base, name), "schema/additionalProperties", message)
+        })
+        .chain(single)
 }
 
 /// A short message for a violation, never echoing a long input value.
@@ -186,3 +278,83 @@ pub const SCHEMA_RULES: &[&str] = &[
     "schema/type",
     "schema/other",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds;
+    use serde_json::json;
+
+    fn playbook_with(extra: &[&str]) -> Value {
+        let mut document = json!({
+            "apiVersion": "numinance.dev/v1",
+            "kind": "Playbook",
+        });
+        if let Some(map) = document.as_object_mut() {
+            for key in extra {
+                map.insert((*key).to_owned(), json!(0));
+            }
+        }
+        document
+    }
+
+    fn pointers(violations: &Violations) -> Vec<&str> {
+        violations
+            .listed
+            .iter()
+            .filter_map(|d| d.pointer.as_deref())
+            .collect()
+    }
+
+    #[test]
+    fn the_listing_keeps_the_first_violations_in_document_order_and_counts_the_rest() {
+        let Some(playbook) = kinds::find("Playbook") else {
+            panic!("Playbook is a kind");
+        };
+        let document = playbook_with(&["z3", "z1", "z2", "a9", "a8"]);
+        let all = check_listing(playbook, &document, usize::MAX);
+        let capped = check_listing(playbook, &document, 3);
+        assert_eq!(
+            capped.listed.as_slice(),
+            all.listed.get(..3).unwrap_or_default()
+        );
+        assert_eq!(pointers(&capped), ["/z3", "/z1", "/z2"]);
+        assert_eq!(capped.count(), all.count());
+        assert_eq!(capped.unlisted, all.listed.len() - 3);
+        assert_eq!(all.unlisted, 0);
+    }
+
+    #[test]
+    fn a_listing_under_the_cap_is_whole() {
+        let Some(playbook) = kinds::find("Playbook") else {
+            panic!("Playbook is a kind");
+        };
+        let document = playbook_with(&["extra"]);
+        let checked = check(playbook, &document);
+        assert_eq!(checked.unlisted, 0);
+        assert!(pointers(&checked).contains(&"/extra"));
+        assert!(checked.listed.len() <= MAX_LISTED_VIOLATIONS);
+    }
+
+    #[test]
+    fn many_violations_keep_at_most_the_cap() {
+        let Some(playbook) = kinds::find("Playbook") else {
+            panic!("Playbook is a kind");
+        };
+        let names: Vec<String> = (0..1000).map(|i| format!("x{i}")).collect();
+        let keys: Vec<&str> = names.iter().map(String::as_str).collect();
+        let document = playbook_with(&keys);
+        let checked = check(playbook, &document);
+        assert_eq!(checked.listed.len(), MAX_LISTED_VIOLATIONS);
+        assert_eq!(
+            pointers(&checked).first().copied(),
+            Some("/x0"),
+            "document order, not jsonschema's"
+        );
+        assert_eq!(
+            checked.count(),
+            check_listing(playbook, &document, usize::MAX).count()
+        );
+        assert!(checked.count() > 1000);
+    }
+}

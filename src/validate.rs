@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::kinds::{self, Kind, Role};
 use crate::schema;
-use crate::yaml::{self, Document, Limits, parse_pointer};
+use crate::yaml::{self, Document, KeyIndex, Limits, parse_pointer};
 
 /// Where a document was found, which decides the gates it meets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +26,11 @@ pub struct Checked {
     pub kind: Option<&'static str>,
     /// `metadata.name`, when the document has one.
     pub name: Option<String>,
-    /// Every problem of the first stage that failed, in the stage's order.
+    /// Every problem of the first stage that failed, in the stage's order;
+    /// for the schema stage, at most `schema::MAX_LISTED_VIOLATIONS`.
     pub diagnostics: Vec<Diagnostic>,
+    /// Problems found past that cap: counted, not listed.
+    pub unlisted: usize,
 }
 
 impl Checked {
@@ -66,7 +69,8 @@ pub fn validate_document(document: &Document, mode: Mode) -> Checked {
             return Checked {
                 kind: known_kind_name(value),
                 name: metadata_name(value),
-                diagnostics: vec![locate(document, diagnostic)],
+                diagnostics: vec![locate(document, diagnostic, &mut KeyIndex::default())],
+                unlisted: 0,
             };
         }
     };
@@ -75,16 +79,20 @@ pub fn validate_document(document: &Document, mode: Mode) -> Checked {
     } else {
         None
     };
-    let mut diagnostics = schema::check(kind, value);
+    let violations = schema::check(kind, value);
+    let unlisted = violations.unlisted;
+    let mut diagnostics = violations.listed;
     if diagnostics.is_empty() {
         diagnostics = (kind.rules)(value);
     }
+    let mut keys = KeyIndex::default();
     Checked {
         kind: Some(kind.name),
         name,
+        unlisted,
         diagnostics: diagnostics
             .into_iter()
-            .map(|d| locate(document, d))
+            .map(|d| locate(document, d, &mut keys))
             .collect(),
     }
 }
@@ -161,12 +169,16 @@ fn metadata_name(value: &Value) -> Option<String> {
 
 /// Fills in the source position of a diagnostic's pointer: for an unexpected
 /// property, its key; for a missing one, the mapping that lacks it.
-fn locate(document: &Document, mut diagnostic: Diagnostic) -> Diagnostic {
+fn locate<'v>(
+    document: &'v Document,
+    mut diagnostic: Diagnostic,
+    keys: &mut KeyIndex<'v>,
+) -> Diagnostic {
     if diagnostic.position.is_some() {
         return diagnostic;
     }
     if let Some(pointer) = &diagnostic.pointer {
-        let located = document.locate(&parse_pointer(&document.value, pointer));
+        let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
         let at_key = diagnostic.rule == "schema/additionalProperties";
         diagnostic.position = Some(match located.key {
             Some(key) if at_key => key,

@@ -45,13 +45,13 @@ pub fn line(result: &FileResult) -> String {
         },
         Status::Invalid | Status::Error => {
             let errors: Vec<&Diagnostic> = result.checked.errors().collect();
-            format!("{head}: {}", message(&errors))
+            format!("{head}: {}", message(&errors, result.checked.unlisted))
         }
     }
 }
 
 /// The message of the first failing stage, with its stage prefix.
-fn message(diagnostics: &[&Diagnostic]) -> String {
+fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
     let Some(first) = diagnostics.first() else {
         return String::new();
     };
@@ -59,15 +59,16 @@ fn message(diagnostics: &[&Diagnostic]) -> String {
         Stage::Read => format!("read: {}", first.message),
         Stage::Yaml => format!("yaml: {}", first.message),
         Stage::Kind => format!("kind: {}", first.message),
-        Stage::Schema => schema_message(diagnostics),
+        Stage::Schema => schema_message(diagnostics, unlisted),
         Stage::Rule => format!("kind: invalid: {}", first.message),
         Stage::Internal => format!("internal: {}", first.message),
     }
 }
 
 /// `kind: does not match the kind schema: schema: value does not match
-/// (violations: N): \"<pointer>\": <keyword>; ...`, the backslashes literal.
-fn schema_message(diagnostics: &[&Diagnostic]) -> String {
+/// (violations: N): \"<pointer>\": <keyword>; ...`, the backslashes literal;
+/// past the listing cap, `; and M more` ends the list.
+fn schema_message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
     let violations: Vec<String> = diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.stage == Stage::Schema)
@@ -80,9 +81,14 @@ fn schema_message(diagnostics: &[&Diagnostic]) -> String {
             format!("\\\"{inner}\\\": {}", schema::keyword(diagnostic))
         })
         .collect();
+    let more = if unlisted > 0 {
+        format!("; and {unlisted} more")
+    } else {
+        String::new()
+    };
     format!(
-        "kind: does not match the kind schema: schema: value does not match (violations: {}): {}",
-        violations.len(),
+        "kind: does not match the kind schema: schema: value does not match (violations: {}): {}{more}",
+        violations.len().saturating_add(unlisted),
         violations.join("; ")
     )
 }

@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Position;
 pub use positions::{
-    Located, NodePositions, PathSegment, document_order, format_pointer, parse_pointer,
+    KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
+    format_pointer, parse_pointer,
 };
 use scalar::{ScalarError, is_non_specific, resolve_plain, resolve_tagged, tag_name};
 
@@ -50,7 +51,12 @@ pub struct Document {
 impl Document {
     /// Where the node at `pointer` (or the nearest existing ancestor) stands.
     pub fn locate(&self, path: &[PathSegment]) -> Located {
-        self.positions.locate(&self.value, path)
+        self.locate_with(path, &mut KeyIndex::default())
+    }
+
+    /// [`Document::locate`] for many paths, sharing `keys`.
+    pub fn locate_with<'v>(&'v self, path: &[PathSegment], keys: &mut KeyIndex<'v>) -> Located {
+        self.positions.locate(&self.value, path, keys)
     }
 }
 
@@ -174,11 +180,7 @@ fn syntax_error(text: &str, error: &ScanError) -> YamlError {
     if error.info().contains("tab") {
         at = at_leading_tabs(text, error.marker()).unwrap_or(at);
     }
-    YamlError::new(
-        "yaml/syntax",
-        format!("{} at {at}", error.info()),
-        Some(at),
-    )
+    YamlError::new("yaml/syntax", format!("{} at {at}", error.info()), Some(at))
 }
 
 /// saphyr marks a tab used as indentation just after the tabs: point at the
@@ -337,10 +339,11 @@ impl<'a> Builder<'a> {
     fn indentless_dash(&mut self, at: Position) -> Option<Position> {
         let key_line = match self.stack.last() {
             Some(Frame {
-                collection: Collection::Mapping {
-                    pending_key: Some(_),
-                    ..
-                },
+                collection:
+                    Collection::Mapping {
+                        pending_key: Some(_),
+                        ..
+                    },
                 positions,
                 ..
             }) => positions.keys.last()?.line,
@@ -414,7 +417,11 @@ impl<'a> Builder<'a> {
     }
 
     fn on_alias(&mut self, id: usize, at: Position) -> Result<(), YamlError> {
-        let Some(Anchored { node: anchored, key_text }) = self.anchors.get(&id) else {
+        let Some(Anchored {
+            node: anchored,
+            key_text,
+        }) = self.anchors.get(&id)
+        else {
             return Err(YamlError::new(
                 "yaml/syntax",
                 format!("unknown alias at {at}"),

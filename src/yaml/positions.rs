@@ -1,7 +1,9 @@
 //! Where each node of a loaded document stands in its source, kept beside the
 //! JSON value so that a JSON pointer can be turned back into a line and column.
 
-use serde_json::Value;
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
 
 use crate::diagnostic::Position;
 
@@ -34,6 +36,42 @@ pub struct Located {
     pub exists: bool,
 }
 
+/// Finds the place of a key among the keys of its mapping. A small mapping is
+/// scanned; a large one is indexed on its first lookup, so that looking up
+/// every key of a mapping stays linear in its size. Keep one index for all
+/// the lookups into one document.
+#[derive(Debug, Default)]
+pub struct KeyIndex<'v> {
+    mappings: HashMap<*const Map<String, Value>, HashMap<&'v str, usize>>,
+}
+
+impl<'v> KeyIndex<'v> {
+    /// Mappings with at most this many keys are scanned, never indexed.
+    const SCAN: usize = 32;
+
+    /// The place of `key` among the keys of `map`, in source order.
+    pub fn place(&mut self, map: &'v Map<String, Value>, key: &str) -> Option<usize> {
+        if map.len() <= Self::SCAN {
+            return map.keys().position(|k| k == key);
+        }
+        self.mappings
+            .entry(std::ptr::from_ref(map))
+            .or_insert_with(|| {
+                map.keys()
+                    .enumerate()
+                    .map(|(place, k)| (k.as_str(), place))
+                    .collect()
+            })
+            .get(key)
+            .copied()
+    }
+
+    /// How many mappings have been indexed.
+    pub fn indexed(&self) -> usize {
+        self.mappings.len()
+    }
+}
+
 impl NodePositions {
     pub(crate) fn leaf(at: Position) -> Self {
         NodePositions {
@@ -44,17 +82,23 @@ impl NodePositions {
     }
 
     /// Follows `path` through `value` and these positions side by side.
-    pub fn locate(&self, value: &Value, path: &[PathSegment]) -> Located {
+    pub fn locate<'v>(
+        &self,
+        value: &'v Value,
+        path: &[PathSegment],
+        keys: &mut KeyIndex<'v>,
+    ) -> Located {
         let mut node = self;
         let mut value = value;
         let mut key = None;
         for segment in path {
             let step = match (segment, value) {
-                (PathSegment::Key(name), Value::Object(map)) => map
-                    .iter()
-                    .enumerate()
-                    .find(|(_, (k, _))| *k == name)
-                    .map(|(i, (_, child))| (i, child, node.keys.get(i).copied())),
+                (PathSegment::Key(name), Value::Object(map)) => {
+                    keys.place(map, name).and_then(|i| {
+                        map.get(name)
+                            .map(|child| (i, child, node.keys.get(i).copied()))
+                    })
+                }
                 (PathSegment::Index(i), Value::Array(items)) => {
                     items.get(*i).map(|child| (*i, child, None))
                 }
@@ -111,16 +155,23 @@ pub fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
 /// siblings. Comparing two keys orders nodes as they stand in the source; a
 /// missing property sorts after its existing siblings, where it would be added.
 pub fn document_order(value: &Value, path: &[PathSegment]) -> Vec<usize> {
+    document_order_with(value, path, &mut KeyIndex::default())
+}
+
+/// [`document_order`] for many paths into one document, sharing `keys`.
+pub fn document_order_with<'v>(
+    value: &'v Value,
+    path: &[PathSegment],
+    keys: &mut KeyIndex<'v>,
+) -> Vec<usize> {
     let mut order = Vec::with_capacity(path.len());
     let mut current = Some(value);
     for segment in path {
         let (index, next) = match (segment, current) {
-            (PathSegment::Key(name), Some(Value::Object(map))) => {
-                match map.iter().enumerate().find(|(_, (k, _))| *k == name) {
-                    Some((i, (_, child))) => (i, Some(child)),
-                    None => (map.len(), None),
-                }
-            }
+            (PathSegment::Key(name), Some(Value::Object(map))) => match keys.place(map, name) {
+                Some(i) => (i, map.get(name)),
+                None => (map.len(), None),
+            },
             (PathSegment::Index(i), Some(Value::Array(items))) => (*i, items.get(*i)),
             _ => (usize::MAX, None),
         };
@@ -173,6 +224,37 @@ mod tests {
         assert!(key("/b") < key("/b/0"));
         assert!(key("/a/x") < key("/a/missing"));
         assert!(key("/b/9") < key("/b/10"));
+    }
+
+    #[test]
+    fn large_mappings_are_indexed_once_and_agree_with_a_scan() {
+        let mut map = Map::new();
+        for i in (0..1000).rev() {
+            map.insert(format!("k{i}"), Value::from(i));
+        }
+        let value = json!({"small": {"b": 1, "a": 2}, "large": Value::Object(map)});
+        let mut keys = KeyIndex::default();
+        for i in 0..1000 {
+            let path = parse_pointer(&value, &format!("/large/k{i}"));
+            assert_eq!(
+                document_order_with(&value, &path, &mut keys),
+                vec![1, 999 - i]
+            );
+        }
+        let missing = parse_pointer(&value, "/large/zzz");
+        assert_eq!(
+            document_order_with(&value, &missing, &mut keys),
+            vec![1, 1000]
+        );
+        let small = parse_pointer(&value, "/small/a");
+        assert_eq!(document_order_with(&value, &small, &mut keys), vec![0, 1]);
+        // One index for the large mapping; the root and the small one are scanned.
+        assert_eq!(keys.indexed(), 1);
+
+        let positions = NodePositions::default();
+        let located = positions.locate(&value, &missing, &mut keys);
+        assert!(!located.exists);
+        assert_eq!(keys.indexed(), 1);
     }
 
     #[test]

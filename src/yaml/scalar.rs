@@ -223,7 +223,13 @@ mod tests {
     fn numbers_past_the_float_range_are_too_large_not_infinite() {
         let five_hundred_digits = "9".repeat(500);
         let negative = format!("-{five_hundred_digits}");
-        for text in ["1e400", "-1e400", "1.5E+309", &five_hundred_digits, &negative] {
+        for text in [
+            "1e400",
+            "-1e400",
+            "1.5E+309",
+            &five_hundred_digits,
+            &negative,
+        ] {
             assert_eq!(resolve_plain(text), Err(ScalarError::TooLarge), "{text:?}");
         }
         assert_eq!(

@@ -812,9 +812,9 @@ fn not_json_for_an_integer_of_500_digits() {
     assert_eq!(found.rule, "yaml/not-json");
     assert_eq!(found.position, Some(pos(2, 6)));
     assert!(
-        found
-            .message
-            .ends_with("\" at line 2 column 6 is a number too large to represent (beyond ±1.8e308)"),
+        found.message.ends_with(
+            "\" at line 2 column 6 is a number too large to represent (beyond ±1.8e308)"
+        ),
         "{}",
         found.message
     );
