@@ -11,14 +11,9 @@ use numi::yaml::Limits;
 use numi::{Mode, Stage, validate_bytes};
 
 fuzz_target!(|data: &[u8]| {
-    // The default depth, and a node budget 50 times smaller than the
-    // default: the same code runs, but an alias bomb costs milliseconds
-    // instead of seconds under the sanitizer, so the fuzzer keeps its pace.
-    // tests/hostile.rs checks the default budget on the real binary.
-    let limits = Limits {
-        max_nodes: 100_000,
-        ..Limits::default()
-    };
+    // The default limits: their node budget keeps an alias bomb to
+    // milliseconds even under the sanitizer.
+    let limits = Limits::default();
     for (mode, origin) in [
         (Mode::Files, Origin::File),
         (

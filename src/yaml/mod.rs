@@ -35,7 +35,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_depth: 128,
-            max_nodes: 1_000_000,
+            max_nodes: 100_000,
             max_text_bytes: 64 * 1024 * 1024,
         }
     }

@@ -1013,15 +1013,15 @@ fn billion_laughs() -> String {
 
 #[test]
 fn too_many_nodes_for_a_billion_laughs_with_the_default_limits() {
-    // Each line's sequence holds 9 copies of the line before. Lines a to e
-    // cost 149_470 nodes with their anchored copies; f's sequence is 597_871
-    // nodes, and keeping its anchored copy would pass 1_000_000.
+    // Each line's sequence holds 9 copies of the line before. The root and
+    // lines a to d cost 16_609 nodes with their anchored copies; e's sequence
+    // is 66_430 nodes, and keeping its anchored copy would pass 100_000.
     assert_eq!(
         load_err(&billion_laughs()),
         error(
             "yaml/too-many-nodes",
-            "the document expands to more than 1000000 nodes (aliases included) at line 6 column 4",
-            Some(pos(6, 4))
+            "the document expands to more than 100000 nodes (aliases included) at line 5 column 4",
+            Some(pos(5, 4))
         )
     );
 }
