@@ -29,17 +29,25 @@ pub struct Input {
 /// given; within a folder, by display name in byte order.
 pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
     let mut inputs = Vec::new();
+    let mut stdin_taken = false;
     for argument in arguments {
         if argument == "-" {
+            // Standard input holds one document and can be read only once.
+            let source = if stdin_taken {
+                Err(STDIN_ALREADY_READ.to_owned())
+            } else {
+                Ok(Source::Stdin)
+            };
+            stdin_taken = true;
             inputs.push(Input {
                 display_name: "-".to_owned(),
-                source: Ok(Source::Stdin),
+                source,
             });
             continue;
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path)),
+            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path, None)),
             Ok(metadata) => inputs.push(file_input(file_display_name(path), path, &metadata)),
             Err(error) => inputs.push(Input {
                 display_name: file_display_name(path),
@@ -50,12 +58,21 @@ pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
     inputs
 }
 
+/// Why a second `-` is not read.
+pub const STDIN_ALREADY_READ: &str = "standard input is read once (- is given more than once)";
+
+/// Why a link in the configuration tree is not followed.
+pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository";
+
 /// The inputs of `numi validate [DIR]`: the configuration tree
-/// `DIR/.numinance/`, with display names relative to DIR.
+/// `DIR/.numinance/`, with display names relative to DIR. Links are followed
+/// only while they stay inside DIR: a pull request must not make numi read
+/// files elsewhere on the machine that runs it.
 pub fn from_repository(root: &Path) -> Vec<Input> {
     let tree = root.join(CONFIGURATION_TREE);
+    let confine = fs::canonicalize(root).ok();
     match fs::metadata(&tree) {
-        Ok(metadata) if metadata.is_dir() => walk(&tree, root),
+        Ok(metadata) if metadata.is_dir() => walk(&tree, root, confine.as_deref()),
         Ok(_) => vec![Input {
             display_name: CONFIGURATION_TREE.to_owned(),
             source: Err("not a directory".to_owned()),
@@ -68,13 +85,33 @@ pub fn from_repository(root: &Path) -> Vec<Input> {
 }
 
 /// Every `*.yaml` and `*.yml` under `folder` (following links to folders,
-/// with loops reported), named relative to `base`.
-fn walk(folder: &Path, base: &Path) -> Vec<Input> {
+/// with loops reported), named relative to `base`. With `confine`, a link
+/// that resolves outside that (canonical) folder is reported, not followed.
+fn walk(folder: &Path, base: &Path, confine: Option<&Path>) -> Vec<Input> {
     let mut inputs = Vec::new();
-    for entry in WalkDir::new(folder).follow_links(true) {
+    let mut entries = WalkDir::new(folder).follow_links(true).into_iter();
+    while let Some(entry) = entries.next() {
         match entry {
             Ok(entry) => {
-                if entry.file_type().is_dir() || !is_yaml_name(entry.path()) {
+                let is_dir = entry.file_type().is_dir();
+                if !is_dir && !is_yaml_name(entry.path()) {
+                    continue;
+                }
+                if let Some(root) = confine {
+                    if (entry.depth() == 0 || entry.path_is_symlink())
+                        && leads_outside(entry.path(), root)
+                    {
+                        if is_dir {
+                            entries.skip_current_dir();
+                        }
+                        inputs.push(Input {
+                            display_name: relative_name(entry.path(), base),
+                            source: Err(OUTSIDE_THE_REPOSITORY.to_owned()),
+                        });
+                        continue;
+                    }
+                }
+                if is_dir {
                     continue;
                 }
                 let display_name = relative_name(entry.path(), base);
@@ -100,6 +137,11 @@ fn walk(folder: &Path, base: &Path) -> Vec<Input> {
     }
     inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
     inputs
+}
+
+/// Whether `path`, links resolved, lies outside `root` (already canonical).
+fn leads_outside(path: &Path, root: &Path) -> bool {
+    fs::canonicalize(path).is_ok_and(|resolved| !resolved.starts_with(root))
 }
 
 /// A link to nothing whose name is not a YAML name: were it there, it would

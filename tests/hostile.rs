@@ -494,6 +494,40 @@ fn hostile_standard_input() {
     insta::assert_snapshot!(table);
 }
 
+/// `-` given twice: standard input is read once, for the first `-`; the
+/// second is an error line, and the files around them are still reported.
+#[test]
+fn standard_input_given_twice_is_read_once() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    fs::write(
+        temp.path().join("good.yaml"),
+        example("playbook-bugfix-bounded.yaml"),
+    )
+    .expect("write");
+    let args = ["validate", "--files", "-", "good.yaml", "-"];
+    let run = numi_with_stdin(
+        temp.path(),
+        &args,
+        &example("autonomy-policy-org-default.yaml"),
+    );
+    assert_eq!(
+        run.stdout,
+        "revision: \"files\"\n\
+         ok       file \"-\" AutonomyPolicy \"org-default\"\n\
+         ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n\
+         error    file \"-\": read: standard input is read once (- is given more than once)\n"
+    );
+    assert_eq!(run.code, 1);
+
+    // Alone, one `-` reads the document and succeeds.
+    let run = numi_with_stdin(
+        temp.path(),
+        &["validate", "--files", "-"],
+        &example("autonomy-policy-org-default.yaml"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
+
 /// A configuration tree full of hostile files: every file is reported, in
 /// order, beside the good one.
 #[test]
@@ -637,6 +671,147 @@ mod paths {
              ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n"
         );
         assert_eq!(run.code, 1);
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod unreadable_as_root {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    /// A regular file whose read fails for root too: /proc/self/mem is a
+    /// regular file that opens, but reading its first page (never mapped)
+    /// fails with EIO. Reached through a link named `*.yaml`, as an
+    /// argument and inside a folder: the error line names the path and the
+    /// reason, and the files beside it are still reported.
+    #[test]
+    fn a_file_whose_read_fails_is_an_error_line() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = temp.path();
+        assert!(fs::metadata("/proc/self/mem").is_ok(), "Linux has /proc");
+        let good = example("playbook-bugfix-bounded.yaml");
+        fs::write(dir.join("good.yaml"), &good).expect("write");
+        symlink("/proc/self/mem", dir.join("memory.yaml")).expect("symlink");
+        fs::create_dir(dir.join("folder")).expect("mkdir");
+        fs::write(dir.join("folder/a-good.yaml"), &good).expect("write");
+        symlink("/proc/self/mem", dir.join("folder/b-memory.yaml")).expect("symlink");
+        fs::write(dir.join("folder/c-good.yaml"), &good).expect("write");
+        let args = [
+            "validate",
+            "--files",
+            "good.yaml",
+            "memory.yaml",
+            "folder",
+            "good.yaml",
+        ];
+        let run = numi(dir, &args);
+        assert_well_formed(&run);
+        assert_eq!(
+            run.stdout,
+            "revision: \"files\"\n\
+             ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n\
+             error    file \"memory.yaml\": read: input/output error\n\
+             ok       file \"a-good.yaml\" Playbook \"bugfix-bounded\"\n\
+             error    file \"b-memory.yaml\": read: input/output error\n\
+             ok       file \"c-good.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n"
+        );
+        assert_eq!(run.code, 1);
+    }
+}
+
+#[cfg(unix)]
+mod links_outside_the_repository {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    /// A repository whose configuration tree links to files and folders
+    /// inside and outside it, and a configuration tree that is itself a link
+    /// out of its repository.
+    fn layout(root: &Path) {
+        let good = example("playbook-bugfix-bounded.yaml");
+        let outside = root.join("outside");
+        fs::create_dir_all(outside.join("deeper")).expect("mkdir");
+        fs::write(outside.join("secret.yaml"), &good).expect("write");
+        fs::write(outside.join("deeper/also-secret.yaml"), &good).expect("write");
+
+        let tree = root.join("repo/.numinance");
+        fs::create_dir_all(tree.join("real")).expect("mkdir");
+        fs::write(tree.join("good.yaml"), &good).expect("write");
+        fs::write(tree.join("real/inside.yaml"), &good).expect("write");
+        fs::write(root.join("repo/elsewhere.yaml"), &good).expect("write");
+        // Inside the repository: followed.
+        symlink("real", tree.join("linked-folder")).expect("symlink");
+        symlink("../elsewhere.yaml", tree.join("linked-file.yaml")).expect("symlink");
+        // Outside: reported, never read.
+        symlink("../../outside", tree.join("out-folder")).expect("symlink");
+        symlink("../../outside/secret.yaml", tree.join("out-file.yaml")).expect("symlink");
+        symlink("/proc/self/mem", tree.join("out-absolute.yaml")).expect("symlink");
+        // A link to outside whose name is not YAML is skipped like any file.
+        symlink("../../outside/secret.yaml", tree.join("out-file.txt")).expect("symlink");
+
+        // A repository whose whole configuration tree is a link out of it.
+        fs::create_dir_all(root.join("borrowed")).expect("mkdir");
+        symlink("../outside", root.join("borrowed/.numinance")).expect("symlink");
+    }
+
+    #[test]
+    fn repository_mode_reports_links_that_leave_the_repository() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        layout(temp.path());
+        let args = ["validate", "repo"];
+        let run = numi(temp.path(), &args);
+        assert_well_formed(&run);
+        assert_eq!(
+            run.stdout,
+            "revision: \"worktree\"\n\
+             ok       repo \".numinance/good.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       repo \".numinance/linked-file.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       repo \".numinance/linked-folder/inside.yaml\" Playbook \"bugfix-bounded\"\n\
+             error    repo \".numinance/out-absolute.yaml\": read: the link leads outside the repository\n\
+             error    repo \".numinance/out-file.yaml\": read: the link leads outside the repository\n\
+             error    repo \".numinance/out-folder\": read: the link leads outside the repository\n\
+             ok       repo \".numinance/real/inside.yaml\" Playbook \"bugfix-bounded\"\n"
+        );
+        assert_eq!(run.code, 1);
+
+        let run = numi(temp.path(), &["validate", "borrowed"]);
+        assert_eq!(
+            run.stdout,
+            "revision: \"worktree\"\n\
+             error    repo \".numinance\": read: the link leads outside the repository\n"
+        );
+        assert_eq!(run.code, 1);
+    }
+
+    /// `--files` names its paths: links are followed wherever they lead.
+    #[test]
+    fn files_mode_follows_links_wherever_they_lead() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        layout(temp.path());
+        fs::remove_file(temp.path().join("repo/.numinance/out-absolute.yaml")).expect("rm");
+        let args = [
+            "validate",
+            "--files",
+            "repo/.numinance",
+            "borrowed/.numinance",
+        ];
+        let run = numi(temp.path(), &args);
+        assert_well_formed(&run);
+        assert_eq!(
+            run.stdout,
+            "revision: \"files\"\n\
+             ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"linked-file.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"linked-folder/inside.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"out-file.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"out-folder/deeper/also-secret.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"out-folder/secret.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"real/inside.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"deeper/also-secret.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"secret.yaml\" Playbook \"bugfix-bounded\"\n"
+        );
+        assert_eq!(run.code, 0);
     }
 }
 
