@@ -27,6 +27,10 @@ type Step = Result<(), GiveUp>;
 /// the builder's own depth limit.
 const MAX_FLOW_DEPTH: usize = 32;
 
+/// Longest key the fast path reads. YAML caps an implicit key at 1024
+/// characters, and saphyr counts them in its own way near that length.
+const MAX_KEY: usize = 1000;
+
 /// Loads `text` when it is written in the subset this path reads.
 pub(super) fn load(text: &str, limits: &Limits) -> Result<Document, GiveUp> {
     let bytes = text.as_bytes();
@@ -157,8 +161,10 @@ impl<'t> Reader<'t, '_> {
             !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
         })?;
         let after = rest.get(length + 1).copied();
-        (rest.get(length) == Some(&b':') && matches!(after, None | Some(b' ' | b'\n')))
-            .then_some(length)
+        (length <= MAX_KEY
+            && rest.get(length) == Some(&b':')
+            && matches!(after, None | Some(b' ' | b'\n')))
+        .then_some(length)
     }
 
     fn is_sequence_entry(&self) -> bool {
@@ -343,8 +349,12 @@ impl<'t> Reader<'t, '_> {
                 if self.peek() == Some(b'"') {
                     return Err(GiveUp);
                 }
+                let key_start = self.pos;
                 self.plain_scalar(true)?;
-                if self.peek() != Some(b':') || self.peek_at(1) != Some(b' ') {
+                if self.pos - key_start > MAX_KEY
+                    || self.peek() != Some(b':')
+                    || self.peek_at(1) != Some(b' ')
+                {
                     return Err(GiveUp);
                 }
                 self.pos += 1;
@@ -488,6 +498,17 @@ mod tests {
         for text in REFUSED {
             assert!(!agrees(text), "the fast path took {text:?}");
         }
+    }
+
+    #[test]
+    fn keys_near_the_yaml_limit_are_left_to_saphyr() {
+        let short = "k".repeat(MAX_KEY);
+        let long = "k".repeat(MAX_KEY + 1);
+        assert!(agrees(&format!("{short}: 1\n")));
+        assert!(agrees(&format!("a: {{{short}: 1}}\n")));
+        assert!(!agrees(&format!("{long}: 1\n")));
+        assert!(!agrees(&format!("a: {{{long}: 1}}\n")));
+        assert!(load(&format!("{}: 1\n", "k".repeat(1 << 20)), &Limits::default()).is_err());
     }
 
     /// Every example and verified fixture, and, when NUMI_FAST_PATH_CORPUS
