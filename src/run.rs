@@ -386,3 +386,99 @@ pub fn human_size(bytes: u64) -> String {
         format!("{bytes} bytes")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::report::text::TextReporter;
+
+    /// More inputs than the window holds, valid files and unreadable ones
+    /// interleaved, so workers run ahead and results arrive out of order.
+    fn inputs(count: usize) -> Vec<Input> {
+        let valid = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join("playbook-bugfix-bounded.yaml");
+        (0..count)
+            .map(|i| Input {
+                display_name: format!("{i:05}.yaml"),
+                source: if i % 3 == 0 {
+                    Err("no such file or directory".to_owned())
+                } else {
+                    Ok(Source::Path(valid.clone()))
+                },
+            })
+            .collect()
+    }
+
+    fn options() -> Options {
+        Options {
+            mode: Mode::Files,
+            limits: Limits::default(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+
+    #[test]
+    fn results_are_written_in_input_order_and_counted() {
+        let inputs = inputs(3 * WINDOW + 5);
+        let mut out = Vec::new();
+        let summary = run(
+            &inputs,
+            Origin::File,
+            &options(),
+            &mut TextReporter,
+            &mut out,
+        )
+        .expect("writes to memory");
+        let text = String::from_utf8(out).expect("UTF-8");
+        let names: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .map(|line| line.split('"').nth(1).expect("a quoted name"))
+            .collect();
+        let expected: Vec<&str> = inputs.iter().map(|i| i.display_name.as_str()).collect();
+        assert_eq!(names, expected);
+        let errors = inputs.len().div_ceil(3);
+        assert_eq!(
+            summary,
+            Summary {
+                ok: inputs.len() - errors,
+                invalid: 0,
+                error: errors
+            }
+        );
+    }
+
+    /// Fails every write after the first few lines.
+    struct FailingWriter(usize);
+
+    impl io::Write for FailingWriter {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.0 == 0 {
+                return Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"));
+            }
+            self.0 -= 1;
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_run_with_its_error() {
+        let inputs = inputs(3 * WINDOW);
+        let error = run(
+            &inputs,
+            Origin::File,
+            &options(),
+            &mut TextReporter,
+            &mut FailingWriter(10),
+        )
+        .expect_err("the writer fails");
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
+    }
+}
