@@ -1,21 +1,20 @@
 //! One run: read each input, validate it, hand results to a reporter in
 //! report order, and decide the exit status. Files are checked in parallel,
-//! a chunk at a time, so output streams and memory stays flat.
+//! one worker per core, and each result is written as soon as those before
+//! it are, so output streams and memory stays flat.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::inputs::{Input, Source, io_reason};
 use crate::report::Reporter;
 use crate::validate::{Checked, Mode, validate_bytes};
 use crate::yaml::Limits;
-
-/// Files checked together before their results are written.
-const CHUNK: usize = 512;
 
 /// The default for `--max-file-size`: 16 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
@@ -142,28 +141,168 @@ pub fn run(
     reporter: &mut dyn Reporter,
     out: &mut dyn io::Write,
 ) -> io::Result<Summary> {
-    let mut summary = Summary::default();
     reporter.begin(out, origin.revision())?;
-    for chunk in inputs.chunks(CHUNK) {
-        let results: Vec<FileResult> = if chunk.len() == 1 {
-            chunk
-                .iter()
-                .map(|input| check(input, origin, options))
-                .collect()
-        } else {
-            chunk
-                .par_iter()
-                .map(|input| check(input, origin, options))
-                .collect()
-        };
-        for result in &results {
-            summary.add(result.status());
-            reporter.result(out, result)?;
+    let mut sink = Sink {
+        reporter,
+        out,
+        summary: Summary::default(),
+    };
+    let workers = worker_count(inputs.len());
+    if workers <= 1 {
+        for input in inputs {
+            sink.write(&check(input, origin, options))?;
         }
-        out.flush()?;
+    } else {
+        in_parallel(inputs, workers, origin, options, &mut sink)?;
     }
+    let Sink {
+        reporter,
+        out,
+        summary,
+    } = sink;
     reporter.end(out, &summary)?;
     Ok(summary)
+}
+
+/// Where results go, in input order.
+struct Sink<'a> {
+    reporter: &'a mut dyn Reporter,
+    out: &'a mut dyn io::Write,
+    summary: Summary,
+}
+
+impl Sink<'_> {
+    fn write(&mut self, result: &FileResult) -> io::Result<()> {
+        self.summary.add(result.status());
+        self.reporter.result(self.out, result)
+    }
+}
+
+/// Files a worker claims at once: few enough that the cores finish together,
+/// enough that handing results over costs little.
+const BATCH: usize = 8;
+
+/// Most results waiting for an earlier, slower one before workers pause, so
+/// memory stays flat however the work is ordered.
+const WINDOW: usize = 1024;
+
+/// One worker per core, none idle: a run of a few files starts no threads.
+fn worker_count(inputs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    cores.min(inputs.div_ceil(BATCH))
+}
+
+/// The state workers share: the next batch to claim, and how far the
+/// results have been written (which bounds how far ahead they may run).
+struct Progress {
+    next: AtomicUsize,
+    written: Mutex<usize>,
+    advanced: Condvar,
+    stop: AtomicBool,
+}
+
+impl Progress {
+    /// Claims the next batch, once it is within the window; `None` when
+    /// there is nothing left or the run stopped.
+    fn claim(&self, total: usize) -> Option<usize> {
+        let start = self.next.fetch_add(BATCH, Ordering::Relaxed);
+        if start >= total {
+            return None;
+        }
+        let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        while start >= written.saturating_add(WINDOW) && !self.stop.load(Ordering::Relaxed) {
+            written = self
+                .advanced
+                .wait(written)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        (!self.stop.load(Ordering::Relaxed)).then_some(start)
+    }
+
+    fn written_up_to(&self, index: usize) {
+        *self.written.lock().unwrap_or_else(PoisonError::into_inner) = index;
+        self.advanced.notify_all();
+    }
+
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _guard = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        self.advanced.notify_all();
+    }
+}
+
+/// Workers claim batches in input order and hand back results; this thread
+/// writes them in input order as soon as each is next, and flushes whenever
+/// it has to wait, so output streams without a write per line.
+fn in_parallel(
+    inputs: &[Input],
+    workers: usize,
+    origin: Origin,
+    options: &Options,
+    sink: &mut Sink<'_>,
+) -> io::Result<()> {
+    let progress = Progress {
+        next: AtomicUsize::new(0),
+        written: Mutex::new(0),
+        advanced: Condvar::new(),
+        stop: AtomicBool::new(false),
+    };
+    let (sender, receiver) = mpsc::channel::<(usize, Vec<FileResult>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let progress = &progress;
+            scope.spawn(move || {
+                while let Some(start) = progress.claim(inputs.len()) {
+                    let batch = inputs.iter().skip(start).take(BATCH);
+                    let results = batch.map(|input| check(input, origin, options)).collect();
+                    if sender.send((start, results)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let written = write_in_order(&receiver, &progress, sink);
+        if written.is_err() {
+            progress.halt();
+        }
+        written
+    })
+}
+
+fn write_in_order(
+    receiver: &mpsc::Receiver<(usize, Vec<FileResult>)>,
+    progress: &Progress,
+    sink: &mut Sink<'_>,
+) -> io::Result<()> {
+    let mut waiting: BTreeMap<usize, Vec<FileResult>> = BTreeMap::new();
+    let mut next = 0;
+    loop {
+        let (start, results) = match receiver.try_recv() {
+            Ok(batch) => batch,
+            Err(mpsc::TryRecvError::Empty) => {
+                sink.out.flush()?;
+                match receiver.recv() {
+                    Ok(batch) => batch,
+                    Err(mpsc::RecvError) => break,
+                }
+            }
+            Err(mpsc::TryRecvError::Disconnected) => break,
+        };
+        waiting.insert(start, results);
+        let before = next;
+        while let Some(results) = waiting.remove(&next) {
+            for result in &results {
+                sink.write(result)?;
+            }
+            next += BATCH;
+        }
+        if next != before {
+            progress.written_up_to(next);
+        }
+    }
+    Ok(())
 }
 
 /// Reads and validates one input. A panic inside numi becomes an internal
@@ -245,5 +384,101 @@ pub fn human_size(bytes: u64) -> String {
         format!("{} KiB", bytes / KIB)
     } else {
         format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::report::text::TextReporter;
+
+    /// More inputs than the window holds, valid files and unreadable ones
+    /// interleaved, so workers run ahead and results arrive out of order.
+    fn inputs(count: usize) -> Vec<Input> {
+        let valid = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join("playbook-bugfix-bounded.yaml");
+        (0..count)
+            .map(|i| Input {
+                display_name: format!("{i:05}.yaml"),
+                source: if i % 3 == 0 {
+                    Err("no such file or directory".to_owned())
+                } else {
+                    Ok(Source::Path(valid.clone()))
+                },
+            })
+            .collect()
+    }
+
+    fn options() -> Options {
+        Options {
+            mode: Mode::Files,
+            limits: Limits::default(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+
+    #[test]
+    fn results_are_written_in_input_order_and_counted() {
+        let inputs = inputs(3 * WINDOW + 5);
+        let mut out = Vec::new();
+        let summary = run(
+            &inputs,
+            Origin::File,
+            &options(),
+            &mut TextReporter,
+            &mut out,
+        )
+        .expect("writes to memory");
+        let text = String::from_utf8(out).expect("UTF-8");
+        let names: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .map(|line| line.split('"').nth(1).expect("a quoted name"))
+            .collect();
+        let expected: Vec<&str> = inputs.iter().map(|i| i.display_name.as_str()).collect();
+        assert_eq!(names, expected);
+        let errors = inputs.len().div_ceil(3);
+        assert_eq!(
+            summary,
+            Summary {
+                ok: inputs.len() - errors,
+                invalid: 0,
+                error: errors
+            }
+        );
+    }
+
+    /// Fails every write after the first few lines.
+    struct FailingWriter(usize);
+
+    impl io::Write for FailingWriter {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.0 == 0 {
+                return Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"));
+            }
+            self.0 -= 1;
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_run_with_its_error() {
+        let inputs = inputs(3 * WINDOW);
+        let error = run(
+            &inputs,
+            Origin::File,
+            &options(),
+            &mut TextReporter,
+            &mut FailingWriter(10),
+        )
+        .expect_err("the writer fails");
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     }
 }

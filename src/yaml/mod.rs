@@ -2,12 +2,15 @@
 //! source position of every node. Aliases are expanded within a node budget,
 //! nesting is capped, and duplicate keys are refused at any depth.
 
+mod fast;
 mod positions;
 mod scalar;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Position;
@@ -118,6 +121,9 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
 
 /// Loads the one document `text` holds.
 pub fn load(text: &str, limits: &Limits) -> Result<Document, YamlError> {
+    if let Ok(document) = fast::load(text, limits) {
+        return Ok(document);
+    }
     match load_events(text, limits) {
         Ok(document) => Ok(document),
         Err(Failure::Yaml(error)) => Err(error),
@@ -233,7 +239,10 @@ enum Collection {
     Sequence(Vec<Value>),
     Mapping {
         map: Map<String, Value>,
-        pending_key: Option<String>,
+        /// The last key of `map` holds a placeholder until its value
+        /// arrives: inserting the key when it is read hashes it once for both
+        /// the duplicate check and the insertion.
+        awaiting_value: bool,
     },
 }
 
@@ -292,7 +301,7 @@ impl<'a> Builder<'a> {
             Event::Nothing | Event::StreamStart | Event::DocumentEnd => {}
             Event::Alias(id) => self.on_alias(id, at)?,
             Event::Scalar(text, style, anchor, tag) => {
-                self.on_scalar(&text, style, anchor, tag.as_deref(), at)?;
+                self.on_scalar(text, style, anchor, tag.as_deref(), at)?;
             }
             Event::SequenceStart(anchor, tag) => {
                 self.check_collection_tag(tag.as_deref(), "seq", at)?;
@@ -304,7 +313,7 @@ impl<'a> Builder<'a> {
                 self.open(
                     Collection::Mapping {
                         map: Map::new(),
-                        pending_key: None,
+                        awaiting_value: false,
                     },
                     anchor,
                     at,
@@ -341,7 +350,7 @@ impl<'a> Builder<'a> {
             Some(Frame {
                 collection:
                     Collection::Mapping {
-                        pending_key: Some(_),
+                        awaiting_value: true,
                         ..
                     },
                 positions,
@@ -373,7 +382,7 @@ impl<'a> Builder<'a> {
             self.stack.last(),
             Some(Frame {
                 collection: Collection::Mapping {
-                    pending_key: None,
+                    awaiting_value: false,
                     ..
                 },
                 ..
@@ -383,34 +392,39 @@ impl<'a> Builder<'a> {
 
     fn on_scalar(
         &mut self,
-        text: &str,
+        text: Cow<'_, str>,
         style: ScalarStyle,
         anchor: usize,
         tag: Option<&Tag>,
         at: Position,
     ) -> Result<(), YamlError> {
         self.spend(1, text.len(), at)?;
-        let resolved = match (tag, style) {
-            (Some(tag), _) => resolve_tagged(text, &tag.handle, &tag.suffix),
-            (None, ScalarStyle::Plain) => resolve_plain(text),
-            (None, _) => Ok(Value::String(text.to_owned())),
-        };
+        let text_bytes = text.len();
+        let key_text = (anchor != 0).then(|| text.clone().into_owned());
         let value = if self.expecting_key() {
             // A key is its text; a tag on it must still be one numi knows
             // and fit the text, as on a value.
-            if tag.is_some() {
-                resolved.map_err(|error| scalar_error(error, text, at))?;
+            if let Some(tag) = tag {
+                resolve_tagged(&text, &tag.handle, &tag.suffix)
+                    .map_err(|error| scalar_error(error, &text, at))?;
             }
-            Value::String(text.to_owned())
+            Value::String(text.into_owned())
         } else {
-            resolved.map_err(|error| scalar_error(error, text, at))?
+            match (tag, style) {
+                (Some(tag), _) => resolve_tagged(&text, &tag.handle, &tag.suffix)
+                    .map_err(|error| scalar_error(error, &text, at))?,
+                (None, ScalarStyle::Plain) => match resolve_plain(text) {
+                    Ok(value) => value,
+                    Err((error, text)) => return Err(scalar_error(error, &text, at)),
+                },
+                (None, _) => Value::String(text.into_owned()),
+            }
         };
-        let key_text = (anchor != 0).then(|| text.to_owned());
         let node = Node {
             value,
             positions: NodePositions::leaf(at),
             size: 1,
-            text_bytes: text.len(),
+            text_bytes,
             height: 0,
         };
         self.accept_anchored(node, anchor, key_text)
@@ -569,8 +583,11 @@ impl<'a> Builder<'a> {
                 items.push(node.value);
                 parent.positions.children.push(node.positions);
             }
-            Collection::Mapping { map, pending_key } => match pending_key.take() {
-                None => {
+            Collection::Mapping {
+                map,
+                awaiting_value,
+            } => match std::mem::take(awaiting_value) {
+                false => {
                     let Value::String(key) = node.value else {
                         return Err(YamlError::new(
                             "yaml/complex-key",
@@ -581,19 +598,28 @@ impl<'a> Builder<'a> {
                             Some(node.positions.at),
                         ));
                     };
-                    if map.contains_key(&key) {
-                        let at = node.positions.at;
-                        return Err(YamlError::new(
-                            "yaml/duplicate-key",
-                            format!("duplicate key {} at {at}", quoted(&key)),
-                            Some(at),
-                        ));
+                    match map.entry(key) {
+                        Entry::Occupied(entry) => {
+                            let at = node.positions.at;
+                            return Err(YamlError::new(
+                                "yaml/duplicate-key",
+                                format!("duplicate key {} at {at}", quoted(entry.key())),
+                                Some(at),
+                            ));
+                        }
+                        Entry::Vacant(entry) => {
+                            entry.insert(Value::Null);
+                        }
                     }
                     parent.positions.keys.push(node.positions.at);
-                    *pending_key = Some(key);
+                    *awaiting_value = true;
                 }
-                Some(key) => {
-                    map.insert(key, node.value);
+                true => {
+                    // The map keeps insertion order (serde_json's
+                    // `preserve_order`), so its last value is the placeholder.
+                    if let Some(slot) = map.values_mut().next_back() {
+                        *slot = node.value;
+                    }
                     parent.positions.children.push(node.positions);
                 }
             },

@@ -1,6 +1,8 @@
 //! Plain scalars resolved by the YAML 1.2 core schema: the same text always
 //! means the same JSON value, whichever YAML tool wrote it.
 
+use std::borrow::Cow;
+
 use serde_json::{Number, Value};
 
 /// Why a scalar has no JSON value.
@@ -16,15 +18,18 @@ pub enum ScalarError {
     TagMismatch(String),
 }
 
-/// The core-schema value of a plain (unquoted) scalar.
-pub fn resolve_plain(text: &str) -> Result<Value, ScalarError> {
-    if let Some(value) = as_null(text).or_else(|| as_bool(text)) {
+/// The core-schema value of a plain (unquoted) scalar. A string keeps the
+/// text it was given, without a copy; on failure the text comes back for the
+/// message.
+pub fn resolve_plain(text: Cow<'_, str>) -> Result<Value, (ScalarError, Cow<'_, str>)> {
+    if let Some(value) = as_null(&text).or_else(|| as_bool(&text)) {
         return Ok(value);
     }
-    if let Some(number) = as_number(text)? {
-        return Ok(Value::Number(number));
+    match as_number(&text) {
+        Ok(Some(number)) => Ok(Value::Number(number)),
+        Ok(None) => Ok(Value::String(text.into_owned())),
+        Err(error) => Err((error, text)),
     }
-    Ok(Value::String(text.to_owned()))
 }
 
 /// The value of a scalar that carries an explicit tag. The handle arrives
@@ -200,21 +205,25 @@ mod tests {
             ("-", json!("-")),
         ];
         for (text, expected) in cases {
-            assert_eq!(resolve_plain(text), Ok(expected), "{text:?}");
+            assert_eq!(resolve_plain(text.into()), Ok(expected), "{text:?}");
         }
     }
 
     #[test]
     fn numbers_json_cannot_hold_are_refused() {
         for text in [".inf", "-.Inf", ".NaN"] {
-            assert_eq!(resolve_plain(text), Err(ScalarError::NotFinite), "{text:?}");
+            assert_eq!(
+                resolve_plain(text.into()),
+                Err((ScalarError::NotFinite, text.into())),
+                "{text:?}"
+            );
         }
     }
 
     #[test]
     fn huge_integers_become_floats() {
         assert_eq!(
-            resolve_plain("123456789012345678901234567890"),
+            resolve_plain("123456789012345678901234567890".into()),
             Ok(json!(1.2345678901234568e29))
         );
     }

@@ -1,0 +1,604 @@
+//! A fast path for the plain YAML that policy documents are written in:
+//! block mappings and sequences indented with spaces, one-line and multi-line
+//! flow collections, plain scalars on one line, double-quoted scalars without
+//! escapes, and whole-line comments. It feeds the same events, at the same
+//! positions, to the same builder as saphyr does, so a document it accepts
+//! loads exactly as saphyr would load it.
+//!
+//! It is deliberately narrow: anything else (anchors, tags, escapes,
+//! single quotes, block scalars, folding, trailing comments, empty values,
+//! tabs, non-ASCII text, anything malformed) makes it give up, and the caller
+//! loads the file with saphyr from the start. So does any error the builder
+//! reports, so that every error message comes from the full parser.
+
+use std::borrow::Cow;
+
+use saphyr_parser::{Event, Marker, ScalarStyle};
+
+use super::{Builder, Document, Limits};
+
+/// The fast path does not apply; load the file with the full parser.
+#[derive(Debug)]
+pub(super) struct GiveUp;
+
+type Step = Result<(), GiveUp>;
+
+/// Deepest flow nesting the fast path follows; deeper is left to saphyr and
+/// the builder's own depth limit.
+const MAX_FLOW_DEPTH: usize = 32;
+
+/// Longest key the fast path reads. YAML caps an implicit key at 1024
+/// characters, and saphyr counts them in its own way near that length.
+const MAX_KEY: usize = 1000;
+
+/// Loads `text` when it is written in the subset this path reads.
+pub(super) fn load(text: &str, limits: &Limits) -> Result<Document, GiveUp> {
+    let bytes = text.as_bytes();
+    if !bytes
+        .iter()
+        .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b))
+    {
+        return Err(GiveUp);
+    }
+    let mut reader = Reader {
+        text,
+        bytes,
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        builder: Builder::new(text, limits),
+    };
+    reader.document()?;
+    reader.builder.finish().map_err(|_| GiveUp)
+}
+
+struct Reader<'t, 'l> {
+    text: &'t str,
+    bytes: &'t [u8],
+    pos: usize,
+    /// The current line, counted from 1.
+    line: usize,
+    line_start: usize,
+    builder: Builder<'l>,
+}
+
+impl<'t> Reader<'t, '_> {
+    fn document(&mut self) -> Step {
+        self.emit(Event::StreamStart, self.marker())?;
+        if self.next_content_line() != Some(0) || self.key_length().is_none() {
+            return Err(GiveUp);
+        }
+        self.emit(Event::DocumentStart(false), self.marker())?;
+        self.block_mapping(0)?;
+        if self.next_content_line().is_some() {
+            return Err(GiveUp);
+        }
+        self.emit(Event::DocumentEnd, self.marker())?;
+        self.emit(Event::StreamEnd, self.marker())
+    }
+
+    fn emit(&mut self, event: Event<'t>, at: Marker) -> Step {
+        self.builder
+            .on_event(event, at)
+            .map(drop)
+            .map_err(|_| GiveUp)
+    }
+
+    fn marker(&self) -> Marker {
+        Marker::new(self.pos, self.line, self.column())
+    }
+
+    fn column(&self) -> usize {
+        self.pos - self.line_start
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, offset: usize) -> Option<u8> {
+        self.bytes.get(self.pos + offset).copied()
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek() == Some(b' ') {
+            self.pos += 1;
+        }
+    }
+
+    /// Steps over the line break under the cursor.
+    fn new_line(&mut self) {
+        self.pos += 1;
+        self.line += 1;
+        self.line_start = self.pos;
+    }
+
+    /// Skips blank and comment lines from the start of a line and stops at
+    /// the start of the next line with content: its indentation, or `None`
+    /// at the end of the text. Calling it again there changes nothing.
+    fn next_content_line(&mut self) -> Option<usize> {
+        loop {
+            self.skip_spaces();
+            match self.peek() {
+                None => return None,
+                Some(b'\n') => self.new_line(),
+                Some(b'#') => {
+                    while !matches!(self.peek(), None | Some(b'\n')) {
+                        self.pos += 1;
+                    }
+                }
+                Some(_) => {
+                    let indent = self.column();
+                    self.pos = self.line_start;
+                    return Some(indent);
+                }
+            }
+        }
+    }
+
+    /// The rest of the line holds nothing but spaces; steps past its break.
+    fn end_of_line(&mut self) -> Step {
+        self.skip_spaces();
+        match self.peek() {
+            None => Ok(()),
+            Some(b'\n') => {
+                self.new_line();
+                Ok(())
+            }
+            Some(_) => Err(GiveUp),
+        }
+    }
+
+    /// The length of a block mapping key at the cursor, up to its colon,
+    /// when the cursor stands on `key:` followed by a space or a line end.
+    fn key_length(&self) -> Option<usize> {
+        let rest = self.bytes.get(self.pos..)?;
+        let first = *rest.first()?;
+        if !(first.is_ascii_alphanumeric() || first == b'_') {
+            return None;
+        }
+        let length = rest.iter().position(|&b| {
+            !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
+        })?;
+        let after = rest.get(length + 1).copied();
+        (length <= MAX_KEY
+            && rest.get(length) == Some(&b':')
+            && matches!(after, None | Some(b' ' | b'\n')))
+        .then_some(length)
+    }
+
+    fn is_sequence_entry(&self) -> bool {
+        self.peek() == Some(b'-') && self.peek_at(1) == Some(b' ')
+    }
+
+    /// A block mapping whose first key is under the cursor, at column
+    /// `indent`. Returns at the start of the line after its last entry.
+    fn block_mapping(&mut self, indent: usize) -> Step {
+        self.emit(Event::MappingStart(0, None), self.marker())?;
+        loop {
+            let at = self.marker();
+            let length = self.key_length().ok_or(GiveUp)?;
+            let key = self.slice(self.pos, self.pos + length)?;
+            self.emit(plain(key), at)?;
+            self.pos += length + 1;
+            self.skip_spaces();
+            if matches!(self.peek(), None | Some(b'\n')) {
+                self.end_of_line()?;
+                self.nested_value(indent)?;
+            } else {
+                self.inline_value(indent)?;
+                self.end_of_line()?;
+            }
+            match self.next_content_line() {
+                Some(next) if next == indent => self.pos += next,
+                Some(next) if next < indent => break,
+                None => break,
+                Some(_) => return Err(GiveUp),
+            }
+        }
+        self.emit(Event::MappingEnd, self.marker())
+    }
+
+    /// The value of a key that ends its line: a block collection below it.
+    fn nested_value(&mut self, indent: usize) -> Step {
+        let next = self.next_content_line().ok_or(GiveUp)?;
+        self.pos += next;
+        if self.is_sequence_entry() && next >= indent {
+            self.block_sequence(next, next == indent)
+        } else if next > indent && self.key_length().is_some() {
+            self.block_mapping(next)
+        } else {
+            Err(GiveUp)
+        }
+    }
+
+    /// A block sequence whose first `- ` is under the cursor, at column
+    /// `indent`. Returns at the start of the line after its last entry.
+    fn block_sequence(&mut self, indent: usize, indentless: bool) -> Step {
+        // saphyr places a sequence indented under its key at its first dash,
+        // and one level with its key at its first entry's content.
+        let start = if indentless {
+            let dash = self.pos;
+            self.pos += 1;
+            self.skip_spaces();
+            let content = self.marker();
+            self.pos = dash;
+            content
+        } else {
+            self.marker()
+        };
+        self.emit(Event::SequenceStart(0, None), start)?;
+        loop {
+            self.pos += 1;
+            self.skip_spaces();
+            let column = self.column();
+            match self.peek() {
+                None | Some(b'\n' | b'-') => return Err(GiveUp),
+                Some(_) if self.key_length().is_some() => self.block_mapping(column)?,
+                Some(_) => {
+                    self.inline_value(indent)?;
+                    self.end_of_line()?;
+                }
+            }
+            match self.next_content_line() {
+                Some(next) if next == indent => {
+                    self.pos += next;
+                    if !self.is_sequence_entry() {
+                        // An indentless sequence ends where its mapping goes on.
+                        self.pos = self.line_start;
+                        break;
+                    }
+                }
+                Some(next) if next < indent => break,
+                None => break,
+                Some(_) => return Err(GiveUp),
+            }
+        }
+        self.emit(Event::SequenceEnd, self.marker())
+    }
+
+    /// A value that starts on its key's line (or its `- ` line) and ends on
+    /// it, unless it is a flow collection.
+    fn inline_value(&mut self, indent: usize) -> Step {
+        match self.peek() {
+            Some(b'{' | b'[') => self.flow_collection(indent, 1),
+            Some(b'"') => self.double_quoted(),
+            _ => self.plain_scalar(false),
+        }
+    }
+
+    fn double_quoted(&mut self) -> Step {
+        let at = self.marker();
+        let start = self.pos + 1;
+        let length = self
+            .bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')))
+            .ok_or(GiveUp)?;
+        if self.bytes.get(start + length) != Some(&b'"') {
+            return Err(GiveUp);
+        }
+        let content = self.slice(start, start + length)?;
+        self.pos = start + length + 1;
+        self.emit(
+            Event::Scalar(Cow::Borrowed(content), ScalarStyle::DoubleQuoted, 0, None),
+            at,
+        )
+    }
+
+    /// A plain scalar on one line. In a flow collection it ends before `,`,
+    /// a closing bracket or `: `; in a block, at the end of the line.
+    fn plain_scalar(&mut self, in_flow: bool) -> Step {
+        let at = self.marker();
+        let start = self.pos;
+        let first = self.peek().ok_or(GiveUp)?;
+        let starts_plain = first.is_ascii_alphanumeric()
+            || matches!(first, b'_' | b'.' | b'/' | b'(' | b'$' | b'+' | b'~')
+            || (first == b'-'
+                && self
+                    .peek_at(1)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.'));
+        if !starts_plain {
+            return Err(GiveUp);
+        }
+        let mut end = start;
+        while let Some(b) = self.peek() {
+            match b {
+                b'\n' => break,
+                b',' | b']' | b'}' if in_flow => break,
+                b':' if matches!(self.peek_at(1), None | Some(b' ' | b'\n')) => break,
+                b':' if in_flow && !self.peek_at(1).is_some_and(|b| b.is_ascii_alphanumeric()) => {
+                    return Err(GiveUp);
+                }
+                b' ' => {}
+                b if b.is_ascii_alphanumeric() => end = self.pos + 1,
+                b'_' | b'-' | b'.' | b'/' | b':' | b'+' | b'=' | b'(' | b')' | b'~' | b'^'
+                | b'$' | b';' | b'<' | b'>' | b',' | b'%' | b'?' | b'@' => end = self.pos + 1,
+                _ => return Err(GiveUp),
+            }
+            self.pos += 1;
+        }
+        // Where a scalar stops, its trailing spaces are not part of it.
+        self.pos = end;
+        let content = self.slice(start, end)?;
+        self.emit(plain(content), at)
+    }
+
+    /// A flow collection under the cursor, inside a block collection at
+    /// column `indent`: its lines past the first must be indented deeper.
+    fn flow_collection(&mut self, indent: usize, depth: usize) -> Step {
+        if depth > MAX_FLOW_DEPTH {
+            return Err(GiveUp);
+        }
+        let is_mapping = self.peek() == Some(b'{');
+        let close = if is_mapping { b'}' } else { b']' };
+        let start = if is_mapping {
+            Event::MappingStart(0, None)
+        } else {
+            Event::SequenceStart(0, None)
+        };
+        self.emit(start, self.marker())?;
+        self.pos += 1;
+        self.flow_space(indent)?;
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            return self.emit(flow_end(is_mapping), self.marker());
+        }
+        loop {
+            if is_mapping {
+                if self.peek() == Some(b'"') {
+                    return Err(GiveUp);
+                }
+                let key_start = self.pos;
+                self.plain_scalar(true)?;
+                if self.pos - key_start > MAX_KEY
+                    || self.peek() != Some(b':')
+                    || self.peek_at(1) != Some(b' ')
+                {
+                    return Err(GiveUp);
+                }
+                self.pos += 1;
+                self.flow_space(indent)?;
+            }
+            match self.peek() {
+                Some(b'{' | b'[') => self.flow_collection(indent, depth + 1)?,
+                Some(b'"') => self.double_quoted()?,
+                _ => self.plain_scalar(true)?,
+            }
+            self.flow_space(indent)?;
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.flow_space(indent)?;
+                    if matches!(self.peek(), Some(b']' | b'}')) {
+                        return Err(GiveUp);
+                    }
+                }
+                Some(b) if b == close => {
+                    self.pos += 1;
+                    return self.emit(flow_end(is_mapping), self.marker());
+                }
+                _ => return Err(GiveUp),
+            }
+        }
+    }
+
+    /// Spaces and single line breaks between flow tokens; the next line
+    /// must go on the collection, indented past its block.
+    fn flow_space(&mut self, indent: usize) -> Step {
+        loop {
+            self.skip_spaces();
+            if self.peek() != Some(b'\n') {
+                return Ok(());
+            }
+            self.new_line();
+            self.skip_spaces();
+            if matches!(self.peek(), None | Some(b'\n' | b'#')) || self.column() < indent + 2 {
+                return Err(GiveUp);
+            }
+        }
+    }
+
+    fn slice(&self, start: usize, end: usize) -> Result<&'t str, GiveUp> {
+        self.text.get(start..end).ok_or(GiveUp)
+    }
+}
+
+fn plain(text: &str) -> Event<'_> {
+    Event::Scalar(Cow::Borrowed(text), ScalarStyle::Plain, 0, None)
+}
+
+fn flow_end(is_mapping: bool) -> Event<'static> {
+    if is_mapping {
+        Event::MappingEnd
+    } else {
+        Event::SequenceEnd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// saphyr's answer, the reference for every document the fast path takes.
+    fn full(text: &str) -> Option<Document> {
+        super::super::load_events(text, &Limits::default()).ok()
+    }
+
+    /// The fast path either gives up or loads exactly what saphyr loads;
+    /// `true` when it took the document.
+    fn agrees(text: &str) -> bool {
+        let Ok(fast) = load(text, &Limits::default()) else {
+            return false;
+        };
+        let Some(full) = full(text) else {
+            panic!("the fast path loaded what saphyr refuses: {text:?}");
+        };
+        assert_eq!(fast.value, full.value, "values differ for {text:?}");
+        assert_eq!(
+            fast.positions, full.positions,
+            "positions differ for {text:?}"
+        );
+        true
+    }
+
+    const TAKEN: &[&str] = &[
+        "a: 1\n",
+        "a: 1",
+        "# a comment\n\nkind: Playbook\nspec:\n  x: y z  \n  n: -7\n  f: 1.5e3\n  t: true\n  u: ~\n",
+        "metadata: {name: x-1, scope: SCOPE_REPO}\nlist: [1, two, \"three\", {a: b}, []]\nempty: {}\n",
+        "spec:\n  cases:\n    - name: a\n      outcome: {value: \"sha256:00\"}\n    - name: b\n",
+        "spec:\n  cases:\n  - name: a\n  - name: b\n  other: 1\n",
+        "s:\n  - 1\n  - two words\n  - [a, b]\n  - \"q\"\n",
+        "items:\n    - {ref: a/b, title: Some title, v: \"19\",\n      at: \"2026\"}\n    - {ref: c}\n",
+        "m: {a: {b: [c, {d: e}]}}\nmodel: eu.v2:0\nurl: a/b.c?d=e%20f\n",
+        "deep:\n  a:\n    b:\n      c: 1\n  d: 2\ne: 3\n",
+    ];
+
+    const REFUSED: &[&str] = &[
+        "",
+        "--- \na: 1\n",
+        "a: 1\n---\nb: 2\n",
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: 'q'\n",
+        "a: \"q\\n\"\n",
+        "a: |\n  text\n",
+        "a: b\n  c\n",
+        "a: 1 # note\n",
+        "a:\nb: 1\n",
+        "a: 1\na: 2\n",
+        "a:\n\tb: 1\n",
+        "a: café\n",
+        "- a\n",
+        "a: {b: 1,}\n",
+        "a: {b}\n",
+        "a: [b: c]\n",
+        "a: {b: c\nd: e}\n",
+        "a: [b\n  c]\n",
+        "a: b: c\n",
+        "\"a\": 1\n",
+        "a: -\n",
+        "a: [1, 2\n",
+    ];
+
+    #[test]
+    fn common_documents_take_the_fast_path_and_load_as_saphyr_loads_them() {
+        for text in TAKEN {
+            assert!(agrees(text), "the fast path gave up on {text:?}");
+        }
+    }
+
+    #[test]
+    fn anything_outside_the_subset_is_left_to_saphyr() {
+        for text in REFUSED {
+            assert!(!agrees(text), "the fast path took {text:?}");
+        }
+    }
+
+    #[test]
+    fn keys_near_the_yaml_limit_are_left_to_saphyr() {
+        let short = "k".repeat(MAX_KEY);
+        let long = "k".repeat(MAX_KEY + 1);
+        assert!(agrees(&format!("{short}: 1\n")));
+        assert!(agrees(&format!("a: {{{short}: 1}}\n")));
+        assert!(!agrees(&format!("{long}: 1\n")));
+        assert!(!agrees(&format!("a: {{{long}: 1}}\n")));
+        assert!(load(&format!("{}: 1\n", "k".repeat(1 << 20)), &Limits::default()).is_err());
+    }
+
+    /// Every example and verified fixture, and, when NUMI_FAST_PATH_CORPUS
+    /// names a folder (such as the benchmark corpus), every YAML file in it.
+    #[test]
+    fn shipped_documents_load_the_same_either_way() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut folders = vec![root.join("examples"), root.join("tests")];
+        if let Some(extra) = std::env::var_os("NUMI_FAST_PATH_CORPUS") {
+            folders.push(extra.into());
+        }
+        let (mut taken, mut total) = (0, 0);
+        for folder in folders {
+            for entry in walkdir::WalkDir::new(folder) {
+                let path = entry.expect("walk").into_path();
+                if !matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("yaml" | "yml")
+                ) {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                total += 1;
+                taken += usize::from(agrees(&text));
+            }
+        }
+        eprintln!("fast path took {taken} of {total} documents");
+        assert!(taken > 0);
+    }
+
+    /// Documents built from the subset's own shapes, with scalars drawn from
+    /// characters that matter to YAML, so that many fall just outside it.
+    fn document() -> impl Strategy<Value = String> {
+        let scalar = prop_oneof![
+            "[a-z0-9 ]{1,6}",
+            "[-a-z0-9 :,#.\\[\\]{}\"'&*!|>%@?~]{1,8}",
+            Just("\"x, y\"".to_owned()),
+            Just("-1".to_owned()),
+            Just("null".to_owned()),
+        ];
+        let key = "[a-z][a-z0-9_.-]{0,4}";
+        let flow = prop::collection::vec((key, scalar.clone()), 0..4).prop_map(|pairs| {
+            let inner: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!("{{{}}}", inner.join(", "))
+        });
+        let value = prop_oneof![scalar.clone(), flow.clone()];
+        let entry = (
+            0..3usize,
+            key,
+            prop_oneof![
+                value.clone().prop_map(|v| format!(" {v}")),
+                value.clone().prop_map(|v| format!("\n  - {v}")),
+                (key, value.clone()).prop_map(|(k, v)| format!("\n  - {k}: {v}\n    {k}x: {v}")),
+                value.prop_map(|v| format!("\n  inner: {v}\n  # note\n\n  more: [{v},\n    {v}]")),
+            ],
+        );
+        prop::collection::vec(entry, 1..6).prop_map(|entries| {
+            entries
+                .iter()
+                .map(|(indent, key, rest)| format!("{}{key}:{rest}\n", " ".repeat(*indent % 2)))
+                .collect()
+        })
+    }
+
+    /// The property below means something only if the fast path takes a
+    /// good share of the generated documents.
+    #[test]
+    fn the_generated_documents_often_take_the_fast_path() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = document();
+        let taken = (0..1000)
+            .filter(|_| {
+                let text = strategy
+                    .new_tree(&mut runner)
+                    .expect("a document")
+                    .current();
+                agrees(&text)
+            })
+            .count();
+        assert!(taken >= 100, "only {taken} of 1000 took the fast path");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn the_fast_path_never_loads_differently(text in document()) {
+            agrees(&text);
+        }
+    }
+}
