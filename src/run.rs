@@ -1,6 +1,7 @@
 //! One run: read each input, validate it, hand results to a reporter in
 //! report order, and decide the exit status. Files are checked in parallel,
-//! a chunk at a time, so output streams and memory stays flat.
+//! a chunk at a time, so output streams and memory stays flat. Checks across
+//! documents run here, on the results in report order.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -10,7 +11,8 @@ use rayon::prelude::*;
 
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::inputs::{Input, Source, io_reason};
-use crate::report::Reporter;
+use crate::report::{Reporter, text};
+use crate::strict::duplicate_names::DuplicateNames;
 use crate::validate::{Checked, Mode, validate_bytes};
 use crate::yaml::Limits;
 
@@ -132,17 +134,23 @@ pub struct Options {
     pub mode: Mode,
     pub limits: Limits,
     pub max_file_size: u64,
+    /// `--strict`: producer-side findings make a document invalid instead of
+    /// being reported as warnings.
+    pub strict: bool,
 }
 
-/// Checks every input and reports each result, in input order.
+/// Checks every input and reports each result, in input order; the warnings
+/// of a document go to `warnings` right after its result.
 pub fn run(
     inputs: &[Input],
     origin: Origin,
     options: &Options,
     reporter: &mut dyn Reporter,
     out: &mut dyn io::Write,
+    warnings: &mut dyn io::Write,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
+    let mut names = DuplicateNames::default();
     reporter.begin(out, origin.revision())?;
     for chunk in inputs.chunks(CHUNK) {
         let results: Vec<FileResult> = if chunk.len() == 1 {
@@ -156,9 +164,24 @@ pub fn run(
                 .map(|input| check(input, origin, options))
                 .collect()
         };
-        for result in &results {
+        for mut result in results {
+            if origin == Origin::Repo {
+                if let Some(finding) = names.check(&result) {
+                    result.checked.diagnostics.push(finding.as_warning());
+                }
+            }
+            if options.strict {
+                result.checked.promote_warnings();
+            }
             summary.add(result.status());
-            reporter.result(out, result)?;
+            reporter.result(out, &result)?;
+            if result.checked.warnings().next().is_some() {
+                // Flushed first, so that on a terminal the warnings follow
+                // their document's line.
+                out.flush()?;
+                // A closed standard error loses the warnings, not the report.
+                let _ = text::write_warnings(warnings, &result);
+            }
         }
         out.flush()?;
     }

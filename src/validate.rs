@@ -1,11 +1,13 @@
-//! The pipeline for one document: YAML, kind gates, schema, rules. Each stage
-//! runs only when the ones before it passed.
+//! The pipeline for one document: YAML, kind gates, schema, then the kind's
+//! rules and the producer-side checks. Each stage runs only when the ones
+//! before it passed.
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::kinds::{self, Kind, Role};
 use crate::schema;
+use crate::strict;
 use crate::yaml::{self, Document, Limits, parse_pointer};
 
 /// Where a document was found, which decides the gates it meets.
@@ -26,7 +28,9 @@ pub struct Checked {
     pub kind: Option<&'static str>,
     /// `metadata.name`, when the document has one.
     pub name: Option<String>,
-    /// Every problem of the first stage that failed, in the stage's order.
+    /// Every problem of the first stage that failed, in the stage's order;
+    /// once the schema passed, the rule failures, then the producer-side
+    /// warnings.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -39,6 +43,14 @@ impl Checked {
     /// The diagnostics reported beside the status.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics.iter().filter(|d| !d.is_error())
+    }
+
+    /// `--strict`: every warning counts as an error. The order stays, so a
+    /// failure of an earlier stage or rule is still the first error.
+    pub fn promote_warnings(&mut self) {
+        for diagnostic in &mut self.diagnostics {
+            diagnostic.severity = Severity::Error;
+        }
     }
 }
 
@@ -78,6 +90,7 @@ pub fn validate_document(document: &Document, mode: Mode) -> Checked {
     let mut diagnostics = schema::check(kind, value);
     if diagnostics.is_empty() {
         diagnostics = (kind.rules)(value);
+        diagnostics.extend(strict::check(kind, value));
     }
     Checked {
         kind: Some(kind.name),
