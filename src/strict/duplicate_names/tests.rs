@@ -86,7 +86,13 @@ fn a_document_failing_its_schema_still_counts() {
         document(".numinance/b.yaml", &playbook("bugfix-bounded")),
     ];
     assert!(results[0].checked.errors().next().is_some());
-    assert_eq!(findings(&results)[1].is_some(), true);
+    assert_eq!(
+        findings(&results),
+        vec![
+            None,
+            Some("documents of one kind have distinct names: Playbook \"bugfix-bounded\" is already defined in \".numinance/a.yaml\"".to_owned())
+        ]
+    );
 }
 
 #[test]
