@@ -299,3 +299,32 @@ fn duplicate_names_are_not_checked_across_files_arguments() {
     assert_eq!(result.code, 0, "{}", result.transcript());
     assert_eq!(result.stderr, "");
 }
+
+#[test]
+fn a_warning_is_one_line_whatever_the_document_holds() {
+    let text = BUNDLE
+        .replace(
+            "confluence-eng: {value",
+            "\"team\\n\\u202Eforged\\rline\": {value",
+        )
+        .replace(
+            "title: Payments retry policy",
+            "title: \"x\\nwarning: file \\\"forged.yaml\\\"\"",
+        );
+    let (default, strict) = both_modes(&text);
+    insta::assert_snapshot!(default.transcript(), @r#"
+    exit: 0
+    --- stdout
+    revision: "files"
+    ok       file "doc.yaml" ContextBundle
+    --- stderr
+    warning: file "doc.yaml" at line 13 column 75: bundle/untrusted-text: untrusted text is one line: "/spec/sources/0/title" holds a line break (U+000A)
+    warning: file "doc.yaml" at line 25 column 33: bundle/untrusted-text: untrusted text is one line: the key "/spec/pinned_toolsets/team\n\u{202e}forged\rline" holds a line break (U+000A)
+    "#);
+    insta::assert_snapshot!(strict.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "files"
+    invalid  file "doc.yaml": kind: invalid: untrusted text is one line: "/spec/sources/0/title" holds a line break (U+000A)
+    "#);
+}

@@ -11,7 +11,6 @@ use crate::diagnostic::{Diagnostic, Stage};
 use crate::kinds::checks::rule_fails;
 use crate::report::quote;
 use crate::rules::RuleDoc;
-use crate::yaml::{PathSegment, format_pointer};
 
 /// The most bytes one text field may hold.
 const MAX_BYTES: usize = 1024;
@@ -39,26 +38,31 @@ offending character by code point; remove it, or cut the text to 1024 bytes.",
 /// one) and one for its length.
 pub fn check(document: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    walk(document, &mut Vec::new(), &mut found);
+    walk(document, &mut String::new(), &mut found);
     found
 }
 
-fn walk(value: &Value, path: &mut Vec<PathSegment>, found: &mut Vec<Diagnostic>) {
+/// Visits every string and key below `value`, whose JSON pointer is
+/// `pointer`; the pointer grows and shrinks in place as the walk goes.
+fn walk(value: &Value, pointer: &mut String, found: &mut Vec<Diagnostic>) {
+    let length = pointer.len();
     match value {
-        Value::String(text) => check_text(text, &format_pointer(path), false, found),
+        Value::String(text) => check_text(text, pointer, false, found),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                path.push(PathSegment::Index(i));
-                walk(item, path, found);
-                path.pop();
+                pointer.push('/');
+                pointer.push_str(&i.to_string());
+                walk(item, pointer, found);
+                pointer.truncate(length);
             }
         }
         Value::Object(map) => {
             for (key, item) in map {
-                path.push(PathSegment::Key(key.clone()));
-                check_text(key, &format_pointer(path), true, found);
-                walk(item, path, found);
-                path.pop();
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                check_text(key, pointer, true, found);
+                walk(item, pointer, found);
+                pointer.truncate(length);
             }
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
@@ -66,15 +70,19 @@ fn walk(value: &Value, path: &mut Vec<PathSegment>, found: &mut Vec<Diagnostic>)
 }
 
 fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnostic>) {
+    let offending = text
+        .chars()
+        .find_map(|c| classify(c).map(|class| (c, class)));
+    let too_long = text.len() > MAX_BYTES;
+    if offending.is_none() && !too_long {
+        return;
+    }
     let subject = if is_key {
         format!("the key {}", quote(pointer))
     } else {
         quote(pointer)
     };
-    if let Some((c, class)) = text
-        .chars()
-        .find_map(|c| classify(c).map(|class| (c, class)))
-    {
+    if let Some((c, class)) = offending {
         let code_point = format!("U+{:04X}", u32::from(c));
         let message = match class {
             Class::LineBreak => {
@@ -89,7 +97,7 @@ fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnosti
         };
         found.push(rule_fails(UNTRUSTED_TEXT.id, &message, pointer.to_owned()));
     }
-    if text.len() > MAX_BYTES {
+    if too_long {
         found.push(rule_fails(
             UNTRUSTED_TEXT.id,
             &format!(
