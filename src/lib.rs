@@ -12,6 +12,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod schema;
+pub mod strict;
 pub mod validate;
 pub mod yaml;
 

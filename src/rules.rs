@@ -22,7 +22,7 @@ pub struct RuleDoc {
 
 /// The catalogue, one section per stage or kind, each listed in the order
 /// the README lists its rules.
-const SECTIONS: &[&[RuleDoc]] = &[];
+const SECTIONS: &[&[RuleDoc]] = &[crate::strict::RULES];
 
 /// Every documented rule.
 pub fn all() -> impl Iterator<Item = &'static RuleDoc> {

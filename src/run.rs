@@ -1,7 +1,8 @@
 //! One run: read each input, validate it, hand results to a reporter in
 //! report order, and decide the exit status. Files are checked in parallel,
 //! one worker per core, and each result is written as soon as those before
-//! it are, so output streams and memory stays flat.
+//! it are, so output streams and memory stays flat. Checks across documents
+//! run here, on the results in report order.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -12,7 +13,8 @@ use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::inputs::{Input, Source, io_reason};
-use crate::report::Reporter;
+use crate::report::{Reporter, text};
+use crate::strict::duplicate_names::DuplicateNames;
 use crate::validate::{Checked, Mode, validate_bytes};
 use crate::yaml::Limits;
 
@@ -131,26 +133,35 @@ pub struct Options {
     pub mode: Mode,
     pub limits: Limits,
     pub max_file_size: u64,
+    /// `--strict`: producer-side findings make a document invalid instead of
+    /// being reported as warnings.
+    pub strict: bool,
 }
 
-/// Checks every input and reports each result, in input order.
+/// Checks every input and reports each result, in input order; the warnings
+/// of a document go to `warnings` right after its result.
 pub fn run(
     inputs: &[Input],
     origin: Origin,
     options: &Options,
     reporter: &mut dyn Reporter,
     out: &mut dyn io::Write,
+    warnings: &mut dyn io::Write,
 ) -> io::Result<Summary> {
     reporter.begin(out, origin.revision())?;
     let mut sink = Sink {
         reporter,
         out,
+        warnings,
         summary: Summary::default(),
+        names: DuplicateNames::default(),
+        origin,
+        strict: options.strict,
     };
     let workers = worker_count(inputs.len());
     if workers <= 1 {
         for input in inputs {
-            sink.write(&check(input, origin, options))?;
+            sink.write(check(input, origin, options))?;
         }
     } else {
         in_parallel(inputs, workers, origin, options, &mut sink)?;
@@ -159,6 +170,7 @@ pub fn run(
         reporter,
         out,
         summary,
+        ..
     } = sink;
     reporter.end(out, &summary)?;
     Ok(summary)
@@ -168,13 +180,33 @@ pub fn run(
 struct Sink<'a> {
     reporter: &'a mut dyn Reporter,
     out: &'a mut dyn io::Write,
+    warnings: &'a mut dyn io::Write,
     summary: Summary,
+    names: DuplicateNames,
+    origin: Origin,
+    strict: bool,
 }
 
 impl Sink<'_> {
-    fn write(&mut self, result: &FileResult) -> io::Result<()> {
+    fn write(&mut self, mut result: FileResult) -> io::Result<()> {
+        if self.origin == Origin::Repo {
+            if let Some(finding) = self.names.check(&result) {
+                result.checked.diagnostics.push(finding.as_warning());
+            }
+        }
+        if self.strict {
+            result.checked.promote_warnings();
+        }
         self.summary.add(result.status());
-        self.reporter.result(self.out, result)
+        self.reporter.result(self.out, &result)?;
+        if result.checked.warnings().next().is_some() {
+            // Flushed first, so that on a terminal the warnings follow
+            // their document's line.
+            self.out.flush()?;
+            // A closed standard error loses the warnings, not the report.
+            let _ = text::write_warnings(self.warnings, &result);
+        }
+        Ok(())
     }
 }
 
@@ -293,7 +325,7 @@ fn write_in_order(
         waiting.insert(start, results);
         let before = next;
         while let Some(results) = waiting.remove(&next) {
-            for result in &results {
+            for result in results {
                 sink.write(result)?;
             }
             next += BATCH;

@@ -1,11 +1,13 @@
-//! The pipeline for one document: YAML, kind gates, schema, rules. Each stage
-//! runs only when the ones before it passed.
+//! The pipeline for one document: YAML, kind gates, schema, then the kind's
+//! rules and the producer-side checks. Each stage runs only when the ones
+//! before it passed.
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::kinds::{self, Kind, Role};
 use crate::schema;
+use crate::strict;
 use crate::yaml::{self, Document, KeyIndex, Limits, parse_pointer};
 
 /// Where a document was found, which decides the gates it meets.
@@ -27,7 +29,8 @@ pub struct Checked {
     /// `metadata.name`, when the document has one.
     pub name: Option<String>,
     /// Every problem of the first stage that failed, in the stage's order;
-    /// for the schema stage, at most `schema::MAX_LISTED_VIOLATIONS`.
+    /// for the schema stage, at most `schema::MAX_LISTED_VIOLATIONS`; once
+    /// the schema passed, the rule failures, then the producer-side warnings.
     pub diagnostics: Vec<Diagnostic>,
     /// Problems found past that cap: counted, not listed.
     pub unlisted: usize,
@@ -42,6 +45,14 @@ impl Checked {
     /// The diagnostics reported beside the status.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics.iter().filter(|d| !d.is_error())
+    }
+
+    /// `--strict`: every warning counts as an error. The order stays, so a
+    /// failure of an earlier stage or rule is still the first error.
+    pub fn promote_warnings(&mut self) {
+        for diagnostic in &mut self.diagnostics {
+            diagnostic.severity = Severity::Error;
+        }
     }
 }
 
@@ -84,6 +95,7 @@ pub fn validate_document(document: &Document, mode: Mode) -> Checked {
     let mut diagnostics = violations.listed;
     if diagnostics.is_empty() {
         diagnostics = (kind.rules)(value);
+        diagnostics.extend(strict::check(kind, value));
     }
     let mut keys = KeyIndex::default();
     Checked {

@@ -92,6 +92,8 @@ fn an_unreadable_path_exits_1_even_beside_an_invalid_document() {
     invalid  file "ev.yaml": kind: invalid: EvalSet cases are sorted by name without duplicates
     error    file "missing.yaml": read: no such file or directory
     ok       file "pb.yaml" Playbook "bugfix-bounded"
+    --- stderr
+    warning: file "pb.yaml" at line 7 column 50: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
     "#);
 }
 

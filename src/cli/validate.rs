@@ -27,6 +27,10 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub enable_alpha: bool,
 
+    /// Producer-side findings make a document invalid instead of warnings.
+    #[arg(long)]
+    pub strict: bool,
+
     /// Refuse files larger than this many bytes without reading them.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
@@ -47,9 +51,17 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         mode,
         limits: Limits::default(),
         max_file_size: args.max_file_size,
+        strict: args.strict,
     };
     let mut out = io::BufWriter::new(stdout);
-    let summary = match run::run(&inputs, origin, &options, &mut TextReporter, &mut out) {
+    let summary = match run::run(
+        &inputs,
+        origin,
+        &options,
+        &mut TextReporter,
+        &mut out,
+        stderr,
+    ) {
         Ok(summary) => summary,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,
         Err(error) => {

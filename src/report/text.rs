@@ -25,6 +25,30 @@ impl Reporter for TextReporter {
     }
 }
 
+/// The warnings of a document, one line each, for standard error:
+/// `warning: <origin> "<name>"[ at line L column C]: <rule>: <message>`.
+pub fn write_warnings(out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+    for warning in result.checked.warnings() {
+        writeln!(out, "{}", warning_line(result, warning))?;
+    }
+    Ok(())
+}
+
+/// The line of one warning of `result`.
+pub fn warning_line(result: &FileResult, warning: &Diagnostic) -> String {
+    let at = warning
+        .position
+        .map(|position| format!(" at {position}"))
+        .unwrap_or_default();
+    format!(
+        "warning: {} {}{at}: {}: {}",
+        result.origin.name(),
+        quote(&result.display_name),
+        warning.rule,
+        warning.message
+    )
+}
+
 /// The one line a document gets.
 pub fn line(result: &FileResult) -> String {
     let status = match result.status() {

@@ -1,0 +1,154 @@
+//! Credentials in refs on both sides: each shape found, look-alikes passed,
+//! every ref place checked, and no message ever holding the secret.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+const GITHUB_TOKEN: &str = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+const SLACK_TOKEN: &str = "xoxb-123456789012-abcdefABCDEF";
+const AWS_KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
+const JWT: &str =
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+
+#[test]
+fn redacted_refs_pass() {
+    for reference in [
+        "confluence-eng/ENG/pages/4211",
+        "https://wiki.example.com/refunds#limits",
+        "https://wiki.example.com/refunds?",
+        "mailto:team@example.com",
+        "ghp_short",
+        "xoxb-1",
+        "AKIAshort",
+        "AKIAIOSFODNN7EXAMPLE0",
+        "notAKIAIOSFODNN7EXAMPLE",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJ.eyJ.",
+        "docs/page.eyJ-is-not-a-token.md",
+        "",
+    ] {
+        assert_eq!(credentials(reference), vec![], "{reference:?}");
+    }
+}
+
+#[test]
+fn each_shape_is_found() {
+    let cases: [(&str, Vec<Credential>); 10] = [
+        (
+            "https://bot:hunter2@wiki.example.com/a",
+            vec![Credential::UrlUserinfo],
+        ),
+        (
+            "https://token@github.com/org/repo",
+            vec![Credential::UrlUserinfo],
+        ),
+        (
+            "https://wiki.example.com/a?sig=abc#top",
+            vec![Credential::QueryString],
+        ),
+        (GITHUB_TOKEN, vec![Credential::GitHubToken("ghp_")]),
+        (
+            "https://api.example.com/github_pat_11ABCDEFG0123456789_abcdefghijkl",
+            vec![Credential::GitHubToken("github_pat_")],
+        ),
+        (
+            &format!("slack/{SLACK_TOKEN}"),
+            vec![Credential::SlackToken("xoxb-")],
+        ),
+        ("xoxp-1234567890-abc", vec![Credential::SlackToken("xoxp-")]),
+        (
+            &format!("s3/{AWS_KEY_ID}/bucket"),
+            vec![Credential::AwsAccessKeyId("AKIA")],
+        ),
+        (&format!("auth/{JWT}"), vec![Credential::JsonWebToken]),
+        (
+            &format!("https://u:p@x.example.com/?t={GITHUB_TOKEN}&k={AWS_KEY_ID}&j={JWT}"),
+            vec![
+                Credential::UrlUserinfo,
+                Credential::QueryString,
+                Credential::GitHubToken("ghp_"),
+                Credential::AwsAccessKeyId("AKIA"),
+                Credential::JsonWebToken,
+            ],
+        ),
+    ];
+    for (reference, expected) in cases {
+        assert_eq!(credentials(reference), expected, "{reference}");
+    }
+}
+
+#[test]
+fn a_token_found_twice_is_reported_once() {
+    let reference = format!("{GITHUB_TOKEN}/{GITHUB_TOKEN}");
+    assert_eq!(
+        credentials(&reference),
+        vec![Credential::GitHubToken("ghp_")]
+    );
+}
+
+#[test]
+fn a_long_hostile_ref_costs_linear_time() {
+    for unit in ["ghp_", "eyJ-", "eyJa.", "AKIA", "xoxb-"] {
+        let reference = unit.repeat(1 << 18);
+        // Completes quickly; the answer matters less than the time.
+        let _ = credentials(&reference);
+    }
+}
+
+fn bundle(reference: &str) -> Value {
+    json!({"spec": {
+        "sources": [{"ref": reference}],
+        "cited_guidance": [{"ref": reference}],
+        "conflicts": [{"topic": "t", "claims": [{"ref": "wiki/a"}, {"ref": reference}]}],
+    }})
+}
+
+#[test]
+fn every_ref_place_is_checked_and_no_message_holds_the_secret() {
+    let reference = format!("https://bot:hunter2@wiki.example.com/?token={GITHUB_TOKEN}");
+    let found = check(&bundle(&reference));
+    let seen: Vec<(&str, &str, &str)> = found
+        .iter()
+        .map(|d| {
+            (
+                d.rule,
+                d.message.as_str(),
+                d.pointer.as_deref().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected = |pointer: &'static str| {
+        [
+            format!("a ref is redacted: \"{pointer}\" holds URL userinfo (user:pass@)"),
+            format!("a ref is redacted: \"{pointer}\" holds a query string"),
+            format!("a ref is redacted: \"{pointer}\" holds what looks like a GitHub token (ghp_)"),
+        ]
+        .map(|message| (pointer, message))
+    };
+    let mut wanted = Vec::new();
+    for pointer in [
+        "/spec/sources/0/ref",
+        "/spec/cited_guidance/0/ref",
+        "/spec/conflicts/0/claims/1/ref",
+    ] {
+        wanted.extend(expected(pointer));
+    }
+    assert_eq!(
+        seen,
+        wanted
+            .iter()
+            .map(|(pointer, message)| ("bundle/credential-in-ref", message.as_str(), *pointer))
+            .collect::<Vec<_>>()
+    );
+    for diagnostic in &found {
+        for secret in ["hunter2", "bot:", &GITHUB_TOKEN[4..]] {
+            assert!(!diagnostic.message.contains(secret), "{diagnostic:?}");
+        }
+    }
+}
+
+#[test]
+fn a_bundle_with_redacted_refs_passes() {
+    assert_eq!(check(&bundle("confluence-eng/ENG/pages/4211")), vec![]);
+}

@@ -1,0 +1,133 @@
+//! Every text field of a ContextBundle is untrusted: written from retrieved
+//! content or by a model, then labelled as such in a prompt. So each is one
+//! line of at most 1024 bytes without control or bidirectional formatting
+//! characters (the Trojan Source characters), which could hide or reorder
+//! what a reader or a model sees.
+
+use serde_json::Value;
+
+use super::examples::bundle;
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::kinds::checks::rule_fails;
+use crate::report::quote;
+use crate::rules::RuleDoc;
+
+/// The most bytes one text field may hold.
+const MAX_BYTES: usize = 1024;
+
+pub const UNTRUSTED_TEXT: RuleDoc = RuleDoc {
+    id: "bundle/untrusted-text",
+    stage: Stage::Rule,
+    summary: "Every text field of a ContextBundle is one line of at most 1024 bytes without control or bidirectional formatting characters.",
+    explanation: "Every text in a bundle (titles, reasons, statements, questions, topics, sections, \
+refs and ids alike) is untrusted and reaches a prompt. A line break can forge a new line of the \
+prompt, a control character can hide text from a reviewer, and a bidirectional formatting \
+character (U+202A to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C: Trojan Source) makes text \
+read differently from what it is. The message names the field by JSON pointer and the first \
+offending character by code point; remove it, or cut the text to 1024 bytes.",
+    failing: bundle!(
+        "    - {ref: confluence-eng/ENG/pages/4212, title: \"Refunds \\u202EyciloP\", staleness: SOURCE_STALENESS_FRESH, trust: TRUST_CLASS_UNTRUSTED_RETRIEVED}\n"
+    ),
+    passing: bundle!(
+        "    - {ref: confluence-eng/ENG/pages/4212, title: Refunds Policy, staleness: SOURCE_STALENESS_FRESH, trust: TRUST_CLASS_UNTRUSTED_RETRIEVED}\n"
+    ),
+};
+
+/// Every text of the document, keys of free-form maps included, that breaks
+/// the rule: at most one finding for its characters (the first offending
+/// one) and one for its length.
+pub fn check(document: &Value) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    walk(document, &mut String::new(), &mut found);
+    found
+}
+
+/// Visits every string and key below `value`, whose JSON pointer is
+/// `pointer`; the pointer grows and shrinks in place as the walk goes.
+fn walk(value: &Value, pointer: &mut String, found: &mut Vec<Diagnostic>) {
+    let length = pointer.len();
+    match value {
+        Value::String(text) => check_text(text, pointer, false, found),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                pointer.push('/');
+                pointer.push_str(&i.to_string());
+                walk(item, pointer, found);
+                pointer.truncate(length);
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                check_text(key, pointer, true, found);
+                walk(item, pointer, found);
+                pointer.truncate(length);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnostic>) {
+    let offending = text
+        .chars()
+        .find_map(|c| classify(c).map(|class| (c, class)));
+    let too_long = text.len() > MAX_BYTES;
+    if offending.is_none() && !too_long {
+        return;
+    }
+    let subject = if is_key {
+        format!("the key {}", quote(pointer))
+    } else {
+        quote(pointer)
+    };
+    if let Some((c, class)) = offending {
+        let code_point = format!("U+{:04X}", u32::from(c));
+        let message = match class {
+            Class::LineBreak => {
+                format!("untrusted text is one line: {subject} holds a line break ({code_point})")
+            }
+            Class::Control => {
+                format!("untrusted text holds no control characters: {subject} holds {code_point}")
+            }
+            Class::Bidi => format!(
+                "untrusted text holds no bidirectional formatting characters: {subject} holds {code_point}"
+            ),
+        };
+        found.push(rule_fails(UNTRUSTED_TEXT.id, &message, pointer.to_owned()));
+    }
+    if too_long {
+        found.push(rule_fails(
+            UNTRUSTED_TEXT.id,
+            &format!(
+                "untrusted text is at most {MAX_BYTES} bytes: {subject} is {} bytes",
+                text.len()
+            ),
+            pointer.to_owned(),
+        ));
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    LineBreak,
+    Control,
+    Bidi,
+}
+
+fn classify(c: char) -> Option<Class> {
+    match c {
+        '\n' | '\r' | '\u{0085}' | '\u{2028}' | '\u{2029}' => Some(Class::LineBreak),
+        '\u{202A}'..='\u{202E}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{200E}'
+        | '\u{200F}'
+        | '\u{061C}' => Some(Class::Bidi),
+        c if c.is_control() => Some(Class::Control),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
