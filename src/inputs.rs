@@ -21,6 +21,10 @@ pub enum Source {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
     pub display_name: String,
+    /// The path as given, `/` separated: with `--files`, the argument (joined
+    /// with the path inside a folder argument); in a repository, the path
+    /// relative to DIR. Machine formats locate files by it.
+    pub path: String,
     /// The file to read, or why there is none to read.
     pub source: Result<Source, String>,
 }
@@ -33,16 +37,23 @@ pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
         if argument == "-" {
             inputs.push(Input {
                 display_name: "-".to_owned(),
+                path: "-".to_owned(),
                 source: Ok(Source::Stdin),
             });
             continue;
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path)),
-            Ok(metadata) => inputs.push(file_input(file_display_name(path), path, &metadata)),
+            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path, Some(argument))),
+            Ok(metadata) => inputs.push(file_input(
+                file_display_name(path),
+                slashed(argument),
+                path,
+                &metadata,
+            )),
             Err(error) => inputs.push(Input {
                 display_name: file_display_name(path),
+                path: slashed(argument),
                 source: Err(io_reason(&error)),
             }),
         }
@@ -55,21 +66,28 @@ pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
 pub fn from_repository(root: &Path) -> Vec<Input> {
     let tree = root.join(CONFIGURATION_TREE);
     match fs::metadata(&tree) {
-        Ok(metadata) if metadata.is_dir() => walk(&tree, root),
+        Ok(metadata) if metadata.is_dir() => walk(&tree, root, None),
         Ok(_) => vec![Input {
             display_name: CONFIGURATION_TREE.to_owned(),
+            path: CONFIGURATION_TREE.to_owned(),
             source: Err("not a directory".to_owned()),
         }],
         Err(error) => vec![Input {
             display_name: CONFIGURATION_TREE.to_owned(),
+            path: CONFIGURATION_TREE.to_owned(),
             source: Err(io_reason(&error)),
         }],
     }
 }
 
 /// Every `*.yaml` and `*.yml` under `folder` (following links to folders,
-/// with loops reported), named relative to `base`.
-fn walk(folder: &Path, base: &Path) -> Vec<Input> {
+/// with loops reported), named relative to `base`; paths as given start
+/// with `argument` when the folder was one.
+fn walk(folder: &Path, base: &Path, argument: Option<&str>) -> Vec<Input> {
+    let given = |display_name: &str| match argument {
+        Some(argument) => join_given(argument, display_name),
+        None => display_name.to_owned(),
+    };
     let mut inputs = Vec::new();
     for entry in WalkDir::new(folder).follow_links(true) {
         match entry {
@@ -78,10 +96,14 @@ fn walk(folder: &Path, base: &Path) -> Vec<Input> {
                     continue;
                 }
                 let display_name = relative_name(entry.path(), base);
+                let path = given(&display_name);
                 match entry.metadata() {
-                    Ok(metadata) => inputs.push(file_input(display_name, entry.path(), &metadata)),
+                    Ok(metadata) => {
+                        inputs.push(file_input(display_name, path, entry.path(), &metadata));
+                    }
                     Err(error) => inputs.push(Input {
                         display_name,
+                        path,
                         source: Err(walk_reason(&error)),
                     }),
                 }
@@ -91,8 +113,10 @@ fn walk(folder: &Path, base: &Path) -> Vec<Input> {
                 if is_dangling_other(&error, path) {
                     continue;
                 }
+                let display_name = relative_name(path, base);
                 inputs.push(Input {
-                    display_name: relative_name(path, base),
+                    path: given(&display_name),
+                    display_name,
                     source: Err(walk_reason(&error)),
                 });
             }
@@ -113,7 +137,7 @@ fn is_dangling_other(error: &walkdir::Error, path: &Path) -> bool {
         && fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 
-fn file_input(display_name: String, path: &Path, metadata: &fs::Metadata) -> Input {
+fn file_input(display_name: String, given: String, path: &Path, metadata: &fs::Metadata) -> Input {
     let source = if metadata.is_file() {
         Ok(Source::Path(path.to_path_buf()))
     } else {
@@ -121,6 +145,7 @@ fn file_input(display_name: String, path: &Path, metadata: &fs::Metadata) -> Inp
     };
     Input {
         display_name,
+        path: given,
         source,
     }
 }
@@ -137,6 +162,25 @@ fn file_display_name(path: &Path) -> String {
     path.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string_lossy().into_owned())
+}
+
+/// A folder argument joined with a `/` separated path inside it.
+fn join_given(argument: &str, inside: &str) -> String {
+    let argument = slashed(argument);
+    if argument.is_empty() || argument.ends_with('/') {
+        format!("{argument}{inside}")
+    } else {
+        format!("{argument}/{inside}")
+    }
+}
+
+/// A path as typed, with the platform's separators written as `/`.
+fn slashed(path: &str) -> String {
+    if std::path::MAIN_SEPARATOR == '/' {
+        path.to_owned()
+    } else {
+        path.replace(std::path::MAIN_SEPARATOR, "/")
+    }
 }
 
 /// `path` relative to `base`, with `/` separators.

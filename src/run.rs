@@ -59,6 +59,8 @@ pub enum Status {
 pub struct FileResult {
     pub origin: Origin,
     pub display_name: String,
+    /// The path as given; see [`Input::path`].
+    pub path: String,
     pub checked: Checked,
 }
 
@@ -188,6 +190,7 @@ pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
     FileResult {
         origin,
         display_name: input.display_name.clone(),
+        path: input.path.clone(),
         checked,
     }
 }
