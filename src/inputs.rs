@@ -217,3 +217,68 @@ pub fn io_reason(error: &io::Error) -> String {
         None => "unknown error".to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(inputs: &[Input]) -> Vec<(&str, &str)> {
+        inputs
+            .iter()
+            .map(|input| (input.display_name.as_str(), input.path.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn paths_as_given_keep_the_argument_and_join_the_path_inside_a_folder() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let folder = temp.path().join("conf");
+        fs::create_dir_all(folder.join("sub")).expect("mkdir");
+        fs::write(folder.join("sub/a.yaml"), "").expect("write");
+        fs::write(folder.join("b.yml"), "").expect("write");
+        let folder_argument = folder.to_string_lossy().into_owned();
+        let file_argument = folder.join("b.yml").to_string_lossy().into_owned();
+        let inputs = from_arguments(&[
+            folder_argument.clone(),
+            format!("{folder_argument}/"),
+            file_argument.clone(),
+            "missing.yaml".to_owned(),
+            "-".to_owned(),
+        ]);
+        let in_folder = |name: &str| format!("{folder_argument}/{name}");
+        assert_eq!(
+            paths(&inputs),
+            vec![
+                ("b.yml", in_folder("b.yml").as_str()),
+                ("sub/a.yaml", in_folder("sub/a.yaml").as_str()),
+                ("b.yml", in_folder("b.yml").as_str()),
+                ("sub/a.yaml", in_folder("sub/a.yaml").as_str()),
+                ("b.yml", file_argument.as_str()),
+                ("missing.yaml", "missing.yaml"),
+                ("-", "-"),
+            ]
+        );
+    }
+
+    #[test]
+    fn paths_in_a_repository_are_relative_to_it() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let tree = temp.path().join(CONFIGURATION_TREE).join("policy");
+        fs::create_dir_all(&tree).expect("mkdir");
+        fs::write(tree.join("p.yaml"), "").expect("write");
+        let inputs = from_repository(temp.path());
+        assert_eq!(
+            paths(&inputs),
+            vec![(".numinance/policy/p.yaml", ".numinance/policy/p.yaml")]
+        );
+        let missing = from_repository(&temp.path().join("nowhere"));
+        assert_eq!(paths(&missing), vec![(".numinance", ".numinance")]);
+    }
+
+    #[test]
+    fn a_folder_argument_joins_with_one_slash() {
+        assert_eq!(join_given("conf", "a.yaml"), "conf/a.yaml");
+        assert_eq!(join_given("conf/", "a.yaml"), "conf/a.yaml");
+        assert_eq!(join_given(".", "a.yaml"), "./a.yaml");
+    }
+}

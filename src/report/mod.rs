@@ -89,7 +89,16 @@ pub fn is_invisible_format(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::{quote, repository_path};
+
+    #[test]
+    fn repository_paths_lose_leading_dot_steps_only() {
+        assert_eq!(repository_path("./a/b.yaml"), "a/b.yaml");
+        assert_eq!(repository_path("././/a.yaml"), "a.yaml");
+        assert_eq!(repository_path("../a.yaml"), "../a.yaml");
+        assert_eq!(repository_path(".numinance/a.yaml"), ".numinance/a.yaml");
+        assert_eq!(repository_path("/abs/a.yaml"), "/abs/a.yaml");
+    }
 
     #[test]
     fn quoting_keeps_output_on_one_line() {

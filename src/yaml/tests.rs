@@ -668,6 +668,9 @@ fn encoding_invalid_utf8_names_the_byte_offset() {
             Some(pos(2, 4))
         )
     );
+    // The column counts characters, not bytes.
+    assert_eq!(bytes_err(b"k: \xC3\xA9\nx: \xFF").position, Some(pos(2, 4)));
+    assert_eq!(bytes_err(b"k: \xC3\xA9\xFF").position, Some(pos(1, 5)));
     // A truncated multi-byte sequence: the offset is where it starts.
     assert_eq!(
         bytes_err(b"name: caf\xC3"),

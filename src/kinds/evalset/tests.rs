@@ -791,12 +791,14 @@ fn several_failures_come_out_field_checks_first_then_cross_field_rules() {
                 "EvalSeed.defect",
                 "/spec/cases/2/seeded/defect"
             ),
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1"),
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "bugfix-lint-retry" should come first"#),
             rule(
                 "evalset/failures-sorted",
                 FAILURES_SORTED,
                 &format!("{failures}/1")
-            ),
+            )
+            .with_note(r#"layer "Lint" should come first"#),
             rule(
                 "evalset/seeded-category",
                 SEEDED_CATEGORY,
@@ -825,7 +827,8 @@ fn case_count_comes_before_the_other_cross_field_rules() {
         found,
         vec![
             rule("evalset/case-count", CASE_COUNT, "/spec/cases"),
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1"),
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "case-000" should come first"#),
         ]
     );
 }
