@@ -90,7 +90,10 @@ fn testcase(xml: &mut String, result: &FileResult) -> std::fmt::Result {
         writeln!(
             xml,
             "{}",
-            escape(&listing(&result.path, diagnostic), Context::Text)
+            escape(
+                &listing(repository_path(&result.path), diagnostic),
+                Context::Text
+            )
         )?;
     }
     writeln!(xml, "</{element}>")?;
