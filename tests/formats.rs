@@ -315,3 +315,51 @@ fn output_is_the_same_whatever_the_parallelism() {
         );
     }
 }
+
+#[test]
+fn an_unknown_format_is_a_usage_error() {
+    let run = numi(
+        &fixtures(),
+        &["validate", "--format", "xml", "--files", "formats"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr
+            .contains("possible values: text, json, sarif, github, junit"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_run_that_finds_nothing_is_still_one_valid_document() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let json = numi(
+        temp.path(),
+        &["validate", "--format", "json", "--files", "."],
+    );
+    assert_eq!(json.code, 1);
+    assert_eq!(json.stderr, "numi: nothing found to validate\n");
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(report["results"], serde_json::json!([]));
+    assert_eq!(
+        schema_errors(&report_schema(), &report),
+        Vec::<String>::new()
+    );
+    let sarif = numi(
+        temp.path(),
+        &["validate", "--format", "sarif", "--files", "."],
+    );
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("JSON");
+    assert_eq!(schema_errors(&sarif_schema(), &log), Vec::<String>::new());
+    assert_eq!(
+        log["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+    let junit = numi(
+        temp.path(),
+        &["validate", "--format", "junit", "--files", "."],
+    );
+    roxmltree::Document::parse(&junit.stdout).expect("well-formed XML");
+}
