@@ -363,3 +363,86 @@ fn a_run_that_finds_nothing_is_still_one_valid_document() {
     );
     roxmltree::Document::parse(&junit.stdout).expect("well-formed XML");
 }
+
+/// Warnings (from `--strict` rules) as each format carries them: beside the
+/// status, never deciding it.
+#[test]
+fn warnings_in_every_format() {
+    use numi::report::Reporter;
+    use numi::run::{FileResult, Origin, Summary};
+    use numi::{Checked, Diagnostic, Position, Stage};
+
+    let warning = Diagnostic::new(
+        Stage::Rule,
+        "evalset/example-warning",
+        "a warning, 50%: a, b",
+    )
+    .as_warning()
+    .at_pointer("/spec")
+    .at_position(Position { line: 4, column: 3 });
+    let error = Diagnostic::new(Stage::Rule, "evalset/cases-sorted", "an error")
+        .at_pointer("/spec/cases/1")
+        .at_position(Position { line: 9, column: 7 })
+        .with_note("case \"a\" should come first");
+    let results = [
+        FileResult {
+            origin: Origin::Repo,
+            display_name: ".numinance/warned.yaml".into(),
+            path: ".numinance/warned.yaml".into(),
+            checked: Checked {
+                kind: Some("EvalSet"),
+                name: Some("warned".into()),
+                diagnostics: vec![warning.clone()],
+            },
+        },
+        FileResult {
+            origin: Origin::Repo,
+            display_name: ".numinance/both.yaml".into(),
+            path: ".numinance/both.yaml".into(),
+            checked: Checked {
+                kind: Some("EvalSet"),
+                name: Some("both".into()),
+                diagnostics: vec![warning, error],
+            },
+        },
+    ];
+    let summary = Summary {
+        ok: 1,
+        invalid: 1,
+        error: 0,
+    };
+    let render = |reporter: &mut dyn Reporter| {
+        let mut out = Vec::new();
+        reporter.begin(&mut out, "worktree").expect("write");
+        for result in &results {
+            reporter.result(&mut out, result).expect("write");
+        }
+        reporter.end(&mut out, &summary).expect("write");
+        String::from_utf8(out).expect("UTF-8")
+    };
+    let json = render(&mut numi::report::json::JsonReporter::default());
+    let report: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        schema_errors(&report_schema(), &report),
+        Vec::<String>::new()
+    );
+    assert_eq!(report["results"][0]["status"], "ok");
+    assert_eq!(report["summary"]["diagnostics"]["warning"], 2);
+    let sarif = render(&mut numi::report::sarif::SarifReporter::default());
+    let log: Value = serde_json::from_str(&sarif).expect("JSON");
+    assert_eq!(schema_errors(&sarif_schema(), &log), Vec::<String>::new());
+    let levels: Vec<&Value> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|result| &result["level"])
+        .collect();
+    assert_eq!(levels, ["warning", "warning", "error"]);
+    let github = render(&mut numi::report::github::GithubReporter);
+    let junit = render(&mut numi::report::junit::JunitReporter::default());
+    roxmltree::Document::parse(&junit).expect("well-formed XML");
+    insta::assert_snapshot!(
+        "warnings",
+        format!("--- github\n{github}--- junit\n{junit}")
+    );
+}
