@@ -81,6 +81,9 @@ pub struct Diagnostic {
     pub pointer: Option<String>,
     /// Where that node stands in the source, when known.
     pub position: Option<Position>,
+    /// A hint beside the message for machine formats (which case an
+    /// out-of-order case should follow, say); the text line never shows it.
+    pub note: Option<String>,
 }
 
 impl Diagnostic {
@@ -92,6 +95,7 @@ impl Diagnostic {
             message: message.into(),
             pointer: None,
             position: None,
+            note: None,
         }
     }
 
@@ -111,6 +115,11 @@ impl Diagnostic {
 
     pub fn at_position(mut self, position: Position) -> Self {
         self.position = Some(position);
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
         self
     }
 }

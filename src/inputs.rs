@@ -21,6 +21,10 @@ pub enum Source {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
     pub display_name: String,
+    /// The path as given, `/` separated: with `--files`, the argument (joined
+    /// with the path inside a folder argument); in a repository, the path
+    /// relative to DIR. Machine formats locate files by it.
+    pub path: String,
     /// The file to read, or why there is none to read.
     pub source: Result<Source, String>,
 }
@@ -41,16 +45,23 @@ pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
             stdin_taken = true;
             inputs.push(Input {
                 display_name: "-".to_owned(),
+                path: "-".to_owned(),
                 source,
             });
             continue;
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path, None)),
-            Ok(metadata) => inputs.push(file_input(file_display_name(path), path, &metadata)),
+            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path, Some(argument), None)),
+            Ok(metadata) => inputs.push(file_input(
+                file_display_name(path),
+                slashed(argument),
+                path,
+                &metadata,
+            )),
             Err(error) => inputs.push(Input {
                 display_name: file_display_name(path),
+                path: slashed(argument),
                 source: Err(io_reason(&error)),
             }),
         }
@@ -72,22 +83,34 @@ pub fn from_repository(root: &Path) -> Vec<Input> {
     let tree = root.join(CONFIGURATION_TREE);
     let confine = fs::canonicalize(root).ok();
     match fs::metadata(&tree) {
-        Ok(metadata) if metadata.is_dir() => walk(&tree, root, confine.as_deref()),
+        Ok(metadata) if metadata.is_dir() => walk(&tree, root, None, confine.as_deref()),
         Ok(_) => vec![Input {
             display_name: CONFIGURATION_TREE.to_owned(),
+            path: CONFIGURATION_TREE.to_owned(),
             source: Err("not a directory".to_owned()),
         }],
         Err(error) => vec![Input {
             display_name: CONFIGURATION_TREE.to_owned(),
+            path: CONFIGURATION_TREE.to_owned(),
             source: Err(io_reason(&error)),
         }],
     }
 }
 
 /// Every `*.yaml` and `*.yml` under `folder` (following links to folders,
-/// with loops reported), named relative to `base`. With `confine`, a link
-/// that resolves outside that (canonical) folder is reported, not followed.
-fn walk(folder: &Path, base: &Path, confine: Option<&Path>) -> Vec<Input> {
+/// with loops reported), named relative to `base`; paths as given start
+/// with `argument` when the folder was one. With `confine`, a link that
+/// resolves outside that (canonical) folder is reported, not followed.
+fn walk(
+    folder: &Path,
+    base: &Path,
+    argument: Option<&str>,
+    confine: Option<&Path>,
+) -> Vec<Input> {
+    let given = |display_name: &str| match argument {
+        Some(argument) => join_given(argument, display_name),
+        None => display_name.to_owned(),
+    };
     let mut inputs = Vec::new();
     let mut entries = WalkDir::new(folder).follow_links(true).into_iter();
     while let Some(entry) = entries.next() {
@@ -104,8 +127,10 @@ fn walk(folder: &Path, base: &Path, confine: Option<&Path>) -> Vec<Input> {
                         if is_dir {
                             entries.skip_current_dir();
                         }
+                        let display_name = relative_name(entry.path(), base);
                         inputs.push(Input {
-                            display_name: relative_name(entry.path(), base),
+                            path: given(&display_name),
+                            display_name,
                             source: Err(OUTSIDE_THE_REPOSITORY.to_owned()),
                         });
                         continue;
@@ -115,10 +140,14 @@ fn walk(folder: &Path, base: &Path, confine: Option<&Path>) -> Vec<Input> {
                     continue;
                 }
                 let display_name = relative_name(entry.path(), base);
+                let path = given(&display_name);
                 match entry.metadata() {
-                    Ok(metadata) => inputs.push(file_input(display_name, entry.path(), &metadata)),
+                    Ok(metadata) => {
+                        inputs.push(file_input(display_name, path, entry.path(), &metadata));
+                    }
                     Err(error) => inputs.push(Input {
                         display_name,
+                        path,
                         source: Err(walk_reason(&error)),
                     }),
                 }
@@ -128,8 +157,10 @@ fn walk(folder: &Path, base: &Path, confine: Option<&Path>) -> Vec<Input> {
                 if is_dangling_other(&error, path) {
                     continue;
                 }
+                let display_name = relative_name(path, base);
                 inputs.push(Input {
-                    display_name: relative_name(path, base),
+                    path: given(&display_name),
+                    display_name,
                     source: Err(walk_reason(&error)),
                 });
             }
@@ -155,7 +186,7 @@ fn is_dangling_other(error: &walkdir::Error, path: &Path) -> bool {
         && fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 
-fn file_input(display_name: String, path: &Path, metadata: &fs::Metadata) -> Input {
+fn file_input(display_name: String, given: String, path: &Path, metadata: &fs::Metadata) -> Input {
     let source = if metadata.is_file() {
         Ok(Source::Path(path.to_path_buf()))
     } else {
@@ -163,6 +194,7 @@ fn file_input(display_name: String, path: &Path, metadata: &fs::Metadata) -> Inp
     };
     Input {
         display_name,
+        path: given,
         source,
     }
 }
@@ -179,6 +211,25 @@ fn file_display_name(path: &Path) -> String {
     path.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string_lossy().into_owned())
+}
+
+/// A folder argument joined with a `/` separated path inside it.
+fn join_given(argument: &str, inside: &str) -> String {
+    let argument = slashed(argument);
+    if argument.is_empty() || argument.ends_with('/') {
+        format!("{argument}{inside}")
+    } else {
+        format!("{argument}/{inside}")
+    }
+}
+
+/// A path as typed, with the platform's separators written as `/`.
+fn slashed(path: &str) -> String {
+    if std::path::MAIN_SEPARATOR == '/' {
+        path.to_owned()
+    } else {
+        path.replace(std::path::MAIN_SEPARATOR, "/")
+    }
 }
 
 /// `path` relative to `base`, with `/` separators.
@@ -213,5 +264,70 @@ pub fn io_reason(error: &io::Error) -> String {
     match chars.next() {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => "unknown error".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(inputs: &[Input]) -> Vec<(&str, &str)> {
+        inputs
+            .iter()
+            .map(|input| (input.display_name.as_str(), input.path.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn paths_as_given_keep_the_argument_and_join_the_path_inside_a_folder() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let folder = temp.path().join("conf");
+        fs::create_dir_all(folder.join("sub")).expect("mkdir");
+        fs::write(folder.join("sub/a.yaml"), "").expect("write");
+        fs::write(folder.join("b.yml"), "").expect("write");
+        let folder_argument = folder.to_string_lossy().into_owned();
+        let file_argument = folder.join("b.yml").to_string_lossy().into_owned();
+        let inputs = from_arguments(&[
+            folder_argument.clone(),
+            format!("{folder_argument}/"),
+            file_argument.clone(),
+            "missing.yaml".to_owned(),
+            "-".to_owned(),
+        ]);
+        let in_folder = |name: &str| format!("{folder_argument}/{name}");
+        assert_eq!(
+            paths(&inputs),
+            vec![
+                ("b.yml", in_folder("b.yml").as_str()),
+                ("sub/a.yaml", in_folder("sub/a.yaml").as_str()),
+                ("b.yml", in_folder("b.yml").as_str()),
+                ("sub/a.yaml", in_folder("sub/a.yaml").as_str()),
+                ("b.yml", file_argument.as_str()),
+                ("missing.yaml", "missing.yaml"),
+                ("-", "-"),
+            ]
+        );
+    }
+
+    #[test]
+    fn paths_in_a_repository_are_relative_to_it() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let tree = temp.path().join(CONFIGURATION_TREE).join("policy");
+        fs::create_dir_all(&tree).expect("mkdir");
+        fs::write(tree.join("p.yaml"), "").expect("write");
+        let inputs = from_repository(temp.path());
+        assert_eq!(
+            paths(&inputs),
+            vec![(".numinance/policy/p.yaml", ".numinance/policy/p.yaml")]
+        );
+        let missing = from_repository(&temp.path().join("nowhere"));
+        assert_eq!(paths(&missing), vec![(".numinance", ".numinance")]);
+    }
+
+    #[test]
+    fn a_folder_argument_joins_with_one_slash() {
+        assert_eq!(join_given("conf", "a.yaml"), "conf/a.yaml");
+        assert_eq!(join_given("conf/", "a.yaml"), "conf/a.yaml");
+        assert_eq!(join_given(".", "a.yaml"), "./a.yaml");
     }
 }

@@ -60,6 +60,8 @@ pub enum Status {
 pub struct FileResult {
     pub origin: Origin,
     pub display_name: String,
+    /// The path as given; see [`Input::path`].
+    pub path: String,
     pub checked: Checked,
 }
 
@@ -218,9 +220,14 @@ const BATCH: usize = 8;
 /// memory stays flat however the work is ordered.
 const WINDOW: usize = 1024;
 
-/// One worker per core, none idle: a run of a few files starts no threads.
+/// One worker per core (or `NUMI_THREADS`), none idle: a run of a few files
+/// starts no threads.
 fn worker_count(inputs: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let cores = std::env::var("NUMI_THREADS")
+        .ok()
+        .and_then(|threads| threads.parse::<usize>().ok())
+        .filter(|&threads| threads > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     cores.min(inputs.div_ceil(BATCH))
 }
 
@@ -359,6 +366,7 @@ pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
     FileResult {
         origin,
         display_name: input.display_name.clone(),
+        path: input.path.clone(),
         checked,
     }
 }

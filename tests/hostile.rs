@@ -206,7 +206,7 @@ fn committed_hostile_files_one_by_one() {
 }
 
 /// The whole folder at once prints the same lines, in byte order of the
-/// names, whatever order rayon checked them in.
+/// names, whatever order the workers checked them in.
 #[test]
 fn committed_hostile_folder_reports_every_file_in_order() {
     let folder = hostile_folder();

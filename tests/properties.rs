@@ -62,6 +62,11 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
                     "a stage no document may reach: {diagnostic:?}"
                 );
                 assert!(diagnostic.rule.contains('/'), "{diagnostic:?}");
+                let position = diagnostic.position.unwrap_or_default();
+                assert!(
+                    position.line >= 1 && position.column >= 1,
+                    "every diagnostic of a document has a position: {diagnostic:?}"
+                );
                 assert!(!diagnostic.message.is_empty(), "{diagnostic:?}");
             }
             let origin = match mode {
@@ -71,6 +76,7 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
             let result = FileResult {
                 origin,
                 display_name: "doc.yaml".to_owned(),
+                path: "doc.yaml".to_owned(),
                 checked: checked.clone(),
             };
             assert_ne!(result.status(), Status::Error);

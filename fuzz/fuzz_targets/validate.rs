@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         let result = FileResult {
             origin,
             display_name: "fuzz.yaml".to_owned(),
+            path: "fuzz.yaml".to_owned(),
             checked,
         };
         assert_ne!(result.status(), Status::Error);

@@ -4,9 +4,14 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::inputs;
+use crate::report::Reporter;
+use crate::report::github::GithubReporter;
+use crate::report::json::JsonReporter;
+use crate::report::junit::JunitReporter;
+use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
 use crate::run::{self, DEFAULT_MAX_FILE_SIZE, Exit, Options, Origin};
 use crate::validate::Mode;
@@ -34,6 +39,35 @@ pub struct ValidateArgs {
     /// Refuse files larger than this many bytes without reading them.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+
+    /// How to report the results on standard output.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The report formats of `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One line per document (the default).
+    Text,
+    /// One JSON document per run (schema: schemas/report.schema.json).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands, one per diagnostic.
+    Github,
+    /// JUnit XML, one testcase per document.
+    Junit,
+}
+
+fn reporter(format: Format) -> Box<dyn Reporter> {
+    match format {
+        Format::Text => Box::new(TextReporter),
+        Format::Json => Box::<JsonReporter>::default(),
+        Format::Sarif => Box::<SarifReporter>::default(),
+        Format::Github => Box::new(GithubReporter),
+        Format::Junit => Box::<JunitReporter>::default(),
+    }
 }
 
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
@@ -54,11 +88,12 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         strict: args.strict,
     };
     let mut out = io::BufWriter::new(stdout);
+    let mut reporter = reporter(args.format);
     let summary = match run::run(
         &inputs,
         origin,
         &options,
-        &mut TextReporter,
+        reporter.as_mut(),
         &mut out,
         stderr,
     ) {

@@ -7,6 +7,7 @@ use serde_json::{Number, Value};
 use super::checks::{field_fails, is_digest, is_strict_version, is_token, rule_fails};
 use super::{Kind, Role};
 use crate::diagnostic::Diagnostic;
+use crate::report::{quote, shorten};
 
 pub const KIND: Kind = Kind {
     name: "EvalSet",
@@ -159,22 +160,30 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             "/spec/cases".into(),
         ));
     }
-    if let Some(i) = first_out_of_order(spec.cases.iter().map(|case| case.name)) {
-        found.push(rule_fails(
-            "evalset/cases-sorted",
-            "EvalSet cases are sorted by name without duplicates",
-            format!("/spec/cases/{i}"),
-        ));
+    let names: Vec<&str> = spec.cases.iter().map(|case| case.name).collect();
+    if let Some((i, note)) = first_out_of_order("case", &names) {
+        found.push(
+            rule_fails(
+                "evalset/cases-sorted",
+                "EvalSet cases are sorted by name without duplicates",
+                format!("/spec/cases/{i}"),
+            )
+            .with_note(note),
+        );
     }
     for (i, case) in spec.cases.iter().enumerate() {
         let at = format!("/spec/cases/{i}");
         let failures = &case.expect.verification_failures;
-        if let Some(j) = first_out_of_order(failures.iter().map(|failure| failure.layer)) {
-            found.push(rule_fails(
-                "evalset/failures-sorted",
-                "EvalSet verification failures are sorted by layer without duplicates",
-                format!("{at}/expect/verification_failures/{j}"),
-            ));
+        let layers: Vec<&str> = failures.iter().map(|failure| failure.layer).collect();
+        if let Some((j, note)) = first_out_of_order("layer", &layers) {
+            found.push(
+                rule_fails(
+                    "evalset/failures-sorted",
+                    "EvalSet verification failures are sorted by layer without duplicates",
+                    format!("{at}/expect/verification_failures/{j}"),
+                )
+                .with_note(note),
+            );
         }
         let must_be_seeded = case
             .category
@@ -220,12 +229,28 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
 }
 
 /// The index of the first name that is not strictly greater, in byte order,
-/// than the one before it.
-fn first_out_of_order<'a>(names: impl Iterator<Item = &'a str>) -> Option<usize> {
+/// than the one before it, and a note on where it belongs: after the
+/// greatest smaller name of the list, or first.
+fn first_out_of_order(noun: &str, names: &[&str]) -> Option<(usize, String)> {
     let mut previous: Option<&str> = None;
-    for (i, name) in names.enumerate() {
+    for (i, &name) in names.iter().enumerate() {
         if previous.is_some_and(|before| before.as_bytes() >= name.as_bytes()) {
-            return Some(i);
+            let shown = |name: &str| quote(&shorten(name));
+            let earlier = names.get(..i).unwrap_or_default();
+            let follows = names
+                .iter()
+                .filter(|other| other.as_bytes() < name.as_bytes())
+                .max_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            let note = match follows {
+                _ if earlier.contains(&name) => format!("{noun} {} is a duplicate", shown(name)),
+                Some(follows) => format!(
+                    "{noun} {} should follow {noun} {}",
+                    shown(name),
+                    shown(follows)
+                ),
+                None => format!("{noun} {} should come first", shown(name)),
+            };
+            return Some((i, note));
         }
         previous = Some(name);
     }

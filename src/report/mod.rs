@@ -1,16 +1,48 @@
 //! Renderers: pure functions from results to a writer. Only they print.
 
+pub mod github;
+pub mod json;
+pub mod junit;
+pub mod sarif;
 pub mod text;
 
 use std::io;
 
-use crate::run::{FileResult, Summary};
+use crate::diagnostic::Diagnostic;
+use crate::run::{FileResult, Status, Summary};
 
 /// Renders one run in one format. Results arrive in report order.
 pub trait Reporter {
     fn begin(&mut self, out: &mut dyn io::Write, revision: &str) -> io::Result<()>;
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()>;
     fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()>;
+}
+
+/// The stable name of a status in machine formats.
+pub fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Ok => "ok",
+        Status::Invalid => "invalid",
+        Status::Error => "error",
+    }
+}
+
+/// A diagnostic's message with its note, for formats that show one text.
+pub fn message_with_note(diagnostic: &Diagnostic) -> String {
+    match &diagnostic.note {
+        Some(note) => format!("{} ({note})", diagnostic.message),
+        None => diagnostic.message.clone(),
+    }
+}
+
+/// A path as given, without the leading `./` steps that tools matching
+/// repository paths do not expect.
+pub fn repository_path(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest.trim_start_matches('/');
+    }
+    path
 }
 
 /// User text in double quotes on one line: quotes, backslashes, control and
@@ -57,7 +89,16 @@ pub fn is_invisible_format(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::{quote, repository_path};
+
+    #[test]
+    fn repository_paths_lose_leading_dot_steps_only() {
+        assert_eq!(repository_path("./a/b.yaml"), "a/b.yaml");
+        assert_eq!(repository_path("././/a.yaml"), "a.yaml");
+        assert_eq!(repository_path("../a.yaml"), "../a.yaml");
+        assert_eq!(repository_path(".numinance/a.yaml"), ".numinance/a.yaml");
+        assert_eq!(repository_path("/abs/a.yaml"), "/abs/a.yaml");
+    }
 
     #[test]
     fn quoting_keeps_output_on_one_line() {

@@ -100,23 +100,38 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
         return Err(YamlError::new(
             "yaml/encoding",
             format!("the file is {encoding}; numi reads UTF-8 only"),
-            None,
+            Some(START),
         ));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(YamlError::new(
             "yaml/encoding",
             "the file starts with a byte-order mark; save it as UTF-8 without one",
-            Some(Position { line: 1, column: 1 }),
+            Some(START),
         ));
     }
     std::str::from_utf8(bytes).map_err(|error| {
+        let valid = bytes.get(..error.valid_up_to()).unwrap_or_default();
         YamlError::new(
             "yaml/encoding",
             format!("invalid UTF-8 at byte offset {}", error.valid_up_to()),
-            None,
+            Some(end_of(std::str::from_utf8(valid).unwrap_or_default())),
         )
     })
+}
+
+/// The first line and column of a file.
+const START: Position = Position { line: 1, column: 1 };
+
+/// The position just after `text`.
+fn end_of(text: &str) -> Position {
+    let line_start = text.rfind('\n').map_or(0, |newline| newline + 1);
+    let last_line = text.get(line_start..).unwrap_or_default();
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Position {
+        line: count(text.matches('\n').count()).saturating_add(1),
+        column: count(last_line.chars().count()).saturating_add(1),
+    }
 }
 
 /// Loads the one document `text` holds.
@@ -632,7 +647,7 @@ impl<'a> Builder<'a> {
             return Err(YamlError::new(
                 "yaml/empty",
                 "the file holds no YAML document",
-                None,
+                Some(START),
             ));
         };
         match root.value {

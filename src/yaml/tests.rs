@@ -522,11 +522,19 @@ fn multiple_documents_after_a_document_end_marker() {
 fn empty_file_holds_no_document() {
     assert_eq!(
         load_err(""),
-        error("yaml/empty", "the file holds no YAML document", None)
+        error(
+            "yaml/empty",
+            "the file holds no YAML document",
+            Some(pos(1, 1))
+        )
     );
     assert_eq!(
         bytes_err(b""),
-        error("yaml/empty", "the file holds no YAML document", None)
+        error(
+            "yaml/empty",
+            "the file holds no YAML document",
+            Some(pos(1, 1))
+        )
     );
 }
 
@@ -534,7 +542,11 @@ fn empty_file_holds_no_document() {
 fn comments_only_file_holds_no_document() {
     assert_eq!(
         load_err("# nothing here\n\n   # still nothing\n"),
-        error("yaml/empty", "the file holds no YAML document", None)
+        error(
+            "yaml/empty",
+            "the file holds no YAML document",
+            Some(pos(1, 1))
+        )
     );
 }
 
@@ -607,7 +619,7 @@ fn encoding_utf16_with_a_byte_order_mark_is_refused() {
     let utf16 = error(
         "yaml/encoding",
         "the file is UTF-16; numi reads UTF-8 only",
-        None,
+        Some(pos(1, 1)),
     );
     assert_eq!(bytes_err(b"\xFF\xFEa\0:\0 \x001\0"), utf16, "little-endian");
     assert_eq!(bytes_err(b"\xFE\xFF\0a\0:\0 \x001"), utf16, "big-endian");
@@ -618,7 +630,7 @@ fn encoding_utf16_without_a_byte_order_mark_is_refused() {
     let utf16 = error(
         "yaml/encoding",
         "the file is UTF-16; numi reads UTF-8 only",
-        None,
+        Some(pos(1, 1)),
     );
     assert_eq!(bytes_err(b"a\0:\0 \x001\0"), utf16, "little-endian");
     assert_eq!(bytes_err(b"\0a\0:\0 \x001"), utf16, "big-endian");
@@ -629,7 +641,7 @@ fn encoding_utf32_is_refused() {
     let utf32 = error(
         "yaml/encoding",
         "the file is UTF-32; numi reads UTF-8 only",
-        None,
+        Some(pos(1, 1)),
     );
     assert_eq!(bytes_err(b"\xFF\xFE\0\0a\0\0\0"), utf32, "with a mark");
     assert_eq!(bytes_err(b"a\0\0\0:\0\0\0"), utf32, "without a mark");
@@ -639,12 +651,23 @@ fn encoding_utf32_is_refused() {
 fn encoding_invalid_utf8_names_the_byte_offset() {
     assert_eq!(
         bytes_err(b"a: 1\nb: \xFF\n"),
-        error("yaml/encoding", "invalid UTF-8 at byte offset 8", None)
+        error(
+            "yaml/encoding",
+            "invalid UTF-8 at byte offset 8",
+            Some(pos(2, 4))
+        )
     );
+    // The column counts characters, not bytes.
+    assert_eq!(bytes_err(b"k: \xC3\xA9\nx: \xFF").position, Some(pos(2, 4)));
+    assert_eq!(bytes_err(b"k: \xC3\xA9\xFF").position, Some(pos(1, 5)));
     // A truncated multi-byte sequence: the offset is where it starts.
     assert_eq!(
         bytes_err(b"name: caf\xC3"),
-        error("yaml/encoding", "invalid UTF-8 at byte offset 9", None)
+        error(
+            "yaml/encoding",
+            "invalid UTF-8 at byte offset 9",
+            Some(pos(1, 10))
+        )
     );
 }
 

@@ -38,6 +38,7 @@ fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
         message: format!("a value of numinance.kinds.v1.{field} fails its check"),
         pointer: Some(pointer.to_owned()),
         position: None,
+        note: None,
     }
 }
 

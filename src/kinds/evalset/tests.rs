@@ -48,6 +48,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         message: message.to_owned(),
         pointer: Some(pointer.to_owned()),
         position: None,
+        note: None,
     }
 }
 
@@ -416,7 +417,10 @@ fn seed_token_fails_for_a_caught_by_that_is_not_a_token() {
 fn cases_sorted_fails_when_the_first_case_is_renamed_past_the_second() {
     assert_eq!(
         check(|d| d["spec"]["cases"][0]["name"] = json!("zz-clean")),
-        vec![rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")]
+        vec![
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "bugfix-lint-retry" should come first"#)
+        ]
     );
 }
 
@@ -424,11 +428,17 @@ fn cases_sorted_fails_when_the_first_case_is_renamed_past_the_second() {
 fn cases_sorted_points_at_the_duplicate_not_the_original() {
     assert_eq!(
         check(|d| d["spec"]["cases"][2]["name"] = json!("bugfix-lint-retry")),
-        vec![rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/2")]
+        vec![
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/2")
+                .with_note(r#"case "bugfix-lint-retry" is a duplicate"#)
+        ]
     );
     assert_eq!(
         check(|d| d["spec"]["cases"][1]["name"] = json!("bugfix-clean")),
-        vec![rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")]
+        vec![
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "bugfix-clean" is a duplicate"#)
+        ]
     );
 }
 
@@ -437,7 +447,22 @@ fn cases_sorted_reports_only_the_first_case_out_of_order() {
     let names = named(&["c", "b", "a"]);
     assert_eq!(
         rules(&set_of(&names)),
-        vec![rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")]
+        vec![
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "b" should follow case "a""#)
+        ]
+    );
+}
+
+#[test]
+fn cases_sorted_notes_a_duplicate_that_is_not_beside_its_original() {
+    let names = named(&["a", "c", "a"]);
+    assert_eq!(
+        rules(&set_of(&names)),
+        vec![
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/2")
+                .with_note(r#"case "a" is a duplicate"#)
+        ]
     );
 }
 
@@ -458,9 +483,11 @@ fn cases_sorted_fails_in_any_other_order_of_those_names() {
         (["aa", "a_b"], "/spec/cases/1"),
         (["a-b", "a"], "/spec/cases/1"),
     ] {
+        let [_, second] = names;
+        let note = format!("case \"{second}\" should come first");
         assert_eq!(
             rules(&set_of(&named(&names))),
-            vec![rule("evalset/cases-sorted", CASES_SORTED, at)],
+            vec![rule("evalset/cases-sorted", CASES_SORTED, at).with_note(note)],
             "{names:?}"
         );
     }
@@ -486,7 +513,8 @@ fn cases_sorted_unsorted_example_fails_through_the_pipeline_with_the_spec_messag
     // The spec's verified run: the first case renamed so cases are not sorted.
     let text = CORE_REPLAY.replace("name: bugfix-clean", "name: zz-clean");
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let mut expected = rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1");
+    let mut expected = rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+        .with_note(r#"case "bugfix-lint-retry" should come first"#);
     expected.position = Some(Position {
         line: 10,
         column: 7,
@@ -519,11 +547,14 @@ fn failures_sorted_fails_for_layers_out_of_order() {
                 {"layer": "security-scan", "count": 1},
             ]);
         }),
-        vec![rule(
-            "evalset/failures-sorted",
-            FAILURES_SORTED,
-            "/spec/cases/2/expect/verification_failures/1"
-        )]
+        vec![
+            rule(
+                "evalset/failures-sorted",
+                FAILURES_SORTED,
+                "/spec/cases/2/expect/verification_failures/1"
+            )
+            .with_note(r#"layer "security-scan" should come first"#)
+        ]
     );
 }
 
@@ -536,11 +567,14 @@ fn failures_sorted_fails_for_a_duplicate_layer() {
                 {"layer": "lint", "count": 1},
             ]);
         }),
-        vec![rule(
-            "evalset/failures-sorted",
-            FAILURES_SORTED,
-            "/spec/cases/1/expect/verification_failures/1"
-        )]
+        vec![
+            rule(
+                "evalset/failures-sorted",
+                FAILURES_SORTED,
+                "/spec/cases/1/expect/verification_failures/1"
+            )
+            .with_note(r#"layer "lint" is a duplicate"#)
+        ]
     );
 }
 
@@ -757,12 +791,14 @@ fn several_failures_come_out_field_checks_first_then_cross_field_rules() {
                 "EvalSeed.defect",
                 "/spec/cases/2/seeded/defect"
             ),
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1"),
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "bugfix-lint-retry" should come first"#),
             rule(
                 "evalset/failures-sorted",
                 FAILURES_SORTED,
                 &format!("{failures}/1")
-            ),
+            )
+            .with_note(r#"layer "Lint" should come first"#),
             rule(
                 "evalset/seeded-category",
                 SEEDED_CATEGORY,
@@ -791,7 +827,8 @@ fn case_count_comes_before_the_other_cross_field_rules() {
         found,
         vec![
             rule("evalset/case-count", CASE_COUNT, "/spec/cases"),
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1"),
+            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
+                .with_note(r#"case "case-000" should come first"#),
         ]
     );
 }

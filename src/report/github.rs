@@ -1,0 +1,78 @@
+//! `--format github`: GitHub Actions workflow commands, one per diagnostic,
+//! so each problem shows as an annotation on its line. A document without
+//! diagnostics prints nothing, and there is no summary line: the exit status
+//! and the annotations say it all.
+
+use std::io;
+
+use super::{Reporter, message_with_note, repository_path};
+use crate::diagnostic::Severity;
+use crate::run::{FileResult, Summary};
+
+#[derive(Debug, Default)]
+pub struct GithubReporter;
+
+impl Reporter for GithubReporter {
+    fn begin(&mut self, _out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        for diagnostic in &result.checked.diagnostics {
+            let command = match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let mut properties = Vec::new();
+            if result.path != "-" {
+                properties.push(format!(
+                    "file={}",
+                    escape_property(repository_path(&result.path))
+                ));
+            }
+            if let Some(position) = diagnostic.position {
+                properties.push(format!("line={}", position.line));
+                properties.push(format!("col={}", position.column));
+            }
+            properties.push(format!("title={}", escape_property(diagnostic.rule)));
+            writeln!(
+                out,
+                "::{command} {}::{}",
+                properties.join(","),
+                escape_data(&message_with_note(diagnostic))
+            )?;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The message of a workflow command, escaped as the runner unescapes it.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A property value: the message escapes, and `:` and `,`, which would end it.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape_data, escape_property};
+
+    #[test]
+    fn data_escapes_percent_and_line_breaks_only() {
+        assert_eq!(escape_data("50% a:b,c\r\nd"), "50%25 a:b,c%0D%0Ad");
+    }
+
+    #[test]
+    fn properties_also_escape_colons_and_commas() {
+        assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+}

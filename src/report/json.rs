@@ -1,0 +1,136 @@
+//! `--format json`: one JSON document per run, streamed a result at a time:
+//! the revision, every result with every diagnostic, then the counts. Its
+//! JSON Schema is `schemas/report.schema.json`.
+
+use std::io;
+
+use serde::Serialize;
+
+use super::{Reporter, status_name};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::run::{FileResult, Summary};
+
+#[derive(Debug, Default)]
+pub struct JsonReporter {
+    results: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct ResultRecord<'a> {
+    origin: &'static str,
+    path: &'a str,
+    display_name: &'a str,
+    kind: Option<&'a str>,
+    name: Option<&'a str>,
+    status: &'static str,
+    diagnostics: Vec<DiagnosticRecord<'a>>,
+}
+
+#[derive(Serialize)]
+struct DiagnosticRecord<'a> {
+    stage: &'static str,
+    rule: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    note: Option<&'a str>,
+    pointer: Option<&'a str>,
+    line: Option<u32>,
+    column: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct SummaryRecord {
+    documents: DocumentCounts,
+    diagnostics: DiagnosticCounts,
+}
+
+#[derive(Serialize)]
+struct DocumentCounts {
+    total: usize,
+    ok: usize,
+    invalid: usize,
+    error: usize,
+}
+
+#[derive(Serialize)]
+struct DiagnosticCounts {
+    error: usize,
+    warning: usize,
+}
+
+impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
+    fn from(diagnostic: &'a Diagnostic) -> Self {
+        DiagnosticRecord {
+            stage: diagnostic.stage.name(),
+            rule: diagnostic.rule,
+            severity: diagnostic.severity.name(),
+            message: &diagnostic.message,
+            note: diagnostic.note.as_deref(),
+            pointer: diagnostic.pointer.as_deref(),
+            line: diagnostic.position.map(|position| position.line),
+            column: diagnostic.position.map(|position| position.column),
+        }
+    }
+}
+
+impl Reporter for JsonReporter {
+    fn begin(&mut self, out: &mut dyn io::Write, revision: &str) -> io::Result<()> {
+        write!(
+            out,
+            "{{\n  \"revision\": {},\n  \"results\": [",
+            serde_json::to_string(revision)?
+        )
+    }
+
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        for diagnostic in &result.checked.diagnostics {
+            match diagnostic.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+            }
+        }
+        let record = ResultRecord {
+            origin: result.origin.name(),
+            path: &result.path,
+            display_name: &result.display_name,
+            kind: result.checked.kind,
+            name: result.checked.name.as_deref(),
+            status: status_name(result.status()),
+            diagnostics: result.checked.diagnostics.iter().map(Into::into).collect(),
+        };
+        let separator = if self.results == 0 { "" } else { "," };
+        self.results += 1;
+        write!(out, "{separator}\n    {}", indented(&record, 4)?)
+    }
+
+    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
+        let close = if self.results == 0 { "]" } else { "\n  ]" };
+        let record = SummaryRecord {
+            documents: DocumentCounts {
+                total: summary.total(),
+                ok: summary.ok,
+                invalid: summary.invalid,
+                error: summary.error,
+            },
+            diagnostics: DiagnosticCounts {
+                error: self.errors,
+                warning: self.warnings,
+            },
+        };
+        writeln!(
+            out,
+            "{close},\n  \"summary\": {}\n}}",
+            indented(&record, 2)?
+        )
+    }
+}
+
+/// Pretty JSON whose lines after the first are indented by `by` spaces, to
+/// nest inside the document being streamed. JSON strings hold no raw line
+/// breaks, so every line break is the printer's.
+fn indented(value: &impl Serialize, by: usize) -> io::Result<String> {
+    let pretty = serde_json::to_string_pretty(value)?;
+    Ok(pretty.replace('\n', &format!("\n{}", " ".repeat(by))))
+}

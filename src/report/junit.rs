@@ -1,0 +1,179 @@
+//! `--format junit`: JUnit XML for GitLab, Jenkins and other CI test
+//! reports. One testsuite, one testcase per document: `<failure>` for an
+//! invalid document, `<error>` for one that could not be checked. The suite's
+//! counts open the document, so testcases are kept until the end.
+
+use std::fmt::Write as _;
+use std::io;
+
+use super::{Reporter, message_with_note, repository_path};
+use crate::diagnostic::Diagnostic;
+use crate::run::{FileResult, Status, Summary};
+
+#[derive(Debug, Default)]
+pub struct JunitReporter {
+    revision: String,
+    testcases: String,
+}
+
+impl Reporter for JunitReporter {
+    fn begin(&mut self, _out: &mut dyn io::Write, revision: &str) -> io::Result<()> {
+        self.revision = revision.to_owned();
+        Ok(())
+    }
+
+    fn result(&mut self, _out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        testcase(&mut self.testcases, result).map_err(io::Error::other)
+    }
+
+    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
+        let counts = format!(
+            "tests=\"{}\" failures=\"{}\" errors=\"{}\"",
+            summary.total(),
+            summary.invalid,
+            summary.error
+        );
+        writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
+        writeln!(out, "<testsuites name=\"numi\" {counts}>")?;
+        writeln!(
+            out,
+            "  <testsuite name=\"numi validate\" {counts} skipped=\"0\">"
+        )?;
+        writeln!(out, "    <properties>")?;
+        writeln!(
+            out,
+            "      <property name=\"revision\" value=\"{}\"/>",
+            escape(&self.revision, Context::Attribute)
+        )?;
+        writeln!(out, "    </properties>")?;
+        out.write_all(self.testcases.as_bytes())?;
+        writeln!(out, "  </testsuite>")?;
+        writeln!(out, "</testsuites>")
+    }
+}
+
+fn testcase(xml: &mut String, result: &FileResult) -> std::fmt::Result {
+    let attribute = |text: &str| escape(text, Context::Attribute);
+    let classname = result.checked.kind.unwrap_or("numi");
+    write!(
+        xml,
+        "    <testcase classname=\"{}\" name=\"{}\"",
+        attribute(classname),
+        attribute(&result.display_name)
+    )?;
+    if result.path != "-" {
+        write!(
+            xml,
+            " file=\"{}\"",
+            attribute(repository_path(&result.path))
+        )?;
+    }
+    let diagnostics = &result.checked.diagnostics;
+    let element = match result.status() {
+        Status::Ok if diagnostics.is_empty() => return writeln!(xml, "/>"),
+        Status::Ok => "system-out",
+        Status::Invalid => "failure",
+        Status::Error => "error",
+    };
+    writeln!(xml, ">")?;
+    write!(xml, "      <{element}")?;
+    if let Some(first) = result.checked.errors().next() {
+        write!(
+            xml,
+            " message=\"{}\" type=\"{}\"",
+            attribute(&message_with_note(first)),
+            attribute(first.rule)
+        )?;
+    }
+    write!(xml, ">")?;
+    for diagnostic in diagnostics {
+        writeln!(
+            xml,
+            "{}",
+            escape(
+                &listing(repository_path(&result.path), diagnostic),
+                Context::Text
+            )
+        )?;
+    }
+    writeln!(xml, "</{element}>")?;
+    writeln!(xml, "    </testcase>")
+}
+
+/// One diagnostic as a compiler would print it:
+/// `path:line:column: severity rule: message`.
+fn listing(path: &str, diagnostic: &Diagnostic) -> String {
+    let place = match diagnostic.position {
+        Some(position) => format!("{path}:{}:{}", position.line, position.column),
+        None => path.to_owned(),
+    };
+    format!(
+        "{place}: {} {}: {}",
+        diagnostic.severity.name(),
+        diagnostic.rule,
+        message_with_note(diagnostic)
+    )
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Attribute,
+    Text,
+}
+
+/// Text made safe for XML 1.0: markup characters as entities, line breaks
+/// and tabs in attributes as character references (so attribute-value
+/// normalisation keeps them), and the characters XML 1.0 cannot hold at all
+/// written as `\u{XXXX}`.
+fn escape(text: &str, context: Context) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' if context == Context::Attribute => escaped.push_str("&quot;"),
+            '\n' if context == Context::Attribute => escaped.push_str("&#10;"),
+            '\t' if context == Context::Attribute => escaped.push_str("&#9;"),
+            '\r' => escaped.push_str("&#13;"),
+            '\n' | '\t' => escaped.push(c),
+            c if c.is_control() || matches!(c, '\u{FFFE}' | '\u{FFFF}') => {
+                escaped.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+            }
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Context, escape};
+
+    #[test]
+    fn markup_characters_become_entities() {
+        assert_eq!(
+            escape(r#"<a href="x">&</a>"#, Context::Attribute),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+        );
+        assert_eq!(escape(r#"]]> "q""#, Context::Text), r#"]]&gt; "q""#);
+    }
+
+    #[test]
+    fn line_breaks_survive_in_attributes() {
+        assert_eq!(
+            escape("a\nb\tc\rd", Context::Attribute),
+            "a&#10;b&#9;c&#13;d"
+        );
+        assert_eq!(escape("a\nb\tc\rd", Context::Text), "a\nb\tc&#13;d");
+    }
+
+    #[test]
+    fn characters_xml_cannot_hold_are_written_out() {
+        assert_eq!(
+            escape("nul\0 bell\u{7} esc\u{1b} \u{FFFE}", Context::Text),
+            "nul\\u{0000} bell\\u{0007} esc\\u{001b} \\u{fffe}"
+        );
+        assert_eq!(escape("café ✓", Context::Text), "café ✓");
+    }
+}

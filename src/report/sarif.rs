@@ -1,0 +1,174 @@
+//! `--format sarif`: one SARIF 2.1.0 log with one run, as GitHub code
+//! scanning takes it. Built from serde-sarif's typed structures; the results
+//! are kept until the end because the rules they use come first in the log.
+
+use std::collections::BTreeSet;
+use std::io;
+
+use serde_sarif::sarif::{
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, PhysicalLocation,
+    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
+    ToolComponent,
+};
+
+use super::{Reporter, message_with_note, repository_path};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules;
+use crate::run::{FileResult, Summary};
+
+/// The published schema of SARIF 2.1.0.
+const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+#[derive(Debug, Default)]
+pub struct SarifReporter {
+    results: Vec<SarifResult>,
+    rule_ids: BTreeSet<&'static str>,
+}
+
+impl Reporter for SarifReporter {
+    fn begin(&mut self, _out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn result(&mut self, _out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        for diagnostic in &result.checked.diagnostics {
+            self.rule_ids.insert(diagnostic.rule);
+            self.results.push(sarif_result(&result.path, diagnostic));
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
+        let rule_ids: Vec<&str> = self.rule_ids.iter().copied().collect();
+        let mut results = std::mem::take(&mut self.results);
+        for result in &mut results {
+            let index = result
+                .rule_id
+                .as_deref()
+                .and_then(|id| rule_ids.binary_search(&id).ok());
+            result.rule_index = index.and_then(|index| i64::try_from(index).ok());
+        }
+        let driver = ToolComponent::builder()
+            .name("numi")
+            .version(env!("CARGO_PKG_VERSION"))
+            .rules(rule_ids.iter().map(|id| descriptor(id)).collect::<Vec<_>>())
+            .build();
+        let invocation = Invocation::builder()
+            .execution_successful(summary.error == 0 && summary.total() > 0)
+            .build();
+        let run = Run::builder()
+            .tool(Tool::builder().driver(driver).build())
+            .invocations(vec![invocation])
+            .column_kind(serde_json::json!("unicodeCodePoints"))
+            .results(results)
+            .build();
+        let log = Sarif::builder()
+            .schema(SCHEMA)
+            .version(serde_json::json!("2.1.0"))
+            .runs(vec![run])
+            .build();
+        serde_json::to_writer_pretty(&mut *out, &log)?;
+        writeln!(out)
+    }
+}
+
+/// A rule as SARIF describes it: its catalogue summary and explanation, or
+/// its id where the catalogue has no entry.
+fn descriptor(id: &str) -> ReportingDescriptor {
+    let doc = rules::find(id);
+    let short = doc.map_or(id, |doc| doc.summary);
+    let full = doc.map_or(id, |doc| doc.explanation);
+    ReportingDescriptor::builder()
+        .id(id)
+        .short_description(MultiformatMessageString::builder().text(short).build())
+        .full_description(MultiformatMessageString::builder().text(full).build())
+        .build()
+}
+
+fn sarif_result(path: &str, diagnostic: &Diagnostic) -> SarifResult {
+    let level = match diagnostic.severity {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+    };
+    let message = Message::builder()
+        .text(message_with_note(diagnostic))
+        .build();
+    let mut result = SarifResult::builder()
+        .rule_id(diagnostic.rule)
+        .level(level)
+        .message(message)
+        .build();
+    result.locations = location(path, diagnostic).map(|location| vec![location]);
+    result
+}
+
+/// Where a diagnostic stands: the file and, when known, the line and
+/// column. Standard input has no file to point at.
+fn location(path: &str, diagnostic: &Diagnostic) -> Option<Location> {
+    if path == "-" {
+        return None;
+    }
+    let artifact = ArtifactLocation::builder().uri(uri(path)).build();
+    let physical = match diagnostic.position {
+        Some(position) => PhysicalLocation::builder()
+            .artifact_location(artifact)
+            .region(
+                Region::builder()
+                    .start_line(i64::from(position.line))
+                    .start_column(i64::from(position.column))
+                    .build(),
+            )
+            .build(),
+        None => PhysicalLocation::builder()
+            .artifact_location(artifact)
+            .build(),
+    };
+    Some(Location::builder().physical_location(physical).build())
+}
+
+/// A path as a URI reference: relative paths stay relative (to the
+/// repository root, as code scanning resolves them), absolute ones become
+/// `file://` URIs; every byte outside the unreserved set and `/` is
+/// percent-encoded.
+pub fn uri(path: &str) -> String {
+    let relative = repository_path(path);
+    let encoded = percent_encode(relative);
+    if relative.starts_with('/') {
+        format!("file://{encoded}")
+    } else {
+        encoded
+    }
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut encoded = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri;
+
+    #[test]
+    fn relative_paths_stay_relative_and_are_percent_encoded() {
+        assert_eq!(uri(".numinance/x.yaml"), ".numinance/x.yaml");
+        assert_eq!(uri("./bad/doc.yaml"), "bad/doc.yaml");
+        assert_eq!(uri("a b/c#d?.yaml"), "a%20b/c%23d%3F.yaml");
+        assert_eq!(uri("x:y.yaml"), "x%3Ay.yaml");
+        assert_eq!(uri("café.yaml"), "caf%C3%A9.yaml");
+        assert_eq!(uri("100%.yaml"), "100%25.yaml");
+    }
+
+    #[test]
+    fn absolute_paths_become_file_uris() {
+        assert_eq!(uri("/tmp/a b.yaml"), "file:///tmp/a%20b.yaml");
+    }
+}
