@@ -12,6 +12,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod schema;
+pub mod suggest;
 pub mod validate;
 pub mod yaml;
 
