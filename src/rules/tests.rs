@@ -100,8 +100,13 @@ fn emitted(doc: &RuleDoc, example: &str, mode: Mode) -> (bool, Vec<&'static str>
 fn failing_examples_fail_their_rule_and_passing_ones_pass() {
     for doc in all().filter(|doc| !doc.failing.is_empty()) {
         let (failing_mode, passing_mode) = modes(doc.id);
-        let (fails, _) = emitted(doc, doc.failing, failing_mode);
+        let (fails, errors) = emitted(doc, doc.failing, failing_mode);
         assert!(fails, "{}: the failing example does not emit it", doc.id);
+        assert!(
+            errors.iter().all(|rule| *rule == doc.id),
+            "{}: the failing example fails other rules too: {errors:?}",
+            doc.id
+        );
         let (passes_too, errors) = emitted(doc, doc.passing, passing_mode);
         assert!(!passes_too, "{}: the passing example emits it", doc.id);
         assert!(
