@@ -54,8 +54,14 @@ mod tests {
         let scopes = ["SCOPE_ORG", "SCOPE_TEAM", "SCOPE_REPO"];
         assert_eq!(nearest("SCOPE_REPOSITORY", scopes), Some("SCOPE_REPO"));
         let fields = ["change_type", "max_repair_attempts", "qualification"];
-        assert_eq!(nearest("max_repair_attempt", fields), Some("max_repair_attempts"));
-        assert_eq!(nearest("PlayBook", ["Playbook", "EvalSet"]), Some("Playbook"));
+        assert_eq!(
+            nearest("max_repair_attempt", fields),
+            Some("max_repair_attempts")
+        );
+        assert_eq!(
+            nearest("PlayBook", ["Playbook", "EvalSet"]),
+            Some("Playbook")
+        );
     }
 
     #[test]

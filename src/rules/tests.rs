@@ -62,8 +62,16 @@ fn ids_are_unique_and_well_formed() {
         if let Some(stage) = stage_of_prefix(prefix) {
             assert_eq!(doc.stage, stage, "{}: stage", doc.id);
         }
-        assert!(doc.summary.ends_with('.'), "{}: summary is a sentence", doc.id);
-        assert!(!doc.explanation.trim().is_empty(), "{}: explanation", doc.id);
+        assert!(
+            doc.summary.ends_with('.'),
+            "{}: summary is a sentence",
+            doc.id
+        );
+        assert!(
+            !doc.explanation.trim().is_empty(),
+            "{}: explanation",
+            doc.id
+        );
         assert_eq!(find(doc.id), Some(doc));
     }
     assert_eq!(find("evalset/nope"), None);
@@ -81,8 +89,18 @@ fn the_set_of_ids_is_frozen() {
 fn every_rule_has_examples_unless_no_document_can_show_it() {
     for doc in all() {
         let without = WITHOUT_EXAMPLE.contains(&doc.id);
-        assert_eq!(doc.failing.is_empty(), without, "{}: failing example", doc.id);
-        assert_eq!(doc.passing.is_empty(), without, "{}: passing example", doc.id);
+        assert_eq!(
+            doc.failing.is_empty(),
+            without,
+            "{}: failing example",
+            doc.id
+        );
+        assert_eq!(
+            doc.passing.is_empty(),
+            without,
+            "{}: passing example",
+            doc.id
+        );
     }
     for id in WITHOUT_EXAMPLE {
         assert!(find(id).is_some(), "{id} is documented");
@@ -129,7 +147,7 @@ fn every_rule_id_in_the_source_is_documented() {
         &prefixes,
         &mut found,
     );
-    for id in &crate::schema::SCHEMA_RULES[..] {
+    for id in crate::schema::SCHEMA_RULES {
         found.insert((*id).to_owned());
     }
     assert!(found.contains("evalset/cases-sorted"), "the scan finds ids");
@@ -160,8 +178,8 @@ fn collect_ids(dir: &Path, prefixes: &BTreeSet<&str>, found: &mut BTreeSet<Strin
             let Some((prefix, name)) = literal.split_once('/') else {
                 continue;
             };
-            let id_like = !name.is_empty()
-                && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-');
+            let id_like =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-');
             if prefixes.contains(prefix) && id_like {
                 found.insert(literal.to_owned());
             }
