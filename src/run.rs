@@ -60,6 +60,10 @@ pub struct FileResult {
     pub origin: Origin,
     pub display_name: String,
     pub checked: Checked,
+    /// The bytes read, kept only when [`Options::keep_source`] asks for them
+    /// (a renderer that quotes the source), so a run holds no file longer
+    /// than it needs to.
+    pub source: Option<Vec<u8>>,
 }
 
 impl FileResult {
@@ -132,6 +136,8 @@ pub struct Options {
     pub mode: Mode,
     pub limits: Limits,
     pub max_file_size: u64,
+    /// Keep each file's bytes in its result, for a renderer that shows them.
+    pub keep_source: bool,
 }
 
 /// Checks every input and reports each result, in input order.
@@ -169,26 +175,30 @@ pub fn run(
 /// Reads and validates one input. A panic inside numi becomes an internal
 /// error for this input alone.
 pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
-    let checked = match &input.source {
-        Err(reason) => failed(Stage::Read, "read/io", reason.clone()),
+    let (checked, source) = match &input.source {
+        Err(reason) => (failed(Stage::Read, "read/io", reason.clone()), None),
         Ok(source) => match read(source, options.max_file_size) {
-            Err(reason) => failed(Stage::Read, "read/io", reason),
-            Ok(bytes) => catch_unwind(AssertUnwindSafe(|| {
-                validate_bytes(&bytes, options.mode, &options.limits)
-            }))
-            .unwrap_or_else(|_| {
-                failed(
-                    Stage::Internal,
-                    "internal/panic",
-                    "numi failed on this file; please report it".to_owned(),
-                )
-            }),
+            Err(reason) => (failed(Stage::Read, "read/io", reason), None),
+            Ok(bytes) => {
+                let checked = catch_unwind(AssertUnwindSafe(|| {
+                    validate_bytes(&bytes, options.mode, &options.limits)
+                }))
+                .unwrap_or_else(|_| {
+                    failed(
+                        Stage::Internal,
+                        "internal/panic",
+                        "numi failed on this file; please report it".to_owned(),
+                    )
+                });
+                (checked, options.keep_source.then_some(bytes))
+            }
         },
     };
     FileResult {
         origin,
         display_name: input.display_name.clone(),
         checked,
+        source,
     }
 }
 

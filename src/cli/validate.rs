@@ -1,12 +1,14 @@
 //! `numi validate`: turns the arguments into a run and the run into an exit
 //! status.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::inputs;
+use crate::report::Reporter;
+use crate::report::pretty::PrettyReporter;
 use crate::report::text::TextReporter;
 use crate::run::{self, DEFAULT_MAX_FILE_SIZE, Exit, Options, Origin};
 use crate::validate::Mode;
@@ -30,6 +32,41 @@ pub struct ValidateArgs {
     /// Refuse files larger than this many bytes without reading them.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+
+    /// How results are written.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// When the pretty format uses colour; `auto` means on a terminal, unless
+    /// NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = Colour::Auto, value_name = "WHEN")]
+    pub color: Colour,
+}
+
+/// The output formats of `numi validate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One line per document, byte-compatible with the reference.
+    Text,
+    /// Every problem with its source snippet, for people at a terminal.
+    Pretty,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Colour {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Whether to colour: `--color` decides, and `auto` colours a terminal
+/// unless NO_COLOR is set to anything but the empty string (no-color.org).
+fn use_colour(choice: Colour, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    match choice {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => terminal && no_color.is_none_or(|value| value.is_empty()),
+    }
 }
 
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
@@ -47,9 +84,22 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         mode,
         limits: Limits::default(),
         max_file_size: args.max_file_size,
+        keep_source: args.format == Format::Pretty,
+    };
+    let mut reporter: Box<dyn Reporter> = match args.format {
+        Format::Text => Box::new(TextReporter),
+        Format::Pretty => {
+            let no_color = std::env::var_os("NO_COLOR");
+            let terminal = io::stdout().is_terminal();
+            Box::new(PrettyReporter::new(use_colour(
+                args.color,
+                terminal,
+                no_color.as_deref(),
+            )))
+        }
     };
     let mut out = io::BufWriter::new(stdout);
-    let summary = match run::run(&inputs, origin, &options, &mut TextReporter, &mut out) {
+    let summary = match run::run(&inputs, origin, &options, reporter.as_mut(), &mut out) {
         Ok(summary) => summary,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,
         Err(error) => {
@@ -64,4 +114,23 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         let _ = writeln!(stderr, "numi: nothing found to validate");
     }
     summary.exit()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::{Colour, use_colour};
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_no_color() {
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        assert!(use_colour(Colour::Always, false, set));
+        assert!(!use_colour(Colour::Never, true, None));
+        assert!(use_colour(Colour::Auto, true, None));
+        assert!(use_colour(Colour::Auto, true, empty));
+        assert!(!use_colour(Colour::Auto, true, set));
+        assert!(!use_colour(Colour::Auto, false, None));
+    }
 }

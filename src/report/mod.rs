@@ -1,5 +1,6 @@
 //! Renderers: pure functions from results to a writer. Only they print.
 
+pub mod pretty;
 pub mod text;
 
 use std::io;
