@@ -108,7 +108,7 @@ impl Reporter for PrettyReporter {
             .source
             .as_deref()
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
-            .map(|text| NamedSource::new(&result.display_name, printable(text)));
+            .map(|text| NamedSource::new(escaped_name(&result.display_name), printable(text)));
         for diagnostic in diagnostics {
             let report = self.report(diagnostic, result.checked.kind, source.as_ref());
             let mut rendered = String::new();
@@ -201,6 +201,16 @@ fn heading(result: &FileResult) -> String {
     let problems = if count == 1 { "problem" } else { "problems" };
     line.push_str(&format!(": {count} {problems}"));
     line
+}
+
+/// A display name as the snippet's title may show it: escaped as the text
+/// format escapes it, without the quotes.
+fn escaped_name(name: &str) -> String {
+    let quoted = quote(name);
+    quoted
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// What went wrong, in one line. Schema violations name the node they are
@@ -315,7 +325,11 @@ fn schema_at<'s>(root: &'s Value, schema: &'s Value, pointer: &str) -> Option<&'
             _ => current
                 .get("properties")
                 .and_then(|properties| properties.get(&name))
-                .or_else(|| current.get("additionalProperties").filter(|a| a.is_object()))?,
+                .or_else(|| {
+                    current
+                        .get("additionalProperties")
+                        .filter(|a| a.is_object())
+                })?,
         };
         current = resolve(root, next)?;
     }
@@ -413,11 +427,17 @@ fn token_length(text: &str, start: usize) -> usize {
     token.trim_end().len()
 }
 
+/// A quoted scalar's length with its quotes: `\"` escapes a double quote,
+/// `''` a single one.
 fn quoted_length(line: &str, quote: char) -> usize {
     let mut escaped = false;
-    for (at, c) in line.char_indices().skip(1) {
+    let mut chars = line.char_indices().skip(1).peekable();
+    while let Some((at, c)) = chars.next() {
         match c {
             '\\' if quote == '"' && !escaped => escaped = true,
+            '\'' if quote == '\'' && chars.peek().is_some_and(|&(_, next)| next == '\'') => {
+                chars.next();
+            }
             c if c == quote && !escaped => return at + c.len_utf8(),
             _ => escaped = false,
         }
