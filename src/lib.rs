@@ -13,6 +13,7 @@ pub mod rules;
 pub mod run;
 pub mod schema;
 pub mod strict;
+pub mod suggest;
 pub mod validate;
 pub mod yaml;
 

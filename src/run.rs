@@ -63,6 +63,10 @@ pub struct FileResult {
     /// The path as given; see [`Input::path`].
     pub path: String,
     pub checked: Checked,
+    /// The bytes read, kept only when [`Options::keep_source`] asks for them
+    /// (a renderer that quotes the source), so a run holds no file longer
+    /// than it needs to.
+    pub source: Option<Vec<u8>>,
 }
 
 impl FileResult {
@@ -138,6 +142,8 @@ pub struct Options {
     /// `--strict`: producer-side findings make a document invalid instead of
     /// being reported as warnings.
     pub strict: bool,
+    /// Keep each file's bytes in its result, for a renderer that shows them.
+    pub keep_source: bool,
 }
 
 /// Checks every input and reports each result, in input order; the warnings
@@ -347,20 +353,23 @@ fn write_in_order(
 /// Reads and validates one input. A panic inside numi becomes an internal
 /// error for this input alone.
 pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
-    let checked = match &input.source {
-        Err(reason) => failed(Stage::Read, "read/io", reason.clone()),
+    let (checked, source) = match &input.source {
+        Err(reason) => (failed(Stage::Read, "read/io", reason.clone()), None),
         Ok(source) => match read(source, options.max_file_size) {
-            Err(reason) => failed(Stage::Read, "read/io", reason),
-            Ok(bytes) => catch_unwind(AssertUnwindSafe(|| {
-                validate_bytes(&bytes, options.mode, &options.limits)
-            }))
-            .unwrap_or_else(|_| {
-                failed(
-                    Stage::Internal,
-                    "internal/panic",
-                    "numi failed on this file; please report it".to_owned(),
-                )
-            }),
+            Err(reason) => (failed(Stage::Read, "read/io", reason), None),
+            Ok(bytes) => {
+                let checked = catch_unwind(AssertUnwindSafe(|| {
+                    validate_bytes(&bytes, options.mode, &options.limits)
+                }))
+                .unwrap_or_else(|_| {
+                    failed(
+                        Stage::Internal,
+                        "internal/panic",
+                        "numi failed on this file; please report it".to_owned(),
+                    )
+                });
+                (checked, options.keep_source.then_some(bytes))
+            }
         },
     };
     FileResult {
@@ -368,6 +377,7 @@ pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
         display_name: input.display_name.clone(),
         path: input.path.clone(),
         checked,
+        source,
     }
 }
 

@@ -78,6 +78,7 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
                 display_name: "doc.yaml".to_owned(),
                 path: "doc.yaml".to_owned(),
                 checked: checked.clone(),
+                source: None,
             };
             assert_ne!(result.status(), Status::Error);
             let text = line(&result);

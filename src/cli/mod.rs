@@ -1,6 +1,7 @@
 //! The command line: clap definitions and dispatch. Each subcommand lives in
 //! a module of its own and returns its exit status.
 
+mod explain;
 mod validate;
 
 use std::ffi::OsString;
@@ -9,6 +10,7 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 use crate::run::Exit;
+pub use explain::ExplainArgs;
 pub use validate::ValidateArgs;
 
 #[derive(Debug, Parser)]
@@ -26,6 +28,8 @@ pub struct Cli {
 pub enum Command {
     /// Validate the configuration tree of a repository, or named files.
     Validate(ValidateArgs),
+    /// Explain a rule id: what it checks, why, and a failing and a passing example.
+    Explain(ExplainArgs),
 }
 
 /// Runs numi with `arguments` (the program name first) and returns the exit status.
@@ -52,5 +56,6 @@ pub fn main(
     };
     match cli.command {
         Command::Validate(args) => validate::execute(&args, stdout, stderr) as i32,
+        Command::Explain(args) => explain::execute(&args, stdout, stderr) as i32,
     }
 }

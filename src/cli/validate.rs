@@ -1,7 +1,7 @@
 //! `numi validate`: turns the arguments into a run and the run into an exit
 //! status.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -11,6 +11,7 @@ use crate::report::Reporter;
 use crate::report::github::GithubReporter;
 use crate::report::json::JsonReporter;
 use crate::report::junit::JunitReporter;
+use crate::report::pretty::PrettyReporter;
 use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
 use crate::run::{self, DEFAULT_MAX_FILE_SIZE, Exit, Options, Origin};
@@ -43,13 +44,20 @@ pub struct ValidateArgs {
     /// How to report the results on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+
+    /// When the pretty format uses colour; `auto` means on a terminal, unless
+    /// NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = Colour::Auto, value_name = "WHEN")]
+    pub color: Colour,
 }
 
 /// The report formats of `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// One line per document (the default).
+    /// One line per document, byte-compatible with the reference (the default).
     Text,
+    /// Every problem with its source snippet, for people at a terminal.
+    Pretty,
     /// One JSON document per run (schema: schemas/report.schema.json).
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
@@ -60,13 +68,39 @@ pub enum Format {
     Junit,
 }
 
-fn reporter(format: Format) -> Box<dyn Reporter> {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Colour {
+    Auto,
+    Always,
+    Never,
+}
+
+fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
     match format {
         Format::Text => Box::new(TextReporter),
+        Format::Pretty => {
+            let no_color = std::env::var_os("NO_COLOR");
+            let terminal = io::stdout().is_terminal();
+            Box::new(PrettyReporter::new(use_colour(
+                colour,
+                terminal,
+                no_color.as_deref(),
+            )))
+        }
         Format::Json => Box::<JsonReporter>::default(),
         Format::Sarif => Box::<SarifReporter>::default(),
         Format::Github => Box::new(GithubReporter),
         Format::Junit => Box::<JunitReporter>::default(),
+    }
+}
+
+/// Whether to colour: `--color` decides, and `auto` colours a terminal
+/// unless NO_COLOR is set to anything but the empty string (no-color.org).
+fn use_colour(choice: Colour, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    match choice {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => terminal && no_color.is_none_or(|value| value.is_empty()),
     }
 }
 
@@ -86,9 +120,10 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         limits: Limits::default(),
         max_file_size: args.max_file_size,
         strict: args.strict,
+        keep_source: args.format == Format::Pretty,
     };
     let mut out = io::BufWriter::new(stdout);
-    let mut reporter = reporter(args.format);
+    let mut reporter = reporter(args.format, args.color);
     let summary = match run::run(
         &inputs,
         origin,
@@ -111,4 +146,23 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         let _ = writeln!(stderr, "numi: nothing found to validate");
     }
     summary.exit()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::{Colour, use_colour};
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_no_color() {
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        assert!(use_colour(Colour::Always, false, set));
+        assert!(!use_colour(Colour::Never, true, None));
+        assert!(use_colour(Colour::Auto, true, None));
+        assert!(use_colour(Colour::Auto, true, empty));
+        assert!(!use_colour(Colour::Auto, true, set));
+        assert!(!use_colour(Colour::Auto, false, None));
+    }
 }

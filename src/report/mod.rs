@@ -3,6 +3,7 @@
 pub mod github;
 pub mod json;
 pub mod junit;
+pub mod pretty;
 pub mod sarif;
 pub mod text;
 

@@ -1,6 +1,14 @@
 //! What each rule id means: the catalogue behind `numi explain` and the
 //! rule descriptions of the machine formats. Every id a diagnostic can carry
-//! has exactly one entry here.
+//! has exactly one entry here, with a failing and a passing example that the
+//! tests run through the validator.
+
+mod bundle;
+mod errors;
+mod evalset;
+mod kind;
+mod schema;
+mod yaml;
 
 use crate::diagnostic::Stage;
 
@@ -14,15 +22,25 @@ pub struct RuleDoc {
     pub summary: &'static str,
     /// Why the rule exists and how to fix a failure; plain text, may span lines.
     pub explanation: &'static str,
-    /// A document, or part of one, that fails the rule.
+    /// A document, or part of one, that fails the rule; empty when no
+    /// document can show it (a read error, a defect of numi).
     pub failing: &'static str,
-    /// The same document made to pass.
+    /// The same document made to pass; empty when `failing` is.
     pub passing: &'static str,
 }
 
 /// The catalogue, one section per stage or kind, each listed in the order
 /// the README lists its rules.
-const SECTIONS: &[&[RuleDoc]] = &[crate::strict::RULES];
+const SECTIONS: &[&[RuleDoc]] = &[
+    errors::READ,
+    errors::INTERNAL,
+    yaml::YAML,
+    kind::KIND,
+    schema::SCHEMA,
+    evalset::EVALSET,
+    bundle::BUNDLE,
+    crate::strict::RULES,
+];
 
 /// Every documented rule.
 pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
@@ -33,3 +51,11 @@ pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
 pub fn find(id: &str) -> Option<&'static RuleDoc> {
     all().find(|doc| doc.id == id)
 }
+
+/// The documented id nearest to `id`, for a "did you mean" hint.
+pub fn nearest(id: &str) -> Option<&'static str> {
+    crate::suggest::nearest(id, all().map(|doc| doc.id))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,507 @@
+//! `--format pretty`: miette's graphical report of every problem of every
+//! document, with the source snippet, a label at the node, the rule id as
+//! the code and a help line on how to fix it. Meant for people at a
+//! terminal; machines read the other formats.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use serde_json::Value;
+
+use super::{Reporter, is_invisible_format, quote, text};
+use crate::diagnostic::{Diagnostic, Position, Severity, Stage};
+use crate::kinds;
+use crate::rules;
+use crate::run::{FileResult, Status, Summary};
+use crate::suggest::nearest;
+
+/// Columns the report is wrapped to, whatever the terminal, so the output of
+/// a run does not depend on where it ran.
+const WIDTH: usize = 100;
+
+/// Most allowed values or property names a help line lists.
+const MAX_LISTED: usize = 8;
+
+pub struct PrettyReporter {
+    handler: GraphicalReportHandler,
+    /// Each kind's schema, parsed when a report first needs it.
+    schemas: HashMap<&'static str, Option<Value>>,
+}
+
+impl PrettyReporter {
+    pub fn new(colour: bool) -> Self {
+        let theme = if colour {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        PrettyReporter {
+            handler: GraphicalReportHandler::new_themed(theme)
+                .with_width(WIDTH)
+                .with_links(false),
+            schemas: HashMap::new(),
+        }
+    }
+
+    fn schema(&mut self, kind: &'static str) -> Option<&Value> {
+        self.schemas
+            .entry(kind)
+            .or_insert_with(|| {
+                kinds::find(kind).and_then(|kind| serde_json::from_str(kind.schema).ok())
+            })
+            .as_ref()
+    }
+
+    /// The report of one diagnostic.
+    fn report<'a>(
+        &mut self,
+        diagnostic: &Diagnostic,
+        kind: Option<&'static str>,
+        source: Option<&'a NamedSource<String>>,
+    ) -> Report<'a> {
+        let span = source.zip(diagnostic.position).map(|(source, position)| {
+            let text = source.inner();
+            let start = offset(text, position);
+            let length = token_length(text, start);
+            // A block mapping stands where its first key does; underlining
+            // that key would blame it for what the mapping lacks.
+            let points_at_mapping = diagnostic.rule == "schema/required"
+                && !text.get(start..).is_some_and(|rest| rest.starts_with('{'));
+            (start, if points_at_mapping { 0 } else { length })
+        });
+        let token = span
+            .zip(source)
+            .and_then(|((start, length), source)| source.inner().get(start..start + length))
+            .map(unquote);
+        let schema = kind.and_then(|kind| self.schema(kind));
+        let label = span.map(|(start, length)| {
+            LabeledSpan::new_primary_with_span(Some(label(diagnostic)), (start, length))
+        });
+        Report {
+            message: headline(diagnostic),
+            code: diagnostic.rule,
+            severity: match diagnostic.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+            },
+            help: help(diagnostic, token.as_deref(), schema),
+            source,
+            label,
+        }
+    }
+}
+
+impl Reporter for PrettyReporter {
+    fn begin(&mut self, _out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        let diagnostics = &result.checked.diagnostics;
+        if diagnostics.is_empty() {
+            return writeln!(out, "{}", text::line(result));
+        }
+        writeln!(out, "{}", heading(result))?;
+        let source = result
+            .source
+            .as_deref()
+            .and_then(|bytes| std::str::from_utf8(bytes).ok())
+            .map(|text| NamedSource::new(escaped_name(&result.display_name), printable(text)));
+        for diagnostic in diagnostics {
+            let report = self.report(diagnostic, result.checked.kind, source.as_ref());
+            let mut rendered = String::new();
+            self.handler
+                .render_report(&mut rendered, &report)
+                .map_err(|_| io::Error::other("the report cannot be rendered"))?;
+            writeln!(out, "{}", rendered.trim_end())?;
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
+        let documents = match summary.total() {
+            1 => "1 document".to_owned(),
+            n => format!("{n} documents"),
+        };
+        writeln!(
+            out,
+            "{documents}: {} ok, {} invalid, {} error",
+            summary.ok, summary.invalid, summary.error
+        )
+    }
+}
+
+/// One diagnostic as miette sees it.
+#[derive(Debug)]
+struct Report<'a> {
+    message: String,
+    code: &'static str,
+    severity: miette::Severity,
+    help: String,
+    source: Option<&'a NamedSource<String>>,
+    label: Option<LabeledSpan>,
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.help))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.map(|source| source as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = self.label.clone()?;
+        Some(Box::new(std::iter::once(label)))
+    }
+}
+
+/// The line above a document's reports: status, origin, name, kind and how
+/// many problems follow.
+fn heading(result: &FileResult) -> String {
+    let status = match result.status() {
+        Status::Ok => "ok",
+        Status::Invalid => "invalid",
+        Status::Error => "error",
+    };
+    let mut line = format!(
+        "{status:<9}{} {}",
+        result.origin.name(),
+        quote(&result.display_name)
+    );
+    if let Some(kind) = result.checked.kind {
+        line.push(' ');
+        line.push_str(kind);
+        if let Some(name) = &result.checked.name {
+            line.push(' ');
+            line.push_str(&quote(name));
+        }
+    }
+    let count = result.checked.diagnostics.len();
+    let problems = if count == 1 { "problem" } else { "problems" };
+    line.push_str(&format!(": {count} {problems}"));
+    line
+}
+
+/// A display name as the snippet's title may show it: escaped as the text
+/// format escapes it, without the quotes.
+fn escaped_name(name: &str) -> String {
+    let quoted = quote(name);
+    quoted
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// What went wrong, in one line. Schema violations name the node they are
+/// about; every other message already says which rule fails.
+fn headline(diagnostic: &Diagnostic) -> String {
+    match (diagnostic.stage, &diagnostic.pointer) {
+        (Stage::Schema, Some(pointer)) => format!("{}: {}", quote(pointer), diagnostic.message),
+        (Stage::Read, _) => format!("read: {}", diagnostic.message),
+        _ => diagnostic.message.clone(),
+    }
+}
+
+/// The words beside the underlined node.
+fn label(diagnostic: &Diagnostic) -> String {
+    match diagnostic.rule {
+        "schema/additionalProperties" => "not a property of this mapping".to_owned(),
+        "schema/required" => match diagnostic.pointer.as_deref().and_then(last_segment) {
+            Some(name) => format!("the mapping here lacks {}", quote(&name)),
+            None => "this mapping lacks a required property".to_owned(),
+        },
+        _ if diagnostic.stage == Stage::Schema => diagnostic.message.clone(),
+        _ => match &diagnostic.pointer {
+            Some(pointer) => quote(pointer),
+            None => "here".to_owned(),
+        },
+    }
+}
+
+/// How to fix it: a near-miss suggestion where there is one, else what the
+/// rule asks; then where to read more.
+fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
+    let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+    let fix = match diagnostic.rule {
+        "schema/additionalProperties" => {
+            let parent = parent_pointer(pointer);
+            let allowed = schema
+                .and_then(|schema| schema_at(schema, schema, parent))
+                .map(property_names)
+                .unwrap_or_default();
+            let unexpected = last_segment(pointer).unwrap_or_default();
+            Some(match nearest(&unexpected, allowed.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None if allowed.is_empty() => "remove it".to_owned(),
+                None => format!("remove it; this mapping takes {}", listed(&allowed)),
+            })
+        }
+        "schema/required" => last_segment(pointer).map(|name| format!("add `{name}`")),
+        "schema/enum" => {
+            let allowed = schema
+                .and_then(|schema| schema_at(schema, schema, pointer))
+                .map(enum_values)
+                .unwrap_or_default();
+            let near = token.and_then(|token| nearest(token, allowed.iter().copied()));
+            match near {
+                Some(near) => Some(format!("did you mean `{near}`?")),
+                None if allowed.is_empty() => None,
+                None => Some(format!("use one of {}", listed(&allowed))),
+            }
+        }
+        "kind/unknown" => token
+            .and_then(|token| nearest(token, kinds::names()))
+            .map(|near| format!("did you mean `{near}`?")),
+        _ => None,
+    };
+    let doc = rules::find(diagnostic.rule);
+    let fix = fix.or_else(|| doc.map(|doc| doc.summary.to_owned()));
+    let more = match doc {
+        Some(doc) if !doc.failing.is_empty() => format!(
+            "`numi explain {}` shows a failing and a passing example",
+            diagnostic.rule
+        ),
+        _ => format!("`numi explain {}` tells more", diagnostic.rule),
+    };
+    match fix {
+        Some(fix) => format!("{fix}\n{more}"),
+        None => more,
+    }
+}
+
+fn listed(names: &[&str]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .take(MAX_LISTED)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let more = names.len().saturating_sub(MAX_LISTED);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The unescaped last segment of a JSON pointer.
+fn last_segment(pointer: &str) -> Option<String> {
+    let (_, last) = pointer.rsplit_once('/')?;
+    Some(last.replace("~1", "/").replace("~0", "~"))
+}
+
+fn parent_pointer(pointer: &str) -> &str {
+    pointer.rsplit_once('/').map_or("", |(parent, _)| parent)
+}
+
+/// The subschema that applies at `pointer`, following `$ref`s within the
+/// schema, `properties`, `additionalProperties` and `items`.
+fn schema_at<'s>(root: &'s Value, schema: &'s Value, pointer: &str) -> Option<&'s Value> {
+    let mut current = resolve(root, schema)?;
+    for raw in pointer.split('/').skip(1) {
+        let name = raw.replace("~1", "/").replace("~0", "~");
+        let next = match current.get("items") {
+            Some(items) if name.parse::<usize>().is_ok() => items,
+            _ => current
+                .get("properties")
+                .and_then(|properties| properties.get(&name))
+                .or_else(|| {
+                    current
+                        .get("additionalProperties")
+                        .filter(|a| a.is_object())
+                })?,
+        };
+        current = resolve(root, next)?;
+    }
+    Some(current)
+}
+
+/// `schema`, or what its local `$ref` (`#/$defs/Name`) points at.
+fn resolve<'s>(root: &'s Value, schema: &'s Value) -> Option<&'s Value> {
+    let mut current = schema;
+    // A chain of references is short; the bound keeps a cycle harmless.
+    for _ in 0..8 {
+        match current.get("$ref").and_then(Value::as_str) {
+            Some(reference) => current = root.pointer(reference.strip_prefix('#')?)?,
+            None => return Some(current),
+        }
+    }
+    None
+}
+
+fn property_names(schema: &Value) -> Vec<&str> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn enum_values(schema: &Value) -> Vec<&str> {
+    schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|values| values.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The source as it may be shown on a terminal: line breaks normalised to
+/// `\n`, and control and invisible formatting characters replaced one for
+/// one, so a file cannot drive the terminal and columns still count true.
+fn printable(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => shown.push('\n'),
+            '\n' | '\t' => shown.push(c),
+            c if c.is_control() || is_invisible_format(c) => shown.push('\u{FFFD}'),
+            c => shown.push(c),
+        }
+    }
+    shown
+}
+
+/// The byte offset of a line and column (a column counts characters), or
+/// the nearest end of line or text when the position lies past it.
+fn offset(text: &str, position: Position) -> usize {
+    let line_index = usize::try_from(position.line.saturating_sub(1)).unwrap_or(usize::MAX);
+    let Some(line_start) = line_starts(text).nth(line_index) else {
+        return text.len();
+    };
+    let line = text.get(line_start..).unwrap_or_default();
+    let line_length = line.find('\n').unwrap_or(line.len());
+    let column_index = usize::try_from(position.column.saturating_sub(1)).unwrap_or(usize::MAX);
+    let within = line
+        .char_indices()
+        .nth(column_index)
+        .map_or(line_length, |(at, _)| at.min(line_length));
+    line_start + within
+}
+
+fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1))
+}
+
+/// The length in bytes of the YAML token starting at `start`: a quoted
+/// scalar with its quotes, a flow collection that closes on its line, or a
+/// plain scalar or key up to what ends it. Enough to underline the node.
+fn token_length(text: &str, start: usize) -> usize {
+    let Some(rest) = text.get(start..) else {
+        return 0;
+    };
+    let line = rest.split('\n').next().unwrap_or_default();
+    let line_prefix = text
+        .get(..start)
+        .and_then(|before| before.rsplit('\n').next())
+        .unwrap_or_default();
+    let length = match line.chars().next() {
+        None => 0,
+        Some(quote @ ('"' | '\'')) => quoted_length(line, quote),
+        Some('{' | '[') => flow_length(line).unwrap_or(1),
+        Some('-' | '?' | ':') if line.chars().nth(1).is_none_or(char::is_whitespace) => 1,
+        Some(_) => plain_length(line, in_flow(line_prefix)),
+    };
+    let token = line.get(..length).unwrap_or_default();
+    token.trim_end().len()
+}
+
+/// A quoted scalar's length with its quotes: `\"` escapes a double quote,
+/// `''` a single one.
+fn quoted_length(line: &str, quote: char) -> usize {
+    let mut escaped = false;
+    let mut chars = line.char_indices().skip(1).peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' if quote == '"' && !escaped => escaped = true,
+            '\'' if quote == '\'' && chars.peek().is_some_and(|&(_, next)| next == '\'') => {
+                chars.next();
+            }
+            c if c == quote && !escaped => return at + c.len_utf8(),
+            _ => escaped = false,
+        }
+    }
+    line.len()
+}
+
+/// The length of a flow collection that closes on the same line.
+fn flow_length(line: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quoted: Option<char> = None;
+    for (at, c) in line.char_indices() {
+        match (quoted, c) {
+            (Some(q), c) if c == q => quoted = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quoted = Some(c),
+            (None, '{' | '[') => depth += 1,
+            (None, '}' | ']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a flow collection is open before the token on its line.
+fn in_flow(line_prefix: &str) -> bool {
+    let opened = line_prefix.matches(['{', '[']).count();
+    let closed = line_prefix.matches(['}', ']']).count();
+    opened > closed
+}
+
+fn plain_length(line: &str, in_flow: bool) -> usize {
+    let mut previous = ' ';
+    for (at, c) in line.char_indices() {
+        let ends = match c {
+            ':' => line
+                .get(at + 1..)
+                .and_then(|after| after.chars().next())
+                .is_none_or(|next| next.is_whitespace() || (in_flow && ",]}".contains(next))),
+            '#' => previous.is_whitespace(),
+            ',' | ']' | '}' => in_flow,
+            _ => false,
+        };
+        if ends {
+            return at;
+        }
+        previous = c;
+    }
+    line.len()
+}
+
+/// A token as its value reads: quotes removed.
+fn unquote(token: &str) -> String {
+    let inner = token
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .or_else(|| token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')));
+    inner.unwrap_or(token).to_owned()
+}
+
+#[cfg(test)]
+mod tests;

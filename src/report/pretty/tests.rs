@@ -1,0 +1,127 @@
+use serde_json::json;
+
+use super::*;
+
+fn at(line: u32, column: u32) -> Position {
+    Position { line, column }
+}
+
+/// The token underlined at `line`/`column` of `text`.
+fn token(text: &str, line: u32, column: u32) -> &str {
+    let start = offset(text, at(line, column));
+    &text[start..start + token_length(text, start)]
+}
+
+#[test]
+fn positions_become_byte_offsets_counting_columns_in_characters() {
+    let text = "a: é\nbé: x\n";
+    assert_eq!(offset(text, at(1, 1)), 0);
+    assert_eq!(offset(text, at(1, 4)), 3);
+    assert_eq!(offset(text, at(2, 1)), 6);
+    assert_eq!(offset(text, at(2, 5)), 11);
+    // Past the end of a line or of the text: the nearest end.
+    assert_eq!(offset(text, at(1, 40)), 5);
+    assert_eq!(offset(text, at(9, 1)), text.len());
+    assert_eq!(offset(text, at(0, 0)), 0);
+}
+
+#[test]
+fn the_underline_covers_the_token_at_the_node() {
+    let block = "spec:\n  max_repair_attempt: 2\n  scope: SCOPE_REPO # the scope\n  title: a, b\n";
+    assert_eq!(token(block, 2, 3), "max_repair_attempt");
+    assert_eq!(token(block, 2, 23), "2");
+    assert_eq!(token(block, 3, 10), "SCOPE_REPO");
+    assert_eq!(
+        token(block, 4, 10),
+        "a, b",
+        "a comma ends nothing in block context"
+    );
+    let flow = r#"m: {name: core, scope: "rep\"o", list: [a, [b]], e: {}, url: http://x}"#;
+    assert_eq!(token(flow, 1, 11), "core");
+    assert_eq!(token(flow, 1, 24), r#""rep\"o""#);
+    assert_eq!(token(flow, 1, 40), "[a, [b]]");
+    assert_eq!(token(flow, 1, 53), "{}");
+    assert_eq!(token(flow, 1, 62), "http://x");
+    assert_eq!(token("k: 'it''s'\n", 1, 4), "'it''s'");
+    assert_eq!(token("- a\n", 1, 1), "-");
+    assert_eq!(
+        token("k: [a,\n  b]\n", 1, 4),
+        "[",
+        "a flow collection over lines"
+    );
+    assert_eq!(token("k: \"open\n", 1, 4), "\"open");
+    assert_eq!(token("", 1, 1), "");
+}
+
+#[test]
+fn the_source_shown_cannot_drive_the_terminal() {
+    assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc\td");
+    assert_eq!(printable("x\u{1b}[2J\u{7}"), "x\u{fffd}[2J\u{fffd}");
+    assert_eq!(printable("a\u{202e}b"), "a\u{fffd}b");
+    // One character for one: columns still count true.
+    let hostile = "k: \u{1b}\u{202e}é";
+    assert_eq!(printable(hostile).chars().count(), hostile.chars().count());
+}
+
+#[test]
+fn the_schema_at_a_pointer_follows_refs_properties_and_items() {
+    let schema = json!({
+        "properties": {
+            "spec": {"properties": {"cases": {"items": {"$ref": "#/$defs/Case"}}}},
+            "tools": {"additionalProperties": {"$ref": "#/$defs/Case"}}
+        },
+        "$defs": {"Case": {"properties": {"acceptance": {"enum": ["A", "B"]}}}}
+    });
+    let acceptance = schema_at(&schema, &schema, "/spec/cases/3/acceptance");
+    assert_eq!(acceptance, Some(&json!({"enum": ["A", "B"]})));
+    let case = schema_at(&schema, &schema, "/tools/any~1name").map(property_names);
+    assert_eq!(case, Some(vec!["acceptance"]));
+    assert_eq!(schema_at(&schema, &schema, "/nope"), None);
+    let cyclic = json!({"$ref": "#"});
+    assert_eq!(schema_at(&cyclic, &cyclic, ""), None);
+}
+
+fn diagnostic(rule: &'static str, pointer: &str) -> Diagnostic {
+    let stage = if rule.starts_with("schema/") {
+        Stage::Schema
+    } else {
+        Stage::Rule
+    };
+    Diagnostic::new(stage, rule, "message").at_pointer(pointer)
+}
+
+#[test]
+fn help_suggests_the_nearest_allowed_value_or_property() {
+    let schema: Value =
+        serde_json::from_str(include_str!("../../../schemas/EvalSet.schema.json")).unwrap();
+    let enum_at = diagnostic("schema/enum", "/spec/cases/0/expect/acceptance");
+    let help_of = |d: &Diagnostic, token| help(d, token, Some(&schema));
+    assert!(
+        help_of(&enum_at, Some("EVAL_ACCEPTANCE_ACCEPTD"))
+            .starts_with("did you mean `EVAL_ACCEPTANCE_ACCEPTED`?\n")
+    );
+    assert!(help_of(&enum_at, Some("nothing-like-it")).starts_with(
+        "use one of `EVAL_ACCEPTANCE_ACCEPTED`, `EVAL_ACCEPTANCE_REJECTED`, `EVAL_ACCEPTANCE_ABANDONED`\n"
+    ));
+    let category = diagnostic("schema/enum", "/spec/cases/0/category");
+    assert!(help_of(&category, Some("x")).contains(" and 3 more\n"));
+    let unexpected = diagnostic(
+        "schema/additionalProperties",
+        "/spec/cases/0/expect/severity",
+    );
+    assert!(help_of(&unexpected, None).starts_with("did you mean `severe`?\n"));
+    let far = diagnostic("schema/additionalProperties", "/spec/colour");
+    assert!(help_of(&far, None).starts_with("remove it; this mapping takes `version`, `cases`\n"));
+    let missing = diagnostic("schema/required", "/spec/cases/0/outcome");
+    assert!(help_of(&missing, None).starts_with("add `outcome`\n"));
+    let rule = diagnostic("evalset/cases-sorted", "/spec/cases/1");
+    assert_eq!(
+        help_of(&rule, None),
+        "EvalSet cases are sorted by name in byte order, without duplicates.\n\
+         `numi explain evalset/cases-sorted` shows a failing and a passing example"
+    );
+    let read = Diagnostic::new(Stage::Read, "read/io", "permission denied");
+    assert!(help(&read, None, None).ends_with("\n`numi explain read/io` tells more"));
+    let kind = Diagnostic::new(Stage::Kind, "kind/unknown", "unknown kind");
+    assert!(help(&kind, Some("evalset"), None).starts_with("did you mean `EvalSet`?\n"));
+}

@@ -1,0 +1,195 @@
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{RuleDoc, all, find, nearest};
+use crate::diagnostic::Stage;
+use crate::validate::{Mode, validate_bytes};
+use crate::yaml::Limits;
+
+/// Rules no document can show: read errors and defects of numi, an encoding
+/// a text example cannot carry, and schema keywords the kind stage or the
+/// shipped schemas leave unreachable.
+const WITHOUT_EXAMPLE: &[&str] = &[
+    "read/io",
+    "internal/schema",
+    "internal/shape",
+    "internal/panic",
+    "yaml/encoding",
+    "schema/const",
+    "schema/other",
+];
+
+/// The modes the failing and passing examples of a rule are checked in:
+/// the configuration tree's gates need repository mode.
+fn modes(id: &str) -> (Mode, Mode) {
+    let repository = |enable_alpha| Mode::Repository { enable_alpha };
+    match id {
+        "kind/produced" => (repository(true), Mode::Files),
+        "kind/alpha-disabled" => (repository(false), repository(true)),
+        _ => (Mode::Files, Mode::Files),
+    }
+}
+
+fn stage_of_prefix(prefix: &str) -> Option<Stage> {
+    match prefix {
+        "read" => Some(Stage::Read),
+        "yaml" => Some(Stage::Yaml),
+        "kind" => Some(Stage::Kind),
+        "schema" => Some(Stage::Schema),
+        "evalset" | "bundle" => Some(Stage::Rule),
+        "internal" => Some(Stage::Internal),
+        _ => None,
+    }
+}
+
+#[test]
+fn ids_are_unique_and_well_formed() {
+    let mut seen = BTreeSet::new();
+    for doc in all() {
+        assert!(seen.insert(doc.id), "{} is documented twice", doc.id);
+        let (prefix, name) = doc.id.split_once('/').unwrap_or_default();
+        assert!(
+            !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_lowercase()),
+            "{}: the prefix is lower-case letters",
+            doc.id
+        );
+        assert!(
+            name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+                && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-'),
+            "{}: the name is letters and dashes",
+            doc.id
+        );
+        if let Some(stage) = stage_of_prefix(prefix) {
+            assert_eq!(doc.stage, stage, "{}: stage", doc.id);
+        }
+        assert!(
+            doc.summary.ends_with('.'),
+            "{}: summary is a sentence",
+            doc.id
+        );
+        assert!(
+            !doc.explanation.trim().is_empty(),
+            "{}: explanation",
+            doc.id
+        );
+        assert_eq!(find(doc.id), Some(doc));
+    }
+    assert_eq!(find("evalset/nope"), None);
+}
+
+#[test]
+fn the_set_of_ids_is_frozen() {
+    // A rename or removal breaks users' scripts and suppressions: it has to
+    // show up here, in review.
+    let ids: Vec<&str> = all().map(|doc| doc.id).collect();
+    insta::assert_snapshot!(ids.join("\n"));
+}
+
+#[test]
+fn every_rule_has_examples_unless_no_document_can_show_it() {
+    for doc in all() {
+        let without = WITHOUT_EXAMPLE.contains(&doc.id);
+        assert_eq!(
+            doc.failing.is_empty(),
+            without,
+            "{}: failing example",
+            doc.id
+        );
+        assert_eq!(
+            doc.passing.is_empty(),
+            without,
+            "{}: passing example",
+            doc.id
+        );
+    }
+    for id in WITHOUT_EXAMPLE {
+        assert!(find(id).is_some(), "{id} is documented");
+    }
+}
+
+fn emitted(doc: &RuleDoc, example: &str, mode: Mode) -> (bool, Vec<&'static str>) {
+    let checked = validate_bytes(example.as_bytes(), mode, &Limits::default());
+    let rules: Vec<&'static str> = checked.diagnostics.iter().map(|d| d.rule).collect();
+    let errors = checked.errors().map(|d| d.rule).collect();
+    (rules.contains(&doc.id), errors)
+}
+
+#[test]
+fn failing_examples_fail_their_rule_and_passing_ones_pass() {
+    for doc in all().filter(|doc| !doc.failing.is_empty()) {
+        let (failing_mode, passing_mode) = modes(doc.id);
+        let (fails, errors) = emitted(doc, doc.failing, failing_mode);
+        assert!(fails, "{}: the failing example does not emit it", doc.id);
+        assert!(
+            errors.iter().all(|rule| *rule == doc.id),
+            "{}: the failing example fails other rules too: {errors:?}",
+            doc.id
+        );
+        let (passes_too, errors) = emitted(doc, doc.passing, passing_mode);
+        assert!(!passes_too, "{}: the passing example emits it", doc.id);
+        assert!(
+            errors.is_empty(),
+            "{}: the passing example is not valid: {errors:?}",
+            doc.id
+        );
+    }
+}
+
+#[test]
+fn every_rule_id_in_the_source_is_documented() {
+    let prefixes: BTreeSet<&str> = all()
+        .filter_map(|doc| doc.id.split_once('/'))
+        .map(|(prefix, _)| prefix)
+        .collect();
+    let mut found = BTreeSet::new();
+    collect_ids(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &prefixes,
+        &mut found,
+    );
+    for id in crate::schema::SCHEMA_RULES {
+        found.insert((*id).to_owned());
+    }
+    assert!(found.contains("evalset/cases-sorted"), "the scan finds ids");
+    let missing: Vec<&String> = found.iter().filter(|id| find(id).is_none()).collect();
+    assert!(missing.is_empty(), "undocumented rule ids: {missing:?}");
+}
+
+/// String literals shaped like a rule id with a known prefix, in every Rust
+/// file under `dir` except the catalogue itself.
+fn collect_ids(dir: &Path, prefixes: &BTreeSet<&str>, found: &mut BTreeSet<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("src is readable")
+        .map(|entry| entry.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if path.file_name().is_some_and(|name| name != "rules") {
+                collect_ids(&path, prefixes, found);
+            }
+            continue;
+        }
+        if path.extension().is_none_or(|ext| ext != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("source is UTF-8");
+        for literal in text.split('"').skip(1).step_by(2) {
+            let Some((prefix, name)) = literal.split_once('/') else {
+                continue;
+            };
+            let id_like =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-');
+            if prefixes.contains(prefix) && id_like {
+                found.insert(literal.to_owned());
+            }
+        }
+    }
+}
+
+#[test]
+fn near_misses_of_an_id_are_suggested() {
+    assert_eq!(nearest("evalset/case-sorted"), Some("evalset/cases-sorted"));
+    assert_eq!(nearest("bundle/source-trusts"), Some("bundle/source-trust"));
+    assert_eq!(nearest("completely-different"), None);
+}
