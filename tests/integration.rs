@@ -2,6 +2,14 @@
 //! `man`, `--version`, and the files other tools read (the pre-commit hook
 //! manifest, the GitHub action and workflows).
 
+// Helpers outside #[test] functions build fixtures; a failure there is a test failure.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -610,4 +618,26 @@ fn workflows_parse_and_use_the_action_on_the_examples() {
         .filter_map(|step| step["run"].as_str())
         .collect();
     assert!(runs.contains(&"bash .ci/run"), "{runs:?}");
+}
+
+// --- the README's examples are real output
+
+#[test]
+fn readme_shows_real_version_and_digest_output() {
+    let readme = fs::read_to_string(checkout().join("README.md")).unwrap();
+    let version = numi(checkout(), &["--version"]);
+    assert!(
+        readme.contains(&format!("$ numi --version\n{}", version.stdout)),
+        "README's --version example is stale"
+    );
+    let file = "examples/playbook-bugfix-bounded.yaml";
+    for args in [vec!["digest", file], vec!["digest", "--canonical", file]] {
+        let result = numi(checkout(), &args);
+        assert_eq!(result.code, 0);
+        assert!(
+            readme.contains(&format!("$ numi {}\n{}", args.join(" "), result.stdout)),
+            "README's `numi {}` example is stale",
+            args.join(" ")
+        );
+    }
 }

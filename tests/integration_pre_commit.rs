@@ -7,6 +7,14 @@
 //! never skips this test; elsewhere it is skipped, with a message, when
 //! pre-commit is not installed.
 
+// Helpers outside #[test] functions build fixtures; a failure there is a test failure.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
