@@ -427,6 +427,10 @@ fn man_page_is_roff_and_lists_the_subcommands() {
         let page = numi(checkout(), &["man", subcommand]);
         assert_eq!(page.code, 0, "{subcommand}");
         assert!(
+            page.stdout.contains(env!("CARGO_PKG_VERSION")),
+            "{subcommand}"
+        );
+        assert!(
             page.stdout.contains(&format!(".TH numi\\-{subcommand} 1 "))
                 || page.stdout.contains(&format!(".TH numi-{subcommand} 1 ")),
             "{}",

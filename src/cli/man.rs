@@ -20,7 +20,7 @@ pub fn execute(args: &ManArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
     let page = match &args.subcommand {
         None => root,
         Some(name) => match root.find_subcommand(name) {
-            Some(subcommand) => subcommand.clone(),
+            Some(subcommand) => subcommand.clone().version(env!("CARGO_PKG_VERSION")),
             None => {
                 let known: Vec<&str> = root
                     .get_subcommands()
