@@ -6,6 +6,8 @@
 
 pub mod cli;
 pub mod diagnostic;
+pub mod digest;
+pub mod init;
 pub mod inputs;
 pub mod kinds;
 pub mod report;

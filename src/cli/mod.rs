@@ -1,13 +1,18 @@
 //! The command line: clap definitions and dispatch. Each subcommand lives in
 //! a module of its own and returns its exit status.
 
+mod completions;
+mod digest;
 mod explain;
+mod init;
+mod man;
+mod schema;
 mod validate;
 
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::run::Exit;
 pub use explain::ExplainArgs;
@@ -30,6 +35,28 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Explain a rule id: what it checks, why, and a failing and a passing example.
     Explain(ExplainArgs),
+    /// Write a starter configuration tree (never overwrites without --force).
+    Init(init::InitArgs),
+    /// Print the JSON Schema of a kind, or list the kinds.
+    Schema(schema::SchemaArgs),
+    /// Print the sha256 digest of files, as the kinds' Digest format writes it.
+    Digest(digest::DigestArgs),
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff) of numi or of one subcommand.
+    Man(man::ManArgs),
+}
+
+/// The clap command with everything generated at run time: `--version`
+/// names the kinds this build knows. Completions and man pages are built
+/// from this same definition.
+pub fn command() -> clap::Command {
+    let long_version = format!(
+        "{}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        schema::kind_table().trim_end()
+    );
+    Cli::command().long_version(long_version)
 }
 
 /// Runs numi with `arguments` (the program name first) and returns the exit status.
@@ -38,7 +65,10 @@ pub fn main(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> i32 {
-    let cli = match Cli::try_parse_from(arguments) {
+    let parsed = command()
+        .try_get_matches_from(arguments)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
             let rendered = error.render().to_string();
@@ -54,8 +84,14 @@ pub fn main(
             };
         }
     };
-    match cli.command {
-        Command::Validate(args) => validate::execute(&args, stdout, stderr) as i32,
-        Command::Explain(args) => explain::execute(&args, stdout, stderr) as i32,
-    }
+    let exit = match cli.command {
+        Command::Validate(args) => validate::execute(&args, stdout, stderr),
+        Command::Explain(args) => explain::execute(&args, stdout, stderr),
+        Command::Init(args) => init::execute(&args, stdout, stderr),
+        Command::Schema(args) => schema::execute(&args, stdout, stderr),
+        Command::Digest(args) => digest::execute(&args, stdout, stderr),
+        Command::Completions(args) => completions::execute(&args, stdout, stderr),
+        Command::Man(args) => man::execute(&args, stdout, stderr),
+    };
+    exit as i32
 }

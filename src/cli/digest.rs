@@ -1,0 +1,80 @@
+//! `numi digest`: one `<digest>  <path>` line per file, in the kinds'
+//! Digest format, of the file's bytes or of its canonical JSON.
+
+use std::fs;
+use std::io::{self, Read, Write};
+
+use clap::Args;
+
+use crate::digest::{self, CanonicalError};
+use crate::inputs::io_reason;
+use crate::report::quote;
+use crate::run::Exit;
+use crate::yaml::Limits;
+
+#[derive(Debug, Args)]
+pub struct DigestArgs {
+    /// Files to digest (`-` reads standard input).
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub files: Vec<String>,
+
+    /// Digest the RFC 8785 canonical JSON of the YAML or JSON document the
+    /// file holds instead of its bytes, so reformatting does not change it.
+    #[arg(long)]
+    pub canonical: bool,
+}
+
+pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    let mut out = io::BufWriter::new(stdout);
+    let mut exit = Exit::Valid;
+    for path in &args.files {
+        let shown = display(path);
+        let digest = read(path)
+            .map_err(|error| format!("read: {}", io_reason(&error)))
+            .and_then(|bytes| {
+                if args.canonical {
+                    digest::canonical_sha256(&bytes, &Limits::default())
+                        .map_err(|error: CanonicalError| error.to_string())
+                } else {
+                    Ok(digest::sha256(&bytes))
+                }
+            });
+        match digest {
+            Ok(digest) => {
+                if writeln!(out, "{digest}  {shown}").is_err() {
+                    return Exit::Incomplete;
+                }
+            }
+            Err(message) => {
+                // Keep the order of lines on the terminal when both streams
+                // go there.
+                let _ = out.flush();
+                let _ = writeln!(stderr, "numi: {shown}: {message}");
+                exit = Exit::Incomplete;
+            }
+        }
+    }
+    if out.flush().is_err() {
+        return Exit::Incomplete;
+    }
+    exit
+}
+
+fn read(path: &str) -> io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        io::stdin().lock().read_to_end(&mut bytes)?;
+        Ok(bytes)
+    } else {
+        fs::read(path)
+    }
+}
+
+/// The path as given, quoted only when it could break the one-line format.
+fn display(path: &str) -> String {
+    let plain = !path.is_empty()
+        && path.chars().all(|c| {
+            !c.is_control() && c != '"' && c != '\\' && !crate::report::is_invisible_format(c)
+        });
+    if plain { path.to_owned() } else { quote(path) }
+}

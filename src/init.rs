@@ -1,0 +1,313 @@
+//! `numi init`: the starter configuration tree, and writing it without ever
+//! overwriting a file unless asked to.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The qualification of the starter playbook: the values of the spec's
+/// `numi init` template (rates in basis points: 1000 is 10 percent).
+pub const PLAYBOOK: &str = "\
+# A starting point to review, not a recommendation: rates are in basis points
+# (max_rework_rate: 1000 is 10 percent, max_rollback_rate: 50 is 0.5 percent).
+apiVersion: numinance.dev/v1
+kind: Playbook
+metadata: {name: bugfix-bounded, scope: SCOPE_REPO}
+spec:
+  change_type: bugfix
+  max_repair_attempts: 2
+  qualification: {min_runs: 20, max_rework_rate: 1000, max_regression_rate: 0, max_rollback_rate: 50, zero_security_escapes: true}
+";
+
+/// Every change is proposed as a pull request until a rule or a promotion
+/// says otherwise.
+pub const AUTONOMY_POLICY: &str = "\
+apiVersion: numinance.dev/v1
+kind: AutonomyPolicy
+metadata: {name: repo-default, scope: SCOPE_REPO}
+spec:
+  defaults: {level: AUTONOMY_LEVEL_PR}
+";
+
+/// The pre-commit hook, run by the `numi` on the PATH (the one that wrote it).
+pub const PRE_COMMIT_CONFIG: &str = "\
+repos:
+  - repo: local
+    hooks:
+      - id: numi-validate
+        name: numi validate
+        entry: numi validate --files
+        language: system
+        files: ^\\.numinance/.*\\.ya?ml$
+";
+
+/// The GitHub Actions workflow: installs this version of numi from
+/// crates.io and validates the configuration tree.
+pub fn github_actions_workflow() -> String {
+    format!(
+        "\
+name: numi
+on: [push, pull_request]
+jobs:
+  validate:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: dtolnay/rust-toolchain@stable
+      - run: cargo install --locked numi --version {version}
+      - run: numi validate .
+",
+        version = env!("CARGO_PKG_VERSION")
+    )
+}
+
+pub const PLAYBOOK_PATH: &str = ".numinance/policy/playbook-bugfix-bounded.yaml";
+pub const AUTONOMY_POLICY_PATH: &str = ".numinance/policy/autonomy-policy.yaml";
+pub const PRE_COMMIT_CONFIG_PATH: &str = ".pre-commit-config.yaml";
+pub const GITHUB_ACTIONS_WORKFLOW_PATH: &str = ".github/workflows/numi.yml";
+
+/// A CI system `numi init` writes a workflow for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ci {
+    GithubActions,
+}
+
+/// One file of the starter tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    /// Path relative to the target folder, with `/` separators.
+    pub path: &'static str,
+    pub contents: String,
+    /// Whether an existing file is left alone rather than refused: a
+    /// repository's pre-commit configuration holds other hooks, so numi
+    /// never replaces it, not even with `--force`.
+    pub keep_existing: bool,
+}
+
+/// The files `numi init` writes, in the order it writes them.
+pub fn templates(ci: Option<Ci>) -> Vec<Template> {
+    let mut templates = vec![
+        Template {
+            path: PLAYBOOK_PATH,
+            contents: PLAYBOOK.to_owned(),
+            keep_existing: false,
+        },
+        Template {
+            path: AUTONOMY_POLICY_PATH,
+            contents: AUTONOMY_POLICY.to_owned(),
+            keep_existing: false,
+        },
+        Template {
+            path: PRE_COMMIT_CONFIG_PATH,
+            contents: PRE_COMMIT_CONFIG.to_owned(),
+            keep_existing: true,
+        },
+    ];
+    if ci == Some(Ci::GithubActions) {
+        templates.push(Template {
+            path: GITHUB_ACTIONS_WORKFLOW_PATH,
+            contents: github_actions_workflow(),
+            keep_existing: false,
+        });
+    }
+    templates
+}
+
+/// What happened to one template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Created(&'static str),
+    Overwritten(&'static str),
+    /// The file exists and is kept (see [`Template::keep_existing`]).
+    Kept(&'static str),
+}
+
+/// Why nothing, or not everything, was written.
+#[derive(Debug)]
+pub enum InitError {
+    /// This file exists and `--force` was not given; nothing was written.
+    Exists(&'static str),
+    /// Writing `path` failed; the files before it in the list were written.
+    Io {
+        path: &'static str,
+        error: io::Error,
+    },
+}
+
+/// Writes `templates` under `root`. Every target is checked before the
+/// first is written, so a refusal leaves the folder as it was.
+pub fn write(root: &Path, templates: &[Template], force: bool) -> Result<Vec<Outcome>, InitError> {
+    let mut exists = Vec::with_capacity(templates.len());
+    for template in templates {
+        let path = target(root, template.path);
+        let present = fs::symlink_metadata(&path).is_ok();
+        if present && !force && !template.keep_existing {
+            return Err(InitError::Exists(template.path));
+        }
+        exists.push(present);
+    }
+    let mut outcomes = Vec::with_capacity(templates.len());
+    for (template, present) in templates.iter().zip(exists) {
+        if present && template.keep_existing {
+            outcomes.push(Outcome::Kept(template.path));
+            continue;
+        }
+        let path = target(root, template.path);
+        let written = match path.parent() {
+            Some(parent) => fs::create_dir_all(parent),
+            None => Ok(()),
+        }
+        .and_then(|()| fs::write(&path, &template.contents));
+        if let Err(error) = written {
+            return Err(InitError::Io {
+                path: template.path,
+                error,
+            });
+        }
+        outcomes.push(if present {
+            Outcome::Overwritten(template.path)
+        } else {
+            Outcome::Created(template.path)
+        });
+    }
+    Ok(outcomes)
+}
+
+fn target(root: &Path, relative: &str) -> PathBuf {
+    relative
+        .split('/')
+        .fold(root.to_path_buf(), |path, part| path.join(part))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::validate::{Mode, validate_bytes};
+    use crate::yaml::Limits;
+
+    fn folder() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
+    }
+
+    #[test]
+    fn the_starter_documents_are_valid_configuration() {
+        for text in [PLAYBOOK, AUTONOMY_POLICY] {
+            let mode = Mode::Repository {
+                enable_alpha: false,
+            };
+            let checked = validate_bytes(text.as_bytes(), mode, &Limits::default());
+            assert_eq!(checked.errors().count(), 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_playbook_carries_the_spec_qualification() {
+        let document = crate::yaml::load(PLAYBOOK, &Limits::default()).unwrap();
+        let spec = &document.value["spec"];
+        assert_eq!(spec["change_type"], "bugfix");
+        assert_eq!(spec["max_repair_attempts"], 2);
+        let qualification = &spec["qualification"];
+        assert_eq!(qualification["min_runs"], 20);
+        assert_eq!(qualification["max_rework_rate"], 1000);
+        assert_eq!(qualification["max_regression_rate"], 0);
+        assert_eq!(qualification["max_rollback_rate"], 50);
+        assert_eq!(qualification["zero_security_escapes"], true);
+        let policy = crate::yaml::load(AUTONOMY_POLICY, &Limits::default()).unwrap();
+        assert_eq!(
+            policy.value["spec"]["defaults"]["level"],
+            "AUTONOMY_LEVEL_PR"
+        );
+    }
+
+    #[test]
+    fn the_workflow_is_only_written_for_github_actions() {
+        let paths = |ci| {
+            templates(ci)
+                .iter()
+                .map(|template| template.path)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            paths(None),
+            [PLAYBOOK_PATH, AUTONOMY_POLICY_PATH, PRE_COMMIT_CONFIG_PATH]
+        );
+        assert_eq!(
+            paths(Some(Ci::GithubActions)).last(),
+            Some(&GITHUB_ACTIONS_WORKFLOW_PATH)
+        );
+        assert!(github_actions_workflow().contains("numi validate .\n"));
+    }
+
+    #[test]
+    fn writes_every_file_into_an_empty_folder() {
+        let root = folder();
+        let all = templates(Some(Ci::GithubActions));
+        let outcomes = write(root.path(), &all, false).unwrap();
+        assert_eq!(
+            outcomes,
+            all.iter()
+                .map(|template| Outcome::Created(template.path))
+                .collect::<Vec<_>>()
+        );
+        for template in &all {
+            let written = fs::read_to_string(target(root.path(), template.path)).unwrap();
+            assert_eq!(written, template.contents);
+        }
+    }
+
+    #[test]
+    fn an_existing_file_refuses_the_whole_run() {
+        let root = folder();
+        let all = templates(Some(Ci::GithubActions));
+        let workflow = target(root.path(), GITHUB_ACTIONS_WORKFLOW_PATH);
+        fs::create_dir_all(workflow.parent().unwrap()).unwrap();
+        fs::write(&workflow, "mine\n").unwrap();
+
+        let error = write(root.path(), &all, false).unwrap_err();
+        assert!(
+            matches!(error, InitError::Exists(GITHUB_ACTIONS_WORKFLOW_PATH)),
+            "{error:?}"
+        );
+        assert_eq!(fs::read_to_string(&workflow).unwrap(), "mine\n");
+        assert!(!root.path().join(".numinance").exists());
+        assert!(!root.path().join(".pre-commit-config.yaml").exists());
+    }
+
+    #[test]
+    fn force_overwrites_but_keeps_the_pre_commit_configuration() {
+        let root = folder();
+        let all = templates(None);
+        let playbook = target(root.path(), PLAYBOOK_PATH);
+        fs::create_dir_all(playbook.parent().unwrap()).unwrap();
+        fs::write(&playbook, "mine\n").unwrap();
+        let pre_commit = root.path().join(PRE_COMMIT_CONFIG_PATH);
+        fs::write(&pre_commit, "repos: []\n").unwrap();
+
+        let outcomes = write(root.path(), &all, true).unwrap();
+        assert_eq!(
+            outcomes,
+            [
+                Outcome::Overwritten(PLAYBOOK_PATH),
+                Outcome::Created(AUTONOMY_POLICY_PATH),
+                Outcome::Kept(PRE_COMMIT_CONFIG_PATH),
+            ]
+        );
+        assert_eq!(fs::read_to_string(&playbook).unwrap(), PLAYBOOK);
+        assert_eq!(fs::read_to_string(&pre_commit).unwrap(), "repos: []\n");
+    }
+
+    #[test]
+    fn an_existing_pre_commit_configuration_alone_is_no_refusal() {
+        let root = folder();
+        let pre_commit = root.path().join(PRE_COMMIT_CONFIG_PATH);
+        fs::write(&pre_commit, "repos: []\n").unwrap();
+        let outcomes = write(root.path(), &templates(None), false).unwrap();
+        assert_eq!(
+            outcomes.last(),
+            Some(&Outcome::Kept(PRE_COMMIT_CONFIG_PATH))
+        );
+        assert_eq!(fs::read_to_string(&pre_commit).unwrap(), "repos: []\n");
+    }
+}
