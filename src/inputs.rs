@@ -52,7 +52,9 @@ pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(path, path, Some(argument), None)),
+            Ok(metadata) if metadata.is_dir() => {
+                inputs.extend(walk(path, path, Some(argument), None))
+            }
             Ok(metadata) => inputs.push(file_input(
                 file_display_name(path),
                 slashed(argument),
@@ -101,12 +103,7 @@ pub fn from_repository(root: &Path) -> Vec<Input> {
 /// with loops reported), named relative to `base`; paths as given start
 /// with `argument` when the folder was one. With `confine`, a link that
 /// resolves outside that (canonical) folder is reported, not followed.
-fn walk(
-    folder: &Path,
-    base: &Path,
-    argument: Option<&str>,
-    confine: Option<&Path>,
-) -> Vec<Input> {
+fn walk(folder: &Path, base: &Path, argument: Option<&str>, confine: Option<&Path>) -> Vec<Input> {
     let given = |display_name: &str| match argument {
         Some(argument) => join_given(argument, display_name),
         None => display_name.to_owned(),

@@ -453,6 +453,7 @@ mod tests {
         (0..count)
             .map(|i| Input {
                 display_name: format!("{i:05}.yaml"),
+                path: format!("{i:05}.yaml"),
                 source: if i % 3 == 0 {
                     Err("no such file or directory".to_owned())
                 } else {
@@ -467,6 +468,8 @@ mod tests {
             mode: Mode::Files,
             limits: Limits::default(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            strict: false,
+            keep_source: false,
         }
     }
 
@@ -480,6 +483,7 @@ mod tests {
             &options(),
             &mut TextReporter,
             &mut out,
+            &mut io::sink(),
         )
         .expect("writes to memory");
         let text = String::from_utf8(out).expect("UTF-8");
@@ -527,6 +531,7 @@ mod tests {
             &options(),
             &mut TextReporter,
             &mut FailingWriter(10),
+            &mut io::sink(),
         )
         .expect_err("the writer fails");
         assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);

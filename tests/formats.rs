@@ -393,7 +393,9 @@ fn warnings_in_every_format() {
                 kind: Some("EvalSet"),
                 name: Some("warned".into()),
                 diagnostics: vec![warning.clone()],
+                unlisted: 0,
             },
+            source: None,
         },
         FileResult {
             origin: Origin::Repo,
@@ -403,7 +405,9 @@ fn warnings_in_every_format() {
                 kind: Some("EvalSet"),
                 name: Some("both".into()),
                 diagnostics: vec![warning, error],
+                unlisted: 0,
             },
+            source: None,
         },
     ];
     let summary = Summary {

@@ -92,6 +92,7 @@ fn render(bytes: &[u8]) -> String {
     let result = FileResult {
         origin: Origin::File,
         display_name: "doc.yaml".to_owned(),
+        path: "doc.yaml".to_owned(),
         checked,
         source: Some(bytes.to_vec()),
     };

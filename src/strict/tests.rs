@@ -40,7 +40,7 @@ fn every_rule_is_in_the_catalogue_and_the_readme() {
     for rule in RULES {
         assert_eq!(crate::rules::find(rule.id), Some(rule), "{}", rule.id);
         assert!(
-            readme.contains(&format!("| `{}` |", rule.id)),
+            readme.contains(&format!("| [`{}`](docs/rules.md#", rule.id)),
             "README.md lists {}",
             rule.id
         );
@@ -95,6 +95,8 @@ fn the_duplicate_name_examples_fail_and_pass() {
                 let result = FileResult {
                     origin: Origin::Repo,
                     display_name: name.trim_start_matches("# ").to_owned(),
+                    path: name.trim_start_matches("# ").to_owned(),
+                    source: None,
                     checked: validate_bytes(
                         body.as_bytes(),
                         Mode::Repository {

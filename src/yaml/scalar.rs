@@ -239,7 +239,11 @@ mod tests {
             &five_hundred_digits,
             &negative,
         ] {
-            assert_eq!(resolve_plain(text), Err(ScalarError::TooLarge), "{text:?}");
+            assert_eq!(
+                resolve_plain(text.into()),
+                Err((ScalarError::TooLarge, text.into())),
+                "{text:?}"
+            );
         }
         assert_eq!(
             resolve_tagged("1e400", CORE_HANDLE, "float"),
@@ -250,8 +254,11 @@ mod tests {
             Err(ScalarError::TooLarge)
         );
         // The largest float still fits; a tiny one rounds to zero.
-        assert_eq!(resolve_plain("1.7976931348623157e308"), Ok(json!(f64::MAX)));
-        assert_eq!(resolve_plain("1e-400"), Ok(json!(0.0)));
+        assert_eq!(
+            resolve_plain("1.7976931348623157e308".into()),
+            Ok(json!(f64::MAX))
+        );
+        assert_eq!(resolve_plain("1e-400".into()), Ok(json!(0.0)));
     }
 
     #[test]

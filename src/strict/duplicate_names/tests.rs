@@ -11,6 +11,8 @@ fn document(display_name: &str, text: &str) -> FileResult {
     FileResult {
         origin: Origin::Repo,
         display_name: display_name.to_owned(),
+        path: display_name.to_owned(),
+        source: None,
         checked: validate_bytes(
             text.as_bytes(),
             Mode::Repository {
