@@ -15,6 +15,7 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "internal/shape",
     "internal/panic",
     "yaml/encoding",
+    "yaml/too-much-text",
     "schema/const",
     "schema/other",
 ];
@@ -116,7 +117,13 @@ fn emitted(doc: &RuleDoc, example: &str, mode: Mode) -> (bool, Vec<&'static str>
 
 #[test]
 fn failing_examples_fail_their_rule_and_passing_ones_pass() {
-    for doc in all().filter(|doc| !doc.failing.is_empty()) {
+    // A finding across documents has examples of several files, checked
+    // in `strict::tests`.
+    let single_document = |doc: &&RuleDoc| doc.id != "repo/duplicate-name";
+    for doc in all()
+        .filter(|doc| !doc.failing.is_empty())
+        .filter(single_document)
+    {
         let (failing_mode, passing_mode) = modes(doc.id);
         let (fails, errors) = emitted(doc, doc.failing, failing_mode);
         assert!(fails, "{}: the failing example does not emit it", doc.id);
