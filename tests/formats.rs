@@ -326,7 +326,7 @@ fn an_unknown_format_is_a_usage_error() {
     assert!(run.stdout.is_empty());
     assert!(
         run.stderr
-            .contains("possible values: text, json, sarif, github, junit"),
+            .contains("possible values: text, pretty, json, sarif, github, junit"),
         "{}",
         run.stderr
     );

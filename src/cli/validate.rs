@@ -124,13 +124,21 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     };
     let mut out = io::BufWriter::new(stdout);
     let mut reporter = reporter(args.format, args.color);
+    // The text format has no place for warnings on its lines, so they go to
+    // standard error; every other format carries them itself.
+    let mut no_warnings = io::sink();
+    let warnings: &mut dyn Write = if args.format == Format::Text {
+        &mut *stderr
+    } else {
+        &mut no_warnings
+    };
     let summary = match run::run(
         &inputs,
         origin,
         &options,
         reporter.as_mut(),
         &mut out,
-        stderr,
+        warnings,
     ) {
         Ok(summary) => summary,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,
