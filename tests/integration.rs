@@ -645,3 +645,32 @@ fn readme_shows_real_version_and_digest_output() {
         );
     }
 }
+
+#[test]
+fn action_writes_sarif_to_its_file_and_github_annotations_to_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("bad.yaml"),
+        "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: p}\nspec: {change_type: bugfix, extra: 1}\n",
+    )
+    .unwrap();
+    let (recorded, status) = run_action(
+        &[
+            ("files", "bad.yaml"),
+            ("format", "sarif"),
+            ("sarif-file", "out.sarif"),
+        ],
+        dir.path(),
+    );
+    assert_eq!((recorded.as_deref(), status), (Some("3"), 3));
+    let sarif: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("out.sarif")).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["ruleId"],
+        "schema/additionalProperties"
+    );
+
+    let (recorded, status) = run_action(&[("files", "bad.yaml"), ("format", "github")], dir.path());
+    assert_eq!((recorded.as_deref(), status), (Some("3"), 3));
+}
