@@ -38,38 +38,61 @@ offending character by code point; remove it, or cut the text to 1024 bytes.",
 /// one) and one for its length.
 pub fn check(document: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    walk(document, &mut String::new(), &mut found);
+    walk(document, &mut Vec::new(), &mut found);
     found
 }
 
-/// Visits every string and key below `value`, whose JSON pointer is
-/// `pointer`; the pointer grows and shrinks in place as the walk goes.
-fn walk(value: &Value, pointer: &mut String, found: &mut Vec<Diagnostic>) {
-    let length = pointer.len();
+/// One step of the path from the root to a value.
+enum Segment<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// Visits every string and key below `value`, reached by `path`. The JSON
+/// pointer is spelled out only for a finding: nearly every text passes.
+fn walk<'v>(value: &'v Value, path: &mut Vec<Segment<'v>>, found: &mut Vec<Diagnostic>) {
     match value {
-        Value::String(text) => check_text(text, pointer, false, found),
+        Value::String(text) => check_text(text, path, false, found),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                pointer.push('/');
-                pointer.push_str(&i.to_string());
-                walk(item, pointer, found);
-                pointer.truncate(length);
+                path.push(Segment::Index(i));
+                walk(item, path, found);
+                path.pop();
             }
         }
         Value::Object(map) => {
             for (key, item) in map {
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-                check_text(key, pointer, true, found);
-                walk(item, pointer, found);
-                pointer.truncate(length);
+                path.push(Segment::Key(key));
+                check_text(key, path, true, found);
+                walk(item, path, found);
+                path.pop();
             }
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 
-fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnostic>) {
+fn pointer(path: &[Segment<'_>]) -> String {
+    let mut pointer = String::new();
+    for segment in path {
+        pointer.push('/');
+        match segment {
+            Segment::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Segment::Index(i) => pointer.push_str(&i.to_string()),
+        }
+    }
+    pointer
+}
+
+/// Printable ASCII within the length: the common case, decided bytewise.
+fn is_plainly_fine(text: &str) -> bool {
+    text.len() <= MAX_BYTES && text.bytes().all(|b| (0x20..0x7f).contains(&b))
+}
+
+fn check_text(text: &str, path: &[Segment<'_>], is_key: bool, found: &mut Vec<Diagnostic>) {
+    if is_plainly_fine(text) {
+        return;
+    }
     let offending = text
         .chars()
         .find_map(|c| classify(c).map(|class| (c, class)));
@@ -77,10 +100,11 @@ fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnosti
     if offending.is_none() && !too_long {
         return;
     }
+    let pointer = pointer(path);
     let subject = if is_key {
-        format!("the key {}", quote(pointer))
+        format!("the key {}", quote(&pointer))
     } else {
-        quote(pointer)
+        quote(&pointer)
     };
     if let Some((c, class)) = offending {
         let code_point = format!("U+{:04X}", u32::from(c));
@@ -95,7 +119,7 @@ fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnosti
                 "untrusted text holds no bidirectional formatting characters: {subject} holds {code_point}"
             ),
         };
-        found.push(rule_fails(UNTRUSTED_TEXT.id, &message, pointer.to_owned()));
+        found.push(rule_fails(UNTRUSTED_TEXT.id, &message, pointer.clone()));
     }
     if too_long {
         found.push(rule_fails(
@@ -104,7 +128,7 @@ fn check_text(text: &str, pointer: &str, is_key: bool, found: &mut Vec<Diagnosti
                 "untrusted text is at most {MAX_BYTES} bytes: {subject} is {} bytes",
                 text.len()
             ),
-            pointer.to_owned(),
+            pointer,
         ));
     }
 }
