@@ -710,11 +710,15 @@ fn too_much_text(limits: &Limits, at: Position) -> YamlError {
 
 /// Byte offsets where the lines of `text` start, as saphyr counts lines.
 fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
     let mut starts = vec![0];
-    let mut bytes = text.bytes().enumerate().peekable();
-    while let Some((offset, byte)) = bytes.next() {
-        let crlf = byte == b'\r' && bytes.peek().is_some_and(|&(_, next)| next == b'\n');
-        if (byte == b'\n' || byte == b'\r') && !crlf {
+    for (offset, &byte) in bytes.iter().enumerate() {
+        let ends_line = match byte {
+            b'\n' => true,
+            b'\r' => bytes.get(offset + 1) != Some(&b'\n'),
+            _ => false,
+        };
+        if ends_line {
             starts.push(offset + 1);
         }
     }
