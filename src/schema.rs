@@ -1,17 +1,16 @@
-//! The schema stage: each kind's JSON Schema, compiled once per run and only
-//! for the kinds seen, and its violations as diagnostics in document order.
+//! The schema stage: each kind's JSON Schema, compiled when numi is built,
+//! and its violations as diagnostics in document order.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::sync::OnceLock;
 
+use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::paths::LocationSegment;
-use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Stage};
-use crate::kinds::{KINDS, Kind};
+use crate::kinds::Kind;
 use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
 
 /// Most violations listed for one document. Past it violations are counted,
@@ -29,41 +28,6 @@ pub struct Violations {
     pub unlisted: usize,
 }
 
-static VALIDATORS: [OnceLock<Result<Validator, String>>; KINDS.len()] =
-    [const { OnceLock::new() }; KINDS.len()];
-
-fn validator(kind: &'static Kind) -> Result<&'static Validator, Diagnostic> {
-    let slot = KINDS
-        .iter()
-        .position(|known| std::ptr::eq(known, kind))
-        .and_then(|index| VALIDATORS.get(index));
-    let compiled = slot.map(|slot| slot.get_or_init(|| compile(kind)));
-    match compiled {
-        Some(Ok(validator)) => Ok(validator),
-        Some(Err(reason)) => Err(internal(kind, reason)),
-        None => Err(internal(kind, "the kind is not registered")),
-    }
-}
-
-fn compile(kind: &Kind) -> Result<Validator, String> {
-    let schema: Value = serde_json::from_str(kind.schema).map_err(|error| error.to_string())?;
-    // Every schema declares draft 2020-12. Naming the draft here spares the
-    // compiler from loading every other draft's meta-schema on each run.
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(false)
-        .build(&schema)
-        .map_err(|error| error.to_string())
-}
-
-fn internal(kind: &Kind, reason: &str) -> Diagnostic {
-    Diagnostic::new(
-        Stage::Internal,
-        "internal/schema",
-        format!("the {} schema does not compile: {reason}", kind.name),
-    )
-}
-
 /// The violations of the kind's schema, ordered by where the offending value
 /// stands in the document, then by keyword; past [`MAX_LISTED_VIOLATIONS`]
 /// only counted.
@@ -73,16 +37,8 @@ pub fn check(kind: &'static Kind, document: &Value) -> Violations {
 
 /// [`check`] listing at most `cap` violations.
 pub fn check_listing(kind: &'static Kind, document: &Value, cap: usize) -> Violations {
-    let validator = match validator(kind) {
-        Ok(validator) => validator,
-        Err(diagnostic) => {
-            return Violations {
-                listed: vec![diagnostic],
-                unlisted: 0,
-            };
-        }
-    };
-    if validator.is_valid(document) {
+    let schema = kind.compiled;
+    if (schema.is_valid)(document) {
         return Violations::default();
     }
     let mut keys = KeyIndex::default();
@@ -90,7 +46,7 @@ pub fn check_listing(kind: &'static Kind, document: &Value, cap: usize) -> Viola
     // its last entry whenever it holds one too many.
     let mut first: BinaryHeap<Ranked> = BinaryHeap::new();
     let mut found = 0usize;
-    for error in validator.iter_errors(document) {
+    for error in (schema.iter_errors)(document) {
         for (path, rule, message) in violations_of(&error) {
             found = found.saturating_add(1);
             let ranked = Ranked {
@@ -307,6 +263,70 @@ mod tests {
             .iter()
             .filter_map(|d| d.pointer.as_deref())
             .collect()
+    }
+
+    /// What a validator reports on a document: each error's keyword and
+    /// instance path, in the order reported.
+    fn report(errors: jsonschema::ErrorIterator<'_>) -> Vec<(String, String)> {
+        errors
+            .map(|error| {
+                (
+                    error.kind().keyword().to_owned(),
+                    error.instance_path().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// The schemas compiled into numi enforce what the shipped schema text
+    /// (`numi schema KIND`) says: on every example document of the rule
+    /// catalogue, they report what a validator built from the text reports.
+    #[test]
+    fn compiled_schemas_agree_with_the_shipped_schema_text() {
+        let mut compared = 0;
+        for doc in crate::rules::all() {
+            for example in [doc.failing, doc.passing] {
+                let Ok(document) = crate::yaml::load(example, &crate::yaml::Limits::default())
+                else {
+                    continue;
+                };
+                let Some(kind) = document
+                    .value
+                    .get("kind")
+                    .and_then(Value::as_str)
+                    .and_then(kinds::find)
+                else {
+                    continue;
+                };
+                let schema: Value = match serde_json::from_str(kind.schema) {
+                    Ok(schema) => schema,
+                    Err(error) => panic!("the {} schema is not JSON: {error}", kind.name),
+                };
+                let from_text = match jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(false)
+                    .build(&schema)
+                {
+                    Ok(validator) => validator,
+                    Err(error) => panic!("the {} schema does not compile: {error}", kind.name),
+                };
+                let value = &document.value;
+                assert_eq!(
+                    (kind.compiled.is_valid)(value),
+                    from_text.is_valid(value),
+                    "{}: {example}",
+                    doc.id
+                );
+                assert_eq!(
+                    report((kind.compiled.iter_errors)(value)),
+                    report(from_text.iter_errors(value)),
+                    "{}: {example}",
+                    doc.id
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 50, "only {compared} examples compared");
     }
 
     #[test]

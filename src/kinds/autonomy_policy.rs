@@ -13,6 +13,7 @@ pub const KIND: Kind = Kind {
     role: Role::Configuration,
     has_metadata: true,
     schema: include_str!("../../schemas/AutonomyPolicy.schema.json"),
+    compiled: super::compiled_schema!("schemas/AutonomyPolicy.schema.json"),
     rules,
 };
 

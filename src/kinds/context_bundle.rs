@@ -17,6 +17,7 @@ pub const KIND: Kind = Kind {
     role: Role::Produced,
     has_metadata: false,
     schema: include_str!("../../schemas/ContextBundle.schema.json"),
+    compiled: super::compiled_schema!("schemas/ContextBundle.schema.json"),
     rules,
 };
 

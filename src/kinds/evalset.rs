@@ -15,6 +15,7 @@ pub const KIND: Kind = Kind {
     role: Role::Alpha,
     has_metadata: true,
     schema: include_str!("../../schemas/EvalSet.schema.json"),
+    compiled: super::compiled_schema!("schemas/EvalSet.schema.json"),
     rules,
 };
 

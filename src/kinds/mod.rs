@@ -8,9 +8,37 @@ mod context_bundle;
 mod evalset;
 mod playbook;
 
+use jsonschema::ErrorIterator;
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
+
+/// A kind's JSON Schema compiled into the binary: a schema that does not
+/// compile fails the build, and a run spends nothing on compiling it.
+#[derive(Debug, Clone, Copy)]
+pub struct CompiledSchema {
+    pub is_valid: fn(&Value) -> bool,
+    pub iter_errors: for<'i> fn(&'i Value) -> ErrorIterator<'i>,
+}
+
+/// The [`CompiledSchema`] of the schema file at `$path`, relative to the
+/// crate root. Formats are annotations only, as in the reference.
+macro_rules! compiled_schema {
+    ($path:literal) => {{
+        #[jsonschema::validator(
+                path = $path,
+                draft = Draft202012,
+                validate_formats = false,
+                methods = { is_valid = true, validate = false, iter_errors = true }
+            )]
+        struct Compiled;
+        $crate::kinds::CompiledSchema {
+            is_valid: Compiled::is_valid,
+            iter_errors: Compiled::iter_errors,
+        }
+    }};
+}
+use compiled_schema;
 
 /// How the configuration loader treats a kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +63,8 @@ pub struct Kind {
     pub has_metadata: bool,
     /// The kind's JSON Schema, as shipped under `schemas/`.
     pub schema: &'static str,
+    /// The same schema, compiled when numi is built.
+    pub compiled: CompiledSchema,
     /// The kind's semantic rules, run on a document that passed the schema.
     /// They return every failure, in the kind's fixed order.
     pub rules: fn(&Value) -> Vec<Diagnostic>,

@@ -15,6 +15,7 @@ pub const KIND: Kind = Kind {
     role: Role::Configuration,
     has_metadata: true,
     schema: include_str!("../../schemas/Playbook.schema.json"),
+    compiled: super::compiled_schema!("schemas/Playbook.schema.json"),
     rules,
 };
 

@@ -20,16 +20,6 @@ Fix the path, the permissions or the link, or raise --max-file-size if the file 
 
 pub const INTERNAL: &[RuleDoc] = &[
     RuleDoc {
-        id: "internal/schema",
-        stage: Stage::Internal,
-        summary: "A kind's JSON Schema, built into numi, compiles.",
-        explanation: "The schemas ship inside the binary, so this never fails on input. If it \
-does, the build is broken: the document is reported as an `error` and the run exits 1. \
-Please report it with the numi version.",
-        failing: "",
-        passing: "",
-    },
-    RuleDoc {
         id: "internal/shape",
         stage: Stage::Internal,
         summary: "A document the kind's schema accepts can be read by the kind's rules.",

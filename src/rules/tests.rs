@@ -11,7 +11,6 @@ use crate::yaml::Limits;
 /// shipped schemas leave unreachable.
 const WITHOUT_EXAMPLE: &[&str] = &[
     "read/io",
-    "internal/schema",
     "internal/shape",
     "internal/panic",
     "yaml/encoding",
