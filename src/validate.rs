@@ -8,7 +8,7 @@ use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::kinds::{self, Kind, Role};
 use crate::schema;
 use crate::strict;
-use crate::yaml::{self, Document, KeyIndex, Limits, parse_pointer};
+use crate::yaml::{self, Document, KeyIndex, Limits, Positions, parse_pointer};
 
 /// Where a document was found, which decides the gates it meets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,10 +56,23 @@ impl Checked {
     }
 }
 
-/// Validates the bytes of one file.
+/// Validates the bytes of one file. The file is loaded without positions;
+/// only when a finding needs one is it loaded again, recording them.
 pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
-    match yaml::load_bytes(bytes, limits) {
-        Ok(document) => validate_document(&document, mode),
+    match yaml::load_bytes_with(bytes, limits, Positions::Skip) {
+        Ok(document) => {
+            let checked = check_value(&document.value, mode);
+            drop(document);
+            if !checked.diagnostics.iter().any(needs_position) {
+                return checked;
+            }
+            match yaml::load_bytes(bytes, limits) {
+                Ok(document) => locate_all(&document, checked),
+                // Loading the same bytes cannot fail the second time; if it
+                // did, the findings still stand without positions.
+                Err(_) => checked,
+            }
+        }
         Err(error) => {
             let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);
             diagnostic.position = error.position;
@@ -71,16 +84,21 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
     }
 }
 
-/// Validates a loaded document.
+/// Validates a loaded document, recorded with its positions.
 pub fn validate_document(document: &Document, mode: Mode) -> Checked {
-    let value = &document.value;
+    locate_all(document, check_value(&document.value, mode))
+}
+
+/// Every stage on a document's value; diagnostics carry pointers, and
+/// positions only where a stage knew them.
+fn check_value(value: &Value, mode: Mode) -> Checked {
     let kind = match identify(value, mode) {
         Ok(kind) => kind,
         Err(diagnostic) => {
             return Checked {
                 kind: known_kind_name(value),
                 name: metadata_name(value),
-                diagnostics: vec![locate(document, diagnostic, &mut KeyIndex::default())],
+                diagnostics: vec![diagnostic],
                 unlisted: 0,
             };
         }
@@ -97,16 +115,25 @@ pub fn validate_document(document: &Document, mode: Mode) -> Checked {
         diagnostics = (kind.rules)(value);
         diagnostics.extend(strict::check(kind, value));
     }
-    let mut keys = KeyIndex::default();
     Checked {
         kind: Some(kind.name),
         name,
         unlisted,
-        diagnostics: diagnostics
-            .into_iter()
-            .map(|d| locate(document, d, &mut keys))
-            .collect(),
+        diagnostics,
     }
+}
+
+fn needs_position(diagnostic: &Diagnostic) -> bool {
+    diagnostic.position.is_none() && diagnostic.pointer.is_some()
+}
+
+fn locate_all(document: &Document, mut checked: Checked) -> Checked {
+    let mut keys = KeyIndex::default();
+    checked.diagnostics = std::mem::take(&mut checked.diagnostics)
+        .into_iter()
+        .map(|d| locate(document, d, &mut keys))
+        .collect();
+    checked
 }
 
 /// The kind stage: a known kind, its gates, its apiVersion.

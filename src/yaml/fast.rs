@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 use saphyr_parser::{Event, Marker, ScalarStyle};
 
-use super::{Builder, Document, Limits};
+use super::{Builder, Document, Limits, Positions};
 
 /// The fast path does not apply; load the file with the full parser.
 #[derive(Debug)]
@@ -32,24 +32,76 @@ const MAX_FLOW_DEPTH: usize = 32;
 const MAX_KEY: usize = 1000;
 
 /// Loads `text` when it is written in the subset this path reads.
-pub(super) fn load(text: &str, limits: &Limits) -> Result<Document, GiveUp> {
+pub(super) fn load(text: &str, limits: &Limits, positions: Positions) -> Result<Document, GiveUp> {
     let bytes = text.as_bytes();
-    if !bytes
-        .iter()
-        .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b))
-    {
+    if !is_printable_ascii(bytes) {
         return Err(GiveUp);
     }
+    let mut builder = Builder::new(text, limits, positions);
+    builder.ascii = true;
     let mut reader = Reader {
         text,
         bytes,
         pos: 0,
         line: 1,
         line_start: 0,
-        builder: Builder::new(text, limits),
+        builder,
     };
     reader.document()?;
     reader.builder.finish().map_err(|_| GiveUp)
+}
+
+/// Bytes that stand in a plain scalar the fast path reads, wherever they
+/// are. A space, `:` and `,` depend on what surrounds them.
+// Evaluated when numi is built: an index out of bounds would fail the build,
+// never a run.
+#[allow(clippy::indexing_slicing)]
+const PLAIN_SCALAR_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0u8;
+    while byte < 128 {
+        table[byte as usize] = byte.is_ascii_alphanumeric()
+            || matches!(
+                byte,
+                b'_' | b'-'
+                    | b'.'
+                    | b'/'
+                    | b'+'
+                    | b'='
+                    | b'('
+                    | b')'
+                    | b'~'
+                    | b'^'
+                    | b'$'
+                    | b';'
+                    | b'<'
+                    | b'>'
+                    | b'%'
+                    | b'?'
+                    | b'@'
+            );
+        byte += 1;
+    }
+    table
+};
+
+fn in_plain_scalar(byte: u8) -> bool {
+    PLAIN_SCALAR_BYTES
+        .get(usize::from(byte))
+        .copied()
+        .unwrap_or(false)
+}
+
+/// Whether every byte is a line feed or printable ASCII. Each chunk is
+/// decided whole, without an early exit, so that the check runs on vectors.
+fn is_printable_ascii(bytes: &[u8]) -> bool {
+    let printable = |chunk: &[u8]| {
+        chunk.iter().fold(true, |all, &b| {
+            all & ((b == b'\n') | (b.wrapping_sub(b' ') < 95))
+        })
+    };
+    let mut chunks = bytes.chunks_exact(64);
+    chunks.by_ref().all(printable) && printable(chunks.remainder())
 }
 
 struct Reader<'t, 'l> {
@@ -302,7 +354,15 @@ impl<'t> Reader<'t, '_> {
             return Err(GiveUp);
         }
         let mut end = start;
-        while let Some(b) = self.peek() {
+        loop {
+            let run = self.pos;
+            while self.peek().is_some_and(in_plain_scalar) {
+                self.pos += 1;
+            }
+            if self.pos > run {
+                end = self.pos;
+            }
+            let Some(b) = self.peek() else { break };
             match b {
                 b'\n' => break,
                 b',' | b']' | b'}' if in_flow => break,
@@ -311,9 +371,7 @@ impl<'t> Reader<'t, '_> {
                     return Err(GiveUp);
                 }
                 b' ' => {}
-                b if b.is_ascii_alphanumeric() => end = self.pos + 1,
-                b'_' | b'-' | b'.' | b'/' | b':' | b'+' | b'=' | b'(' | b')' | b'~' | b'^'
-                | b'$' | b';' | b'<' | b'>' | b',' | b'%' | b'?' | b'@' => end = self.pos + 1,
+                b':' | b',' => end = self.pos + 1,
                 _ => return Err(GiveUp),
             }
             self.pos += 1;
@@ -426,15 +484,24 @@ mod tests {
 
     /// saphyr's answer, the reference for every document the fast path takes.
     fn full(text: &str) -> Option<Document> {
-        super::super::load_events(text, &Limits::default()).ok()
+        super::super::load_events(text, &Limits::default(), Positions::Record).ok()
     }
 
-    /// The fast path either gives up or loads exactly what saphyr loads;
-    /// `true` when it took the document.
+    /// The fast path either gives up or loads exactly what saphyr loads,
+    /// recording positions or not; `true` when it took the document.
     fn agrees(text: &str) -> bool {
-        let Ok(fast) = load(text, &Limits::default()) else {
+        let skipping = load(text, &Limits::default(), Positions::Skip);
+        let Ok(fast) = load(text, &Limits::default(), Positions::Record) else {
+            assert!(
+                skipping.is_err(),
+                "only a load without positions took {text:?}"
+            );
             return false;
         };
+        let Ok(skipping) = skipping else {
+            panic!("only a load with positions took {text:?}");
+        };
+        assert_eq!(skipping.value, fast.value, "values differ for {text:?}");
         let Some(full) = full(text) else {
             panic!("the fast path loaded what saphyr refuses: {text:?}");
         };
@@ -508,7 +575,8 @@ mod tests {
         assert!(agrees(&format!("a: {{{short}: 1}}\n")));
         assert!(!agrees(&format!("{long}: 1\n")));
         assert!(!agrees(&format!("a: {{{long}: 1}}\n")));
-        assert!(load(&format!("{}: 1\n", "k".repeat(1 << 20)), &Limits::default()).is_err());
+        let huge_key = format!("{}: 1\n", "k".repeat(1 << 20));
+        assert!(load(&huge_key, &Limits::default(), Positions::Record).is_err());
     }
 
     /// Every example and verified fixture, and, when NUMI_FAST_PATH_CORPUS

@@ -82,10 +82,30 @@ impl YamlError {
     }
 }
 
+/// Whether a load records where each node stands beside the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    Record,
+    /// The value only: most documents need no position, and a caller that
+    /// finds it needs one loads the file again recording them. Errors and
+    /// their positions are the same either way.
+    Skip,
+}
+
 /// Decodes `bytes` as UTF-8 and loads the one document they hold.
 pub fn load_bytes(bytes: &[u8], limits: &Limits) -> Result<Document, YamlError> {
+    load_bytes_with(bytes, limits, Positions::Record)
+}
+
+/// [`load_bytes`], recording positions or not; without them the document's
+/// positions are empty.
+pub fn load_bytes_with(
+    bytes: &[u8],
+    limits: &Limits,
+    positions: Positions,
+) -> Result<Document, YamlError> {
     let text = decode(bytes)?;
-    load(text, limits)
+    load_with(text, limits, positions)
 }
 
 fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
@@ -136,10 +156,14 @@ fn end_of(text: &str) -> Position {
 
 /// Loads the one document `text` holds.
 pub fn load(text: &str, limits: &Limits) -> Result<Document, YamlError> {
-    if let Ok(document) = fast::load(text, limits) {
+    load_with(text, limits, Positions::Record)
+}
+
+fn load_with(text: &str, limits: &Limits, positions: Positions) -> Result<Document, YamlError> {
+    if let Ok(document) = fast::load(text, limits, positions) {
         return Ok(document);
     }
-    match load_events(text, limits) {
+    match load_events(text, limits, positions) {
         Ok(document) => Ok(document),
         Err(Failure::Yaml(error)) => Err(error),
         Err(Failure::Scan(error)) if error.info() == SCANNER_FLOW_LIMIT => {
@@ -159,8 +183,8 @@ enum Failure {
     Yaml(YamlError),
 }
 
-fn load_events(text: &str, limits: &Limits) -> Result<Document, Failure> {
-    let mut builder = Builder::new(text, limits);
+fn load_events(text: &str, limits: &Limits, positions: Positions) -> Result<Document, Failure> {
+    let mut builder = Builder::new(text, limits, positions);
     let mut parser = Parser::new_from_str(text);
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(Failure::Scan)?;
@@ -180,7 +204,10 @@ fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits) -> YamlError {
         .char_indices()
         .nth(error.marker().index())
         .map_or(text.len(), |(offset, _)| offset);
-    let earlier = match text.get(..cut).map(|prefix| load_events(prefix, limits)) {
+    let earlier = match text
+        .get(..cut)
+        .map(|prefix| load_events(prefix, limits, Positions::Skip))
+    {
         Some(Err(Failure::Yaml(found))) => Some(found),
         Some(Err(Failure::Scan(found))) if position(found.marker()) < at => {
             Some(syntax_error(text, &found))
@@ -264,6 +291,8 @@ enum Collection {
 struct Frame {
     collection: Collection,
     positions: NodePositions,
+    /// Where the mapping's latest key stands.
+    last_key: Position,
     anchor: usize,
     size: usize,
     text_bytes: usize,
@@ -273,27 +302,34 @@ struct Frame {
 struct Builder<'a> {
     text: &'a str,
     limits: &'a Limits,
+    record: bool,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Anchored>,
     documents: usize,
     root: Option<Node>,
     nodes: usize,
     text_bytes: usize,
-    /// Byte offset of the start of each line, built on first use.
+    /// Whether the text is ASCII, so that a marker's index (in characters)
+    /// is also its byte offset.
+    ascii: bool,
+    /// Byte offset of the start of each line, built on first use when the
+    /// text is not ASCII.
     line_starts: Option<Vec<usize>>,
 }
 
 impl<'a> Builder<'a> {
-    fn new(text: &'a str, limits: &'a Limits) -> Self {
+    fn new(text: &'a str, limits: &'a Limits, positions: Positions) -> Self {
         Builder {
             text,
             limits,
+            record: positions == Positions::Record,
             stack: Vec::new(),
             anchors: HashMap::new(),
             documents: 0,
             root: None,
             nodes: 0,
             text_bytes: 0,
+            ascii: false,
             line_starts: None,
         }
     }
@@ -320,7 +356,7 @@ impl<'a> Builder<'a> {
             }
             Event::SequenceStart(anchor, tag) => {
                 self.check_collection_tag(tag.as_deref(), "seq", at)?;
-                let at = self.indentless_dash(at).unwrap_or(at);
+                let at = self.indentless_dash(at, start.index()).unwrap_or(at);
                 self.open(Collection::Sequence(Vec::new()), anchor, at)?;
             }
             Event::MappingStart(anchor, tag) => {
@@ -360,7 +396,7 @@ impl<'a> Builder<'a> {
     /// saphyr starts a block sequence written at the indentation of its key
     /// (`items:\n- a`) at its first item, after the `- `; an indented one
     /// starts at its `-`. The reader sees both at the `-`.
-    fn indentless_dash(&mut self, at: Position) -> Option<Position> {
+    fn indentless_dash(&mut self, at: Position, index: usize) -> Option<Position> {
         let key_line = match self.stack.last() {
             Some(Frame {
                 collection:
@@ -368,9 +404,9 @@ impl<'a> Builder<'a> {
                         awaiting_value: true,
                         ..
                     },
-                positions,
+                last_key,
                 ..
-            }) => positions.keys.last()?.line,
+            }) => last_key.line,
             _ => return None,
         };
         // A value on its key's line is never an indentless sequence; this also
@@ -379,8 +415,12 @@ impl<'a> Builder<'a> {
             return None;
         }
         let text = self.text;
-        let starts = self.line_starts.get_or_insert_with(|| line_starts(text));
-        let start = *starts.get(usize::try_from(at.line).ok()?.checked_sub(1)?)?;
+        let start = if self.ascii {
+            index.checked_sub(usize::try_from(at.column).ok()?.checked_sub(1)?)?
+        } else {
+            let starts = self.line_starts.get_or_insert_with(|| line_starts(text));
+            *starts.get(usize::try_from(at.line).ok()?.checked_sub(1)?)?
+        };
         let line = text.get(start..)?;
         let indent = line.chars().take_while(|&c| c == ' ').count();
         let mut rest = line.get(indent..)?.chars();
@@ -476,9 +516,14 @@ impl<'a> Builder<'a> {
             self.affordable(anchored, at)?;
             anchored.value.clone()
         };
+        let positions = if self.record {
+            relocated(&anchored.positions, at)
+        } else {
+            NodePositions::leaf(at)
+        };
         let node = Node {
             value,
-            positions: relocated(&anchored.positions, at),
+            positions,
             size: anchored.size,
             text_bytes: anchored.text_bytes,
             height: anchored.height,
@@ -518,6 +563,7 @@ impl<'a> Builder<'a> {
         self.stack.push(Frame {
             collection,
             positions: NodePositions::leaf(at),
+            last_key: at,
             anchor,
             size: 1,
             text_bytes: 0,
@@ -566,9 +612,14 @@ impl<'a> Builder<'a> {
     ) -> Result<(), YamlError> {
         if anchor != 0 {
             self.spend(node.size, node.text_bytes, node.positions.at)?;
+            let positions = if self.record {
+                node.positions.clone()
+            } else {
+                NodePositions::leaf(node.positions.at)
+            };
             let copy = Node {
                 value: node.value.clone(),
-                positions: node.positions.clone(),
+                positions,
                 size: node.size,
                 text_bytes: node.text_bytes,
                 height: node.height,
@@ -586,6 +637,7 @@ impl<'a> Builder<'a> {
 
     /// Hands a finished node to its parent, or makes it the root.
     fn accept(&mut self, node: Node) -> Result<(), YamlError> {
+        let record = self.record;
         let Some(parent) = self.stack.last_mut() else {
             self.root = Some(node);
             return Ok(());
@@ -596,7 +648,9 @@ impl<'a> Builder<'a> {
         match &mut parent.collection {
             Collection::Sequence(items) => {
                 items.push(node.value);
-                parent.positions.children.push(node.positions);
+                if record {
+                    parent.positions.children.push(node.positions);
+                }
             }
             Collection::Mapping {
                 map,
@@ -626,7 +680,10 @@ impl<'a> Builder<'a> {
                             entry.insert(Value::Null);
                         }
                     }
-                    parent.positions.keys.push(node.positions.at);
+                    parent.last_key = node.positions.at;
+                    if record {
+                        parent.positions.keys.push(node.positions.at);
+                    }
                     *awaiting_value = true;
                 }
                 true => {
@@ -635,7 +692,9 @@ impl<'a> Builder<'a> {
                     if let Some(slot) = map.values_mut().next_back() {
                         *slot = node.value;
                     }
-                    parent.positions.children.push(node.positions);
+                    if record {
+                        parent.positions.children.push(node.positions);
+                    }
                 }
             },
         }

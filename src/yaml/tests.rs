@@ -10,8 +10,21 @@ fn pos(line: u32, column: u32) -> Position {
     Position { line, column }
 }
 
+/// Loads `text` recording positions, and checks that a load without them
+/// gives the same value, or the same error.
+fn load_both_ways(text: &str, limits: &Limits) -> Result<Document, YamlError> {
+    let recorded = load(text, limits);
+    let skipped = load_with(text, limits, Positions::Skip);
+    match (&recorded, &skipped) {
+        (Ok(recorded), Ok(skipped)) => assert_eq!(recorded.value, skipped.value, "{text:?}"),
+        (Err(recorded), Err(skipped)) => assert_eq!(recorded, skipped, "{text:?}"),
+        _ => panic!("{text:?} loads one way only: {recorded:?} / {skipped:?}"),
+    }
+    recorded
+}
+
 fn load_ok(text: &str) -> Document {
-    match load(text, &Limits::default()) {
+    match load_both_ways(text, &Limits::default()) {
         Ok(document) => document,
         Err(error) => panic!("{text:?} should load: {error:?}"),
     }
@@ -22,7 +35,7 @@ fn load_err(text: &str) -> YamlError {
 }
 
 fn load_err_with(text: &str, limits: &Limits) -> YamlError {
-    match load(text, limits) {
+    match load_both_ways(text, limits) {
         Ok(document) => panic!("{text:?} should fail, loaded {}", document.value),
         Err(error) => error,
     }
