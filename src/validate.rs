@@ -61,7 +61,7 @@ impl Checked {
 pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
     match yaml::load_bytes_with(bytes, limits, Positions::Skip) {
         Ok(document) => {
-            let checked = check_value(&document.value, mode);
+            let checked = check_document(&document, mode);
             drop(document);
             if !checked.diagnostics.iter().any(needs_position) {
                 return checked;
@@ -86,12 +86,13 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
 
 /// Validates a loaded document, recorded with its positions.
 pub fn validate_document(document: &Document, mode: Mode) -> Checked {
-    locate_all(document, check_value(&document.value, mode))
+    locate_all(document, check_document(document, mode))
 }
 
 /// Every stage on a document's value; diagnostics carry pointers, and
 /// positions only where a stage knew them.
-fn check_value(value: &Value, mode: Mode) -> Checked {
+fn check_document(document: &Document, mode: Mode) -> Checked {
+    let value = &document.value;
     let kind = match identify(value, mode) {
         Ok(kind) => kind,
         Err(diagnostic) => {
@@ -113,7 +114,7 @@ fn check_value(value: &Value, mode: Mode) -> Checked {
     let mut diagnostics = violations.listed;
     if diagnostics.is_empty() {
         diagnostics = (kind.rules)(value);
-        diagnostics.extend(strict::check(kind, value));
+        diagnostics.extend(strict::check(kind, value, document.text));
     }
     Checked {
         kind: Some(kind.name),

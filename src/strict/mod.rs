@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::Kind;
 use crate::rules::RuleDoc;
-use crate::yaml::{document_order, parse_pointer};
+use crate::yaml::{TextFacts, document_order, parse_pointer};
 
 /// The catalogue entries of the producer-side rules, in the order the README
 /// lists them.
@@ -43,11 +43,11 @@ pub const RULES: &[RuleDoc] = &[
 
 /// The producer-side findings of one document that passed its kind's schema,
 /// as warnings, in the order their values stand in the document.
-pub fn check(kind: &Kind, document: &Value) -> Vec<Diagnostic> {
+pub fn check(kind: &Kind, document: &Value, text: TextFacts) -> Vec<Diagnostic> {
     let mut found = match kind.name {
         "ContextBundle" => {
             let mut found = context_bundle::check(document);
-            found.extend(untrusted_text::check(document));
+            found.extend(untrusted_text::check(document, text));
             found.extend(credentials::check(document));
             found
         }

@@ -11,6 +11,7 @@ use crate::diagnostic::{Diagnostic, Stage};
 use crate::kinds::checks::rule_fails;
 use crate::report::quote;
 use crate::rules::RuleDoc;
+use crate::yaml::TextFacts;
 
 /// The most bytes one text field may hold.
 const MAX_BYTES: usize = 1024;
@@ -35,8 +36,12 @@ offending character by code point; remove it, or cut the text to 1024 bytes.",
 
 /// Every text of the document, keys of free-form maps included, that breaks
 /// the rule: at most one finding for its characters (the first offending
-/// one) and one for its length.
-pub fn check(document: &Value) -> Vec<Diagnostic> {
+/// one) and one for its length. What the loader saw may already clear every
+/// text at once.
+pub fn check(document: &Value, text: TextFacts) -> Vec<Diagnostic> {
+    if text.printable_one_line && text.longest <= MAX_BYTES {
+        return Vec::new();
+    }
     let mut found = Vec::new();
     walk(document, &mut Vec::new(), &mut found);
     found

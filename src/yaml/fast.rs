@@ -39,6 +39,9 @@ pub(super) fn load(text: &str, limits: &Limits, positions: Positions) -> Result<
     }
     let mut builder = Builder::new(text, limits, positions);
     builder.ascii = true;
+    // Printable ASCII without escapes, each scalar on one line: so is every
+    // key and string.
+    builder.printable_one_line = true;
     let mut reader = Reader {
         text,
         bytes,

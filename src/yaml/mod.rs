@@ -49,6 +49,18 @@ impl Default for Limits {
 pub struct Document {
     pub value: Value,
     pub positions: NodePositions,
+    pub text: TextFacts,
+}
+
+/// What the loader saw of every key and string of a document, so that checks
+/// on every text can skip what the loader already knows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextFacts {
+    /// Every key and string is printable ASCII on one line. Only the fast
+    /// path, which reads nothing else, says so.
+    pub printable_one_line: bool,
+    /// Bytes in the longest key or string as written.
+    pub longest: usize,
 }
 
 impl Document {
@@ -312,6 +324,9 @@ struct Builder<'a> {
     /// Whether the text is ASCII, so that a marker's index (in characters)
     /// is also its byte offset.
     ascii: bool,
+    /// See [`TextFacts::printable_one_line`].
+    printable_one_line: bool,
+    longest_text: usize,
     /// Byte offset of the start of each line, built on first use when the
     /// text is not ASCII.
     line_starts: Option<Vec<usize>>,
@@ -330,6 +345,8 @@ impl<'a> Builder<'a> {
             nodes: 0,
             text_bytes: 0,
             ascii: false,
+            printable_one_line: false,
+            longest_text: 0,
             line_starts: None,
         }
     }
@@ -455,6 +472,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), YamlError> {
         self.spend(1, text.len(), at)?;
         let text_bytes = text.len();
+        self.longest_text = self.longest_text.max(text_bytes);
         let key_text = (anchor != 0).then(|| text.clone().into_owned());
         let value = if self.expecting_key() {
             // A key is its text; a tag on it must still be one numi knows
@@ -713,6 +731,10 @@ impl<'a> Builder<'a> {
             Value::Object(_) => Ok(Document {
                 value: root.value,
                 positions: root.positions,
+                text: TextFacts {
+                    printable_one_line: self.printable_one_line,
+                    longest: self.longest_text,
+                },
             }),
             Value::Null => Err(YamlError::new(
                 "yaml/empty",

@@ -1169,3 +1169,25 @@ fn too_many_nodes_without_aliases_at_the_node_that_passes_the_limit() {
         )
     );
 }
+
+#[test]
+fn text_facts_vouch_only_for_printable_one_line_text() {
+    let plain = load_ok("a: abc\nb: {c: \"de fgh\"}\nlonger_key: [x]\n");
+    assert_eq!(
+        plain.text,
+        TextFacts {
+            printable_one_line: true,
+            longest: "longer_key".len(),
+        }
+    );
+    for text in [
+        "a: \"line\\nbreak\"\n",
+        "a: \"\\u202E\"\n",
+        "a: |\n  two\n  lines\n",
+        "a: café\n",
+        "a: 'single'\n",
+    ] {
+        assert!(!load_ok(text).text.printable_one_line, "{text:?}");
+    }
+    assert_eq!(load_ok("a: |\n  two\n  lines\n").text.longest, 10);
+}

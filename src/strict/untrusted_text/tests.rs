@@ -7,7 +7,11 @@ use serde_json::{Value, json};
 use super::*;
 
 fn findings(document: &Value) -> Vec<(String, String)> {
-    check(document)
+    findings_with(document, TextFacts::default())
+}
+
+fn findings_with(document: &Value, text: TextFacts) -> Vec<(String, String)> {
+    check(document, text)
         .into_iter()
         .inspect(|d| assert_eq!(d.rule, "bundle/untrusted-text"))
         .map(|d| (d.message, d.pointer.unwrap_or_default()))
@@ -183,4 +187,64 @@ fn a_key_is_checked_and_named_as_a_key_with_its_pointer_escaped() {
 fn numbers_booleans_and_nulls_are_not_text() {
     let document = json!({"spec": {"context_generation": 1, "truncated": false, "x": null}});
     assert_eq!(findings(&document), vec![]);
+}
+
+#[test]
+fn the_loader_clears_printable_one_line_text_within_the_bound() {
+    // A document the loader vouches for is not walked: even a (here
+    // impossible) offending character goes unseen.
+    let vouched = TextFacts {
+        printable_one_line: true,
+        longest: MAX_BYTES,
+    };
+    assert_eq!(findings_with(&title("x\u{202E}"), vouched), vec![]);
+    // A longer text, or text the loader does not vouch for, is walked.
+    let long = "x".repeat(MAX_BYTES + 1);
+    let too_long = TextFacts {
+        printable_one_line: true,
+        longest: MAX_BYTES + 1,
+    };
+    assert_eq!(
+        findings_with(&title(&long), too_long),
+        vec![(
+            format!("untrusted text is at most 1024 bytes: \"{TITLE}\" is 1025 bytes"),
+            TITLE.to_owned()
+        )]
+    );
+    let unknown = TextFacts {
+        printable_one_line: false,
+        longest: 1,
+    };
+    assert_eq!(findings_with(&title("x\u{202E}"), unknown).len(), 1);
+}
+
+#[test]
+fn text_through_the_loader_is_checked_on_every_path() {
+    use crate::validate::{Mode, validate_bytes};
+    use crate::yaml::Limits;
+    let bundle = |title: &str| {
+        format!(
+            "{}    - {{ref: confluence-eng/ENG/pages/4212, title: {title}, staleness: SOURCE_STALENESS_FRESH, trust: TRUST_CLASS_UNTRUSTED_RETRIEVED}}\n",
+            super::super::examples::bundle!("")
+        )
+    };
+    let rules = |text: &str| -> Vec<&'static str> {
+        validate_bytes(text.as_bytes(), Mode::Files, &Limits::default())
+            .diagnostics
+            .iter()
+            .map(|d| d.rule)
+            .collect()
+    };
+    // Plain ASCII (the fast path), at the bound and past it.
+    assert_eq!(rules(&bundle(&"x".repeat(MAX_BYTES))), Vec::<&str>::new());
+    assert_eq!(
+        rules(&bundle(&"x".repeat(MAX_BYTES + 1))),
+        ["bundle/untrusted-text"]
+    );
+    // An escape (the full parser) that makes a bidirectional character.
+    assert_eq!(
+        rules(&bundle("\"Refunds \\u202EyciloP\"")),
+        ["bundle/untrusted-text"]
+    );
+    assert_eq!(rules(&bundle("\"Refunds Policy\"")), Vec::<&str>::new());
 }
