@@ -11,9 +11,7 @@
 //! loads the file with saphyr from the start. So does any error the builder
 //! reports, so that every error message comes from the full parser.
 
-use std::borrow::Cow;
-
-use saphyr_parser::{Event, Marker, ScalarStyle};
+use saphyr_parser::{Event, Marker};
 
 use super::{Builder, Document, Limits, Positions};
 
@@ -139,6 +137,13 @@ impl<'t> Reader<'t, '_> {
             .map_err(|_| GiveUp)
     }
 
+    /// A plain or double-quoted scalar, straight to the builder.
+    fn scalar(&mut self, text: &str, plain: bool, at: Marker) -> Step {
+        self.builder
+            .untagged_scalar(text, plain, super::position(&at))
+            .map_err(|_| GiveUp)
+    }
+
     fn marker(&self) -> Marker {
         Marker::new(self.pos, self.line, self.column())
     }
@@ -234,7 +239,7 @@ impl<'t> Reader<'t, '_> {
             let at = self.marker();
             let length = self.key_length().ok_or(GiveUp)?;
             let key = self.slice(self.pos, self.pos + length)?;
-            self.emit(plain(key), at)?;
+            self.scalar(key, true, at)?;
             self.pos += length + 1;
             self.skip_spaces();
             if matches!(self.peek(), None | Some(b'\n')) {
@@ -335,10 +340,7 @@ impl<'t> Reader<'t, '_> {
         }
         let content = self.slice(start, start + length)?;
         self.pos = start + length + 1;
-        self.emit(
-            Event::Scalar(Cow::Borrowed(content), ScalarStyle::DoubleQuoted, 0, None),
-            at,
-        )
+        self.scalar(content, false, at)
     }
 
     /// A plain scalar on one line. In a flow collection it ends before `,`,
@@ -382,7 +384,7 @@ impl<'t> Reader<'t, '_> {
         // Where a scalar stops, its trailing spaces are not part of it.
         self.pos = end;
         let content = self.slice(start, end)?;
-        self.emit(plain(content), at)
+        self.scalar(content, true, at)
     }
 
     /// A flow collection under the cursor, inside a block collection at
@@ -463,10 +465,6 @@ impl<'t> Reader<'t, '_> {
     fn slice(&self, start: usize, end: usize) -> Result<&'t str, GiveUp> {
         self.text.get(start..end).ok_or(GiveUp)
     }
-}
-
-fn plain(text: &str) -> Event<'_> {
-    Event::Scalar(Cow::Borrowed(text), ScalarStyle::Plain, 0, None)
 }
 
 fn flow_end(is_mapping: bool) -> Event<'static> {

@@ -503,6 +503,62 @@ impl<'a> Builder<'a> {
         self.accept_anchored(node, anchor, key_text)
     }
 
+    /// An untagged, unanchored scalar, plain or double-quoted, handed
+    /// straight to its collection: what [`Builder::on_scalar`] and
+    /// [`Builder::accept`] do for one, without building a node. The fast
+    /// path reads no other scalar, and gives up on any error, so the error
+    /// itself need not match.
+    fn untagged_scalar(&mut self, text: &str, plain: bool, at: Position) -> Result<(), YamlError> {
+        self.spend(1, text.len(), at)?;
+        self.longest_text = self.longest_text.max(text.len());
+        let record = self.record;
+        let not_here = || YamlError::new("yaml/syntax", "a scalar outside a collection", Some(at));
+        let Some(parent) = self.stack.last_mut() else {
+            return Err(not_here());
+        };
+        let value = |text: &str| match plain {
+            true => resolve_plain(Cow::Borrowed(text)).map_err(|_| not_here()),
+            false => Ok(Value::String(text.to_owned())),
+        };
+        parent.size = parent.size.saturating_add(1);
+        parent.text_bytes = parent.text_bytes.saturating_add(text.len());
+        parent.height = parent.height.max(1);
+        match &mut parent.collection {
+            Collection::Sequence(items) => {
+                items.push(value(text)?);
+                if record {
+                    parent.positions.children.push(NodePositions::leaf(at));
+                }
+            }
+            Collection::Mapping {
+                map,
+                awaiting_value,
+            } => {
+                if std::mem::take(awaiting_value) {
+                    if let Some(slot) = map.values_mut().next_back() {
+                        *slot = value(text)?;
+                    }
+                    if record {
+                        parent.positions.children.push(NodePositions::leaf(at));
+                    }
+                } else {
+                    match map.entry(text) {
+                        Entry::Occupied(_) => return Err(not_here()),
+                        Entry::Vacant(entry) => {
+                            entry.insert(Value::Null);
+                        }
+                    }
+                    parent.last_key = at;
+                    if record {
+                        parent.positions.keys.push(at);
+                    }
+                    *awaiting_value = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn on_alias(&mut self, id: usize, at: Position) -> Result<(), YamlError> {
         let Some(Anchored {
             node: anchored,
