@@ -283,6 +283,23 @@ mod tests {
     /// catalogue, they report what a validator built from the text reports.
     #[test]
     fn compiled_schemas_agree_with_the_shipped_schema_text() {
+        let from_text: Vec<jsonschema::Validator> = kinds::KINDS
+            .iter()
+            .map(|kind| {
+                let schema: Value = match serde_json::from_str(kind.schema) {
+                    Ok(schema) => schema,
+                    Err(error) => panic!("the {} schema is not JSON: {error}", kind.name),
+                };
+                match jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(false)
+                    .build(&schema)
+                {
+                    Ok(validator) => validator,
+                    Err(error) => panic!("the {} schema does not compile: {error}", kind.name),
+                }
+            })
+            .collect();
         let mut compared = 0;
         for doc in crate::rules::all() {
             for example in [doc.failing, doc.passing] {
@@ -290,25 +307,13 @@ mod tests {
                 else {
                     continue;
                 };
-                let Some(kind) = document
-                    .value
-                    .get("kind")
-                    .and_then(Value::as_str)
-                    .and_then(kinds::find)
+                let name = document.value.get("kind").and_then(Value::as_str);
+                let Some((kind, from_text)) = kinds::KINDS
+                    .iter()
+                    .zip(&from_text)
+                    .find(|(kind, _)| Some(kind.name) == name)
                 else {
                     continue;
-                };
-                let schema: Value = match serde_json::from_str(kind.schema) {
-                    Ok(schema) => schema,
-                    Err(error) => panic!("the {} schema is not JSON: {error}", kind.name),
-                };
-                let from_text = match jsonschema::options()
-                    .with_draft(jsonschema::Draft::Draft202012)
-                    .should_validate_formats(false)
-                    .build(&schema)
-                {
-                    Ok(validator) => validator,
-                    Err(error) => panic!("the {} schema does not compile: {error}", kind.name),
                 };
                 let value = &document.value;
                 assert_eq!(

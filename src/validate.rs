@@ -84,11 +84,6 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
     }
 }
 
-/// Validates a loaded document, recorded with its positions.
-pub fn validate_document(document: &Document, mode: Mode) -> Checked {
-    locate_all(document, check_document(document, mode))
-}
-
 /// Every stage on a document's value; diagnostics carry pointers, and
 /// positions only where a stage knew them.
 fn check_document(document: &Document, mode: Mode) -> Checked {

@@ -26,11 +26,11 @@ pub struct CompiledSchema {
 macro_rules! compiled_schema {
     ($path:literal) => {{
         #[jsonschema::validator(
-                                path = $path,
-                                draft = Draft202012,
-                                validate_formats = false,
-                                methods = { is_valid = true, validate = false, iter_errors = true }
-                            )]
+                    path = $path,
+                    draft = Draft202012,
+                    validate_formats = false,
+                    methods = { is_valid = true, validate = false, iter_errors = true }
+                )]
         struct Compiled;
         $crate::kinds::CompiledSchema {
             is_valid: Compiled::is_valid,

@@ -512,12 +512,13 @@ impl<'a> Builder<'a> {
         self.spend(1, text.len(), at)?;
         self.longest_text = self.longest_text.max(text.len());
         let record = self.record;
-        let not_here = || YamlError::new("yaml/syntax", "a scalar outside a collection", Some(at));
+        // Never shown: the caller gives up and the full parser words the error.
+        let give_up = || YamlError::new("yaml/syntax", "left to the full parser", Some(at));
         let Some(parent) = self.stack.last_mut() else {
-            return Err(not_here());
+            return Err(give_up());
         };
         let value = |text: &str| match plain {
-            true => resolve_plain(Cow::Borrowed(text)).map_err(|_| not_here()),
+            true => resolve_plain(Cow::Borrowed(text)).map_err(|_| give_up()),
             false => Ok(Value::String(text.to_owned())),
         };
         parent.size = parent.size.saturating_add(1);
@@ -543,7 +544,7 @@ impl<'a> Builder<'a> {
                     }
                 } else {
                     match map.entry(text) {
-                        Entry::Occupied(_) => return Err(not_here()),
+                        Entry::Occupied(_) => return Err(give_up()),
                         Entry::Vacant(entry) => {
                             entry.insert(Value::Null);
                         }
