@@ -23,14 +23,16 @@ pub struct CompiledSchema {
 
 /// The [`CompiledSchema`] of the schema file at `$path`, relative to the
 /// crate root. Formats are annotations only, as in the reference.
+// rustfmt shifts the attribute further on every run; keep it as written.
+#[rustfmt::skip]
 macro_rules! compiled_schema {
     ($path:literal) => {{
         #[jsonschema::validator(
-                    path = $path,
-                    draft = Draft202012,
-                    validate_formats = false,
-                    methods = { is_valid = true, validate = false, iter_errors = true }
-                )]
+            path = $path,
+            draft = Draft202012,
+            validate_formats = false,
+            methods = { is_valid = true, validate = false, iter_errors = true }
+        )]
         struct Compiled;
         $crate::kinds::CompiledSchema {
             is_valid: Compiled::is_valid,
