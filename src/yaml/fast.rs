@@ -375,6 +375,14 @@ impl<'t> Reader<'t, '_> {
                 b':' if in_flow && !self.peek_at(1).is_some_and(|b| b.is_ascii_alphanumeric()) => {
                     return Err(GiveUp);
                 }
+                // saphyr refuses a word of a flow scalar that is a `-`
+                // followed by a flow indicator.
+                b' ' if in_flow
+                    && self.peek_at(1) == Some(b'-')
+                    && matches!(self.peek_at(2), Some(b',' | b'[' | b']' | b'{' | b'}')) =>
+                {
+                    return Err(GiveUp);
+                }
                 b' ' => {}
                 b':' | b',' => end = self.pos + 1,
                 _ => return Err(GiveUp),
@@ -525,6 +533,7 @@ mod tests {
         "items:\n    - {ref: a/b, title: Some title, v: \"19\",\n      at: \"2026\"}\n    - {ref: c}\n",
         "m: {a: {b: [c, {d: e}]}}\nmodel: eu.v2:0\nurl: a/b.c?d=e%20f\n",
         "deep:\n  a:\n    b:\n      c: 1\n  d: 2\ne: 3\n",
+        "a: [a -x, b - c]\nb: e -\n",
     ];
 
     const REFUSED: &[&str] = &[
@@ -551,6 +560,8 @@ mod tests {
         "a: b: c\n",
         "\"a\": 1\n",
         "a: -\n",
+        "a: {a: a -}\n",
+        "a: [a  -, b]\n",
         "a: [1, 2\n",
     ];
 
