@@ -207,6 +207,31 @@ fn load_events(text: &str, limits: &Limits, positions: Positions) -> Result<Docu
     builder.finish().map_err(Failure::Yaml)
 }
 
+/// For the `fast_path` fuzz target: how the fast path's load of `text`
+/// differs from saphyr's, when the fast path takes it.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub fn fast_path_disagreement(text: &str) -> Option<String> {
+    let limits = Limits::default();
+    let fast = fast::load(text, &limits, Positions::Record).ok()?;
+    let Ok(skipping) = fast::load(text, &limits, Positions::Skip) else {
+        return Some("only the load with positions took it".to_owned());
+    };
+    let Ok(full) = load_events(text, &limits, Positions::Record) else {
+        return Some("saphyr refuses it".to_owned());
+    };
+    if fast.value != full.value || skipping.value != full.value {
+        return Some(format!(
+            "values differ: fast {:?}, saphyr {:?}",
+            fast.value, full.value
+        ));
+    }
+    if fast.positions != full.positions {
+        return Some("positions differ".to_owned());
+    }
+    (fast.text.longest != full.text.longest).then(|| "text facts differ".to_owned())
+}
+
 /// The scanner gave up on flow nesting: load the text before the point where
 /// it did, so the first problem in document order is reported (normally the
 /// collection that passes `max_depth`) rather than the scanner's own words.

@@ -1,0 +1,15 @@
+//! Differential: whenever the YAML fast path takes a text, it must load the
+//! same value, at the same positions, as saphyr does.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Some(difference) = numi::yaml::fast_path_disagreement(text) {
+        panic!("{difference} for {text:?}");
+    }
+});
