@@ -39,6 +39,7 @@ fuzz_target!(|data: &[u8]| {
             display_name: "fuzz.yaml".to_owned(),
             path: "fuzz.yaml".to_owned(),
             checked,
+            source: None,
         };
         assert_ne!(result.status(), Status::Error);
         let text = line(&result);
