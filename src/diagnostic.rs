@@ -123,3 +123,25 @@ impl Diagnostic {
         self
     }
 }
+
+/// The documentation of one rule id: what `numi explain` prints, and what
+/// the machine formats describe their rules with. Each kind's folder holds
+/// the entries of its ids; `crate::rules` gathers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleDoc {
+    /// The stable id, such as `evalset/cases-sorted`.
+    pub id: &'static str,
+    pub stage: Stage,
+    /// How a finding of the rule weighs by default: producer-side checks
+    /// warn, and `--strict` makes them errors.
+    pub severity: Severity,
+    /// One sentence: what the rule checks.
+    pub summary: &'static str,
+    /// Why the rule exists and how to fix a failure; plain text, may span lines.
+    pub explanation: &'static str,
+    /// A document, or part of one, that fails the rule; empty when no
+    /// document can show it (a read error, a defect of numi).
+    pub failing: &'static str,
+    /// The same document made to pass; empty when `failing` is.
+    pub passing: &'static str,
+}

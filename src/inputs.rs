@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::location::io_reason;
+
 /// The folder that holds a repository's configuration tree.
 pub const CONFIGURATION_TREE: &str = ".numinance";
 
@@ -246,21 +248,6 @@ fn walk_reason(error: &walkdir::Error) -> String {
     match error.io_error() {
         Some(io_error) => io_reason(io_error),
         None => error.to_string(),
-    }
-}
-
-/// An I/O error worded as the reference words it: the system's text in
-/// lower case, without Rust's `(os error N)` suffix.
-pub fn io_reason(error: &io::Error) -> String {
-    let text = error.to_string();
-    let text = match text.rfind(" (os error ") {
-        Some(cut) => text.get(..cut).unwrap_or(&text),
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => "unknown error".to_owned(),
     }
 }
 

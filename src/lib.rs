@@ -10,12 +10,14 @@ pub mod digest;
 pub mod init;
 pub mod inputs;
 pub mod kinds;
+pub mod location;
 pub mod report;
+pub mod results;
 pub mod rules;
 pub mod run;
 pub mod schema;
-pub mod strict;
 pub mod suggest;
+pub mod text;
 pub mod validate;
 pub mod yaml;
 

@@ -1,16 +1,15 @@
-//! The schema stage: each kind's JSON Schema, compiled when numi is built,
-//! and its violations as diagnostics in document order.
+//! The schema stage: a JSON Schema compiled when numi is built, and its
+//! violations as diagnostics in document order.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::paths::LocationSegment;
+use jsonschema::{ErrorIterator, ValidationError};
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Stage};
-use crate::kinds::Kind;
 use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
 
 /// Most violations listed for one document. Past it violations are counted,
@@ -28,16 +27,44 @@ pub struct Violations {
     pub unlisted: usize,
 }
 
-/// The violations of the kind's schema, ordered by where the offending value
-/// stands in the document, then by keyword; past [`MAX_LISTED_VIOLATIONS`]
-/// only counted.
-pub fn check(kind: &'static Kind, document: &Value) -> Violations {
-    check_listing(kind, document, MAX_LISTED_VIOLATIONS)
+/// A JSON Schema compiled into the binary: a schema that does not compile
+/// fails the build, and a run spends nothing on compiling it.
+#[derive(Debug, Clone, Copy)]
+pub struct CompiledSchema {
+    pub is_valid: fn(&Value) -> bool,
+    pub iter_errors: for<'i> fn(&'i Value) -> ErrorIterator<'i>,
+}
+
+/// The [`CompiledSchema`] of the schema file at `$path`, relative to the
+/// crate root. Formats are annotations only, as in the reference.
+// rustfmt shifts the attribute further on every run; keep it as written.
+#[rustfmt::skip]
+macro_rules! compiled_schema {
+    ($path:literal) => {{
+        #[jsonschema::validator(
+            path = $path,
+            draft = Draft202012,
+            validate_formats = false,
+            methods = { is_valid = true, validate = false, iter_errors = true }
+        )]
+        struct Compiled;
+        $crate::schema::CompiledSchema {
+            is_valid: Compiled::is_valid,
+            iter_errors: Compiled::iter_errors,
+        }
+    }};
+}
+pub(crate) use compiled_schema;
+
+/// The violations of `schema`, ordered by where the offending value stands
+/// in the document, then by keyword; past [`MAX_LISTED_VIOLATIONS`] only
+/// counted.
+pub fn check(schema: &CompiledSchema, document: &Value) -> Violations {
+    check_listing(schema, document, MAX_LISTED_VIOLATIONS)
 }
 
 /// [`check`] listing at most `cap` violations.
-pub fn check_listing(kind: &'static Kind, document: &Value, cap: usize) -> Violations {
-    let schema = kind.compiled;
+pub fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> Violations {
     if (schema.is_valid)(document) {
         return Violations::default();
     }
@@ -156,7 +183,7 @@ fn violations_of<'e>(
         ValidationErrorKind::AdditionalProperties { unexpected } => (unexpected.as_slice(), None),
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let message = format!("missing required property {}", crate::report::quote(name));
+            let message = format!("missing required property {}", crate::text::quote(name));
             (&[], Some((at(&base, name), "schema/required", message)))
         }
         kind => {
@@ -167,7 +194,7 @@ fn violations_of<'e>(
     unexpected
         .iter()
         .map(move |name| {
-            let message = format!("unexpected property {}", crate::report::quote(name));
+            let message = format!("unexpected property {}", crate::text::quote(name));
             (at(&base, name), "schema/additionalProperties", message)
         })
         .chain(single)
@@ -237,152 +264,3 @@ pub const SCHEMA_RULES: &[&str] = &[
     "schema/type",
     "schema/other",
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::kinds;
-    use serde_json::json;
-
-    fn playbook_with(extra: &[&str]) -> Value {
-        let mut document = json!({
-            "apiVersion": "numinance.dev/v1",
-            "kind": "Playbook",
-        });
-        if let Some(map) = document.as_object_mut() {
-            for key in extra {
-                map.insert((*key).to_owned(), json!(0));
-            }
-        }
-        document
-    }
-
-    fn pointers(violations: &Violations) -> Vec<&str> {
-        violations
-            .listed
-            .iter()
-            .filter_map(|d| d.pointer.as_deref())
-            .collect()
-    }
-
-    /// What a validator reports on a document: each error's keyword and
-    /// instance path, in the order reported.
-    fn report(errors: jsonschema::ErrorIterator<'_>) -> Vec<(String, String)> {
-        errors
-            .map(|error| {
-                (
-                    error.kind().keyword().to_owned(),
-                    error.instance_path().to_string(),
-                )
-            })
-            .collect()
-    }
-
-    /// The schemas compiled into numi enforce what the shipped schema text
-    /// (`numi schema KIND`) says: on every example document of the rule
-    /// catalogue, they report what a validator built from the text reports.
-    #[test]
-    fn compiled_schemas_agree_with_the_shipped_schema_text() {
-        let from_text: Vec<jsonschema::Validator> = kinds::KINDS
-            .iter()
-            .map(|kind| {
-                let schema: Value = match serde_json::from_str(kind.schema) {
-                    Ok(schema) => schema,
-                    Err(error) => panic!("the {} schema is not JSON: {error}", kind.name),
-                };
-                match jsonschema::options()
-                    .with_draft(jsonschema::Draft::Draft202012)
-                    .should_validate_formats(false)
-                    .build(&schema)
-                {
-                    Ok(validator) => validator,
-                    Err(error) => panic!("the {} schema does not compile: {error}", kind.name),
-                }
-            })
-            .collect();
-        let mut compared = 0;
-        for doc in crate::rules::all() {
-            for example in [doc.failing, doc.passing] {
-                let Ok(document) = crate::yaml::load(example, &crate::yaml::Limits::default())
-                else {
-                    continue;
-                };
-                let name = document.value.get("kind").and_then(Value::as_str);
-                let Some((kind, from_text)) = kinds::KINDS
-                    .iter()
-                    .zip(&from_text)
-                    .find(|(kind, _)| Some(kind.name) == name)
-                else {
-                    continue;
-                };
-                let value = &document.value;
-                assert_eq!(
-                    (kind.compiled.is_valid)(value),
-                    from_text.is_valid(value),
-                    "{}: {example}",
-                    doc.id
-                );
-                assert_eq!(
-                    report((kind.compiled.iter_errors)(value)),
-                    report(from_text.iter_errors(value)),
-                    "{}: {example}",
-                    doc.id
-                );
-                compared += 1;
-            }
-        }
-        assert!(compared > 50, "only {compared} examples compared");
-    }
-
-    #[test]
-    fn the_listing_keeps_the_first_violations_in_document_order_and_counts_the_rest() {
-        let Some(playbook) = kinds::find("Playbook") else {
-            panic!("Playbook is a kind");
-        };
-        let document = playbook_with(&["z3", "z1", "z2", "a9", "a8"]);
-        let all = check_listing(playbook, &document, usize::MAX);
-        let capped = check_listing(playbook, &document, 3);
-        assert_eq!(
-            capped.listed.as_slice(),
-            all.listed.get(..3).unwrap_or_default()
-        );
-        assert_eq!(pointers(&capped), ["/z3", "/z1", "/z2"]);
-        assert_eq!(capped.count(), all.count());
-        assert_eq!(capped.unlisted, all.listed.len() - 3);
-        assert_eq!(all.unlisted, 0);
-    }
-
-    #[test]
-    fn a_listing_under_the_cap_is_whole() {
-        let Some(playbook) = kinds::find("Playbook") else {
-            panic!("Playbook is a kind");
-        };
-        let document = playbook_with(&["extra"]);
-        let checked = check(playbook, &document);
-        assert_eq!(checked.unlisted, 0);
-        assert!(pointers(&checked).contains(&"/extra"));
-        assert!(checked.listed.len() <= MAX_LISTED_VIOLATIONS);
-    }
-
-    #[test]
-    fn many_violations_keep_at_most_the_cap() {
-        let Some(playbook) = kinds::find("Playbook") else {
-            panic!("Playbook is a kind");
-        };
-        let names: Vec<String> = (0..1000).map(|i| format!("x{i}")).collect();
-        let keys: Vec<&str> = names.iter().map(String::as_str).collect();
-        let document = playbook_with(&keys);
-        let checked = check(playbook, &document);
-        assert_eq!(checked.listed.len(), MAX_LISTED_VIOLATIONS);
-        assert_eq!(
-            pointers(&checked).first().copied(),
-            Some("/x0"),
-            "document order, not jsonschema's"
-        );
-        assert_eq!(
-            checked.count(),
-            check_listing(playbook, &document, usize::MAX).count()
-        );
-        assert!(checked.count() > 1000);
-    }
-}

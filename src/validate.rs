@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity, Stage};
-use crate::kinds::{self, Kind, Role};
+use crate::kinds::{self, Kind, Role, Subject};
+use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
-use crate::strict;
-use crate::yaml::{self, Document, KeyIndex, Limits, Positions, parse_pointer};
+use crate::yaml::{self, Document, KeyIndex, Limits, Positions, document_order, parse_pointer};
 
 /// Where a document was found, which decides the gates it meets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,12 +56,23 @@ impl Checked {
     }
 }
 
-/// Validates the bytes of one file. The file is loaded without positions;
-/// only when a finding needs one is it loaded again, recording them.
+/// Validates the bytes of one document that has no file beside it.
 pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
+    validate_at(
+        bytes,
+        mode,
+        limits,
+        Location::detached(DEFAULT_MAX_FILE_SIZE),
+    )
+}
+
+/// Validates the bytes of one file read at `location`. The file is loaded
+/// without positions; only when a finding needs one is it loaded again,
+/// recording them.
+pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location<'_>) -> Checked {
     match yaml::load_bytes_with(bytes, limits, Positions::Skip) {
         Ok(document) => {
-            let checked = check_document(&document, mode);
+            let checked = check_document(&document, mode, location);
             drop(document);
             if !checked.diagnostics.iter().any(needs_position) {
                 return checked;
@@ -86,37 +97,52 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
 
 /// Every stage on a document's value; diagnostics carry pointers, and
 /// positions only where a stage knew them.
-fn check_document(document: &Document, mode: Mode) -> Checked {
+fn check_document(document: &Document, mode: Mode, location: Location<'_>) -> Checked {
     let value = &document.value;
-    let kind = match identify(value, mode) {
+    let (family, identified) = kinds::identify(value, &location);
+    let admitted = identified
+        .map_err(|diagnostic| (None, diagnostic))
+        .and_then(|kind| admit(kind, value, mode));
+    let kind = match admitted {
         Ok(kind) => kind,
-        Err(diagnostic) => {
+        Err((kind, diagnostic)) => {
             return Checked {
-                kind: known_kind_name(value),
-                name: metadata_name(value),
+                kind: kind.map(|kind| kind.name),
+                name: (family.display_name)(value),
                 diagnostics: vec![diagnostic],
                 unlisted: 0,
             };
         }
     };
-    let name = if kind.has_metadata {
-        metadata_name(value)
-    } else {
-        None
-    };
-    let violations = schema::check(kind, value);
+    let violations = schema::check(&kind.compiled, value);
     let unlisted = violations.unlisted;
     let mut diagnostics = violations.listed;
     if diagnostics.is_empty() {
-        diagnostics = (kind.rules)(value);
-        diagnostics.extend(strict::check(kind, value, document.text));
+        let subject = Subject {
+            value,
+            text: document.text,
+            location,
+        };
+        diagnostics = (kind.rules)(&subject);
+        diagnostics.extend(producer_findings(kind, &subject));
     }
     Checked {
         kind: Some(kind.name),
-        name,
+        name: (kind.display_name)(value),
         unlisted,
         diagnostics,
     }
+}
+
+/// The producer-side findings of a document that passed its schema, as
+/// warnings, in the order their values stand in the document.
+fn producer_findings(kind: &Kind, subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let mut found = (kind.producer_checks)(subject);
+    found.sort_by_cached_key(|diagnostic| {
+        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+        document_order(subject.value, &parse_pointer(subject.value, pointer))
+    });
+    found.into_iter().map(Diagnostic::as_warning).collect()
 }
 
 fn needs_position(diagnostic: &Diagnostic) -> bool {
@@ -132,74 +158,47 @@ fn locate_all(document: &Document, mut checked: Checked) -> Checked {
     checked
 }
 
-/// The kind stage: a known kind, its gates, its apiVersion.
-fn identify(value: &Value, mode: Mode) -> Result<&'static Kind, Diagnostic> {
-    let kind_at =
-        |rule, message: String| Diagnostic::new(Stage::Kind, rule, message).at_pointer("/kind");
-    let kind = match value.get("kind") {
-        None => {
-            return Err(
-                Diagnostic::new(Stage::Kind, "kind/unknown", "the document has no kind")
-                    .at_pointer("/kind"),
-            );
-        }
-        Some(Value::String(name)) => kinds::find(name).ok_or_else(|| {
-            let known: Vec<&str> = kinds::names().collect();
-            kind_at(
-                "kind/unknown",
-                format!(
-                    "unknown kind: {} (this build knows {})",
-                    crate::report::quote(&crate::report::shorten(name)),
-                    known.join(", ")
-                ),
-            )
-        })?,
-        Some(other) => {
-            return Err(kind_at(
-                "kind/unknown",
-                format!("kind is {}, not a string", yaml::json_type_name(other)),
-            ));
-        }
+/// The gates of the configuration tree, then the kind's apiVersion. A
+/// refusal keeps the kind, so reports still name it.
+fn admit(
+    kind: &'static Kind,
+    value: &Value,
+    mode: Mode,
+) -> Result<&'static Kind, (Option<&'static Kind>, Diagnostic)> {
+    let refuse = |rule, message: String| {
+        Err((
+            Some(kind),
+            Diagnostic::new(Stage::Kind, rule, message).at_pointer("/kind"),
+        ))
     };
     if let Mode::Repository { enable_alpha } = mode {
         if kind.role == Role::Produced {
-            return Err(kind_at(
+            return refuse(
                 "kind/produced",
                 format!("produced kind: {} is not configuration", kind.name),
-            ));
+            );
         }
         if kind.role == Role::Alpha && !enable_alpha {
-            return Err(kind_at(
+            return refuse(
                 "kind/alpha-disabled",
                 format!("alpha kind is not enabled: {}", kind.name),
+            );
+        }
+    }
+    if let Some(api_version) = kind.api_version {
+        if value.get("apiVersion").and_then(Value::as_str) != Some(api_version) {
+            return Err((
+                Some(kind),
+                Diagnostic::new(
+                    Stage::Kind,
+                    "kind/api-version",
+                    format!("invalid: apiVersion is not {api_version}"),
+                )
+                .at_pointer("/apiVersion"),
             ));
         }
     }
-    if value.get("apiVersion").and_then(Value::as_str) != Some(kind.api_version) {
-        return Err(Diagnostic::new(
-            Stage::Kind,
-            "kind/api-version",
-            format!("invalid: apiVersion is not {}", kind.api_version),
-        )
-        .at_pointer("/apiVersion"));
-    }
     Ok(kind)
-}
-
-fn known_kind_name(value: &Value) -> Option<&'static str> {
-    value
-        .get("kind")
-        .and_then(Value::as_str)
-        .and_then(kinds::find)
-        .map(|kind| kind.name)
-}
-
-fn metadata_name(value: &Value) -> Option<String> {
-    value
-        .get("metadata")
-        .and_then(|metadata| metadata.get("name"))
-        .and_then(Value::as_str)
-        .map(str::to_owned)
 }
 
 /// Fills in the source position of a diagnostic's pointer: for an unexpected

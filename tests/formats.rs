@@ -369,7 +369,7 @@ fn a_run_that_finds_nothing_is_still_one_valid_document() {
 #[test]
 fn warnings_in_every_format() {
     use numi::report::Reporter;
-    use numi::run::{FileResult, Origin, Summary};
+    use numi::results::{FileResult, Origin, Summary};
     use numi::{Checked, Diagnostic, Position, Stage};
 
     let warning = Diagnostic::new(

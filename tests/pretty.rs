@@ -11,7 +11,7 @@ use std::process::Command;
 use common::{fixtures, numi};
 use numi::report::Reporter;
 use numi::report::pretty::PrettyReporter;
-use numi::run::{FileResult, Origin};
+use numi::results::{FileResult, Origin};
 use numi::yaml::Limits;
 use numi::{Mode, validate_bytes};
 use proptest::prelude::*;
@@ -108,7 +108,7 @@ fn assert_printable(report: &str) {
     assert!(
         !report
             .chars()
-            .any(|c| (c.is_control() && c != '\n') || numi::report::is_invisible_format(c)),
+            .any(|c| (c.is_control() && c != '\n') || numi::text::is_invisible_format(c)),
         "{report}"
     );
 }

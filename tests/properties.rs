@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use numi::report::text::line;
-use numi::run::{FileResult, Origin, Status};
+use numi::results::{FileResult, Origin, Status};
 use numi::yaml::Limits;
 use numi::{Checked, Mode, Stage, validate_bytes};
 use proptest::prelude::*;

@@ -78,8 +78,11 @@ fn the_spec_examples_pass_under_strict() {
 /// one is silent in both.
 #[test]
 fn every_check_warns_by_default_and_fails_under_strict() {
+    let producer_side: Vec<&numi::rules::RuleDoc> = numi::rules::all()
+        .filter(|rule| rule.severity == numi::Severity::Warning)
+        .collect();
     let mut checked = 0;
-    for rule in numi::strict::RULES {
+    for rule in producer_side.iter().copied() {
         if rule.id == "repo/duplicate-name" {
             continue;
         }
@@ -124,7 +127,7 @@ fn every_check_warns_by_default_and_fails_under_strict() {
         assert_eq!(default.stdout, strict.stdout, "{}", rule.id);
         checked += 1;
     }
-    assert_eq!(checked, numi::strict::RULES.len() - 1);
+    assert_eq!(checked, producer_side.len() - 1);
 }
 
 const BUNDLE: &str = include_str!("../examples/implement-stage.yaml");

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use numi::report::text::line;
-use numi::run::{FileResult, Origin, Status};
+use numi::results::{FileResult, Origin, Status};
 use numi::yaml::Limits;
 use numi::{Mode, Stage, validate_bytes};
 

@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 use clap_complete::Shell;
 
-use crate::run::Exit;
+use crate::results::Exit;
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {

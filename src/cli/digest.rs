@@ -7,9 +7,9 @@ use std::io::{self, Read, Write};
 use clap::Args;
 
 use crate::digest::{self, CanonicalError};
-use crate::inputs::io_reason;
-use crate::report::quote;
-use crate::run::Exit;
+use crate::location::io_reason;
+use crate::results::Exit;
+use crate::text::quote;
 use crate::yaml::Limits;
 
 #[derive(Debug, Args)]
@@ -74,7 +74,7 @@ fn read(path: &str) -> io::Result<Vec<u8>> {
 fn display(path: &str) -> String {
     let plain = !path.is_empty()
         && path.chars().all(|c| {
-            !c.is_control() && c != '"' && c != '\\' && !crate::report::is_invisible_format(c)
+            !c.is_control() && c != '"' && c != '\\' && !crate::text::is_invisible_format(c)
         });
     if plain { path.to_owned() } else { quote(path) }
 }

@@ -7,8 +7,8 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory};
 
 use super::Cli;
+use crate::results::Exit;
 use crate::rules::{self, RuleDoc};
-use crate::run::Exit;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
@@ -78,7 +78,7 @@ fn indent(example: &str) -> String {
 
 /// An unknown id is a usage error, worded and formatted as clap words its own.
 fn unknown(id: &str, stderr: &mut dyn Write) -> Exit {
-    let mut message = format!("unknown rule id {}", crate::report::quote(id));
+    let mut message = format!("unknown rule id {}", crate::text::quote(id));
     if let Some(near) = rules::nearest(id) {
         message.push_str(&format!("\n\n  tip: did you mean '{near}'?"));
     }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::init::{self, Ci, InitError, Outcome};
-use crate::inputs::io_reason;
-use crate::run::Exit;
+use crate::location::io_reason;
+use crate::results::Exit;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::run::Exit;
+use crate::results::Exit;
 
 #[derive(Debug, Args)]
 pub struct ManArgs {

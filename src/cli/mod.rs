@@ -14,7 +14,7 @@ use std::io::Write;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::run::Exit;
+use crate::results::Exit;
 pub use explain::ExplainArgs;
 pub use validate::ValidateArgs;
 

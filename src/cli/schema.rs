@@ -8,7 +8,7 @@ use clap::Args;
 use clap::builder::PossibleValuesParser;
 
 use crate::kinds::{self, Role};
-use crate::run::Exit;
+use crate::results::Exit;
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
@@ -46,19 +46,22 @@ pub fn execute(args: &SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
 
 /// One line per kind: name, apiVersion and role, in aligned columns.
 pub fn kind_table() -> String {
-    let name_width = kinds::names().map(str::len).max().unwrap_or(0);
-    let version_width = kinds::KINDS
+    let mut listed: Vec<&kinds::Kind> = kinds::all().collect();
+    listed.sort_unstable_by_key(|kind| kind.name);
+    let name_width = listed.iter().map(|kind| kind.name.len()).max().unwrap_or(0);
+    let version_of = |kind: &kinds::Kind| kind.api_version.unwrap_or("-");
+    let version_width = listed
         .iter()
-        .map(|kind| kind.api_version.len())
+        .map(|kind| version_of(kind).len())
         .max()
         .unwrap_or(0);
     let mut table = String::new();
-    for kind in &kinds::KINDS {
+    for kind in listed {
         let _ = writeln!(
             table,
             "{:name_width$}  {:version_width$}  {}",
             kind.name,
-            kind.api_version,
+            version_of(kind),
             role_name(kind.role)
         );
     }

@@ -7,14 +7,16 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::inputs;
-use crate::report::Reporter;
+use crate::location::DEFAULT_MAX_FILE_SIZE;
 use crate::report::github::GithubReporter;
 use crate::report::json::JsonReporter;
 use crate::report::junit::JunitReporter;
 use crate::report::pretty::PrettyReporter;
 use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
-use crate::run::{self, DEFAULT_MAX_FILE_SIZE, Exit, Options, Origin};
+use crate::report::{self, Output, Reporter};
+use crate::results::{Exit, Origin};
+use crate::run::Options;
 use crate::validate::Mode;
 use crate::yaml::Limits;
 
@@ -126,20 +128,18 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     let mut reporter = reporter(args.format, args.color);
     // The text format has no place for warnings on its lines, so they go to
     // standard error; every other format carries them itself.
-    let mut no_warnings = io::sink();
-    let warnings: &mut dyn Write = if args.format == Format::Text {
-        &mut *stderr
+    let warnings: Option<&mut dyn Write> = if args.format == Format::Text {
+        Some(&mut *stderr)
     } else {
-        &mut no_warnings
+        None
     };
-    let summary = match run::run(
-        &inputs,
-        origin,
-        &options,
-        reporter.as_mut(),
-        &mut out,
+    let mut output = Output {
+        reporter: reporter.as_mut(),
+        out: &mut out,
         warnings,
-    ) {
+    };
+    let rendered = report::render(&inputs, origin, &options, &mut output);
+    let summary = match rendered {
         Ok(summary) => summary,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,
         Err(error) => {

@@ -1,6 +1,8 @@
 //! Value checks shared by several kinds, and the message every single-field
 //! check uses.
 
+use serde_json::Value;
+
 use crate::diagnostic::{Diagnostic, Stage};
 
 /// `sha256:` followed by 64 lowercase hex digits.
@@ -65,6 +67,17 @@ pub fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnost
             kind.name
         ),
     )
+}
+
+/// The items of the array `field` of `value`, with their indexes; none when
+/// it is absent.
+pub fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = (usize, &'a Value)> {
+    value
+        .get(field)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
 }
 
 #[cfg(test)]

@@ -1,46 +1,32 @@
-//! The kind registry. Each kind declares its apiVersion, its role, its JSON
-//! Schema and its semantic rules; adding a kind touches one module here and
-//! one schema file under `schemas/`.
+//! The registry: every family of documents numi reads, and the kinds of
+//! each. A kind is one folder here (its registry entry, semantic rules,
+//! producer-side checks, rule catalogue and the examples of `numi explain`)
+//! plus its schema under `schemas/`; a family is how documents are
+//! recognised. Adding a kind touches its folder, its schema file and one
+//! line of its family's list; nothing outside the folder names the kind.
+
+pub(crate) mod checks;
+mod numinance;
 
 mod autonomy_policy;
-pub(crate) mod checks;
 mod context_bundle;
 mod evalset;
 mod playbook;
 
-use jsonschema::ErrorIterator;
+#[cfg(test)]
+mod tests;
+
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, RuleDoc};
+use crate::location::Location;
+use crate::schema::CompiledSchema;
+use crate::yaml::TextFacts;
 
-/// A kind's JSON Schema compiled into the binary: a schema that does not
-/// compile fails the build, and a run spends nothing on compiling it.
-#[derive(Debug, Clone, Copy)]
-pub struct CompiledSchema {
-    pub is_valid: fn(&Value) -> bool,
-    pub iter_errors: for<'i> fn(&'i Value) -> ErrorIterator<'i>,
-}
-
-/// The [`CompiledSchema`] of the schema file at `$path`, relative to the
-/// crate root. Formats are annotations only, as in the reference.
-// rustfmt shifts the attribute further on every run; keep it as written.
-#[rustfmt::skip]
-macro_rules! compiled_schema {
-    ($path:literal) => {{
-        #[jsonschema::validator(
-            path = $path,
-            draft = Draft202012,
-            validate_formats = false,
-            methods = { is_valid = true, validate = false, iter_errors = true }
-        )]
-        struct Compiled;
-        $crate::kinds::CompiledSchema {
-            is_valid: Compiled::is_valid,
-            iter_errors: Compiled::iter_errors,
-        }
-    }};
-}
-use compiled_schema;
+/// Every family this build reads, in the order they are asked whether a
+/// document is theirs. Numinance comes last: it claims every document the
+/// others leave, and names what is wrong with one that is no kind at all.
+pub static FAMILIES: [&Family; 1] = [&numinance::FAMILY];
 
 /// How the configuration loader treats a kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,37 +41,101 @@ pub enum Role {
     Produced,
 }
 
+/// What the checks of a kind see of one document.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    pub value: &'a Value,
+    /// What the loader saw of the document's text.
+    pub text: TextFacts,
+    /// Where the document was read, and the way to its neighbours.
+    pub location: Location<'a>,
+}
+
 /// Everything numi knows about one kind.
 #[derive(Debug)]
 pub struct Kind {
     pub name: &'static str,
-    pub api_version: &'static str,
+    /// The `apiVersion` a document of the kind carries, for families that
+    /// version their documents that way.
+    pub api_version: Option<&'static str>,
     pub role: Role,
-    /// Whether documents of the kind carry `metadata` (and so a name).
-    pub has_metadata: bool,
     /// The kind's JSON Schema, as shipped under `schemas/`.
     pub schema: &'static str,
     /// The same schema, compiled when numi is built.
     pub compiled: CompiledSchema,
-    /// The kind's semantic rules, run on a document that passed the schema.
-    /// They return every failure, in the kind's fixed order.
-    pub rules: fn(&Value) -> Vec<Diagnostic>,
+    /// The name a document of the kind goes by in reports, if it has one.
+    pub display_name: fn(&Value) -> Option<String>,
+    /// The semantic rules, run on a document that passed the schema; every
+    /// failure, in the kind's fixed order.
+    pub rules: fn(&Subject<'_>) -> Vec<Diagnostic>,
+    /// What the producer of a document should have ensured: warnings by
+    /// default, errors under `--strict`; in any order.
+    pub producer_checks: fn(&Subject<'_>) -> Vec<Diagnostic>,
+    /// The documentation of the kind's rule ids.
+    pub catalogue: &'static [RuleDoc],
 }
 
-/// Every kind this build knows, by name.
-pub static KINDS: [Kind; 4] = [
-    autonomy_policy::KIND,
-    context_bundle::KIND,
-    evalset::KIND,
-    playbook::KIND,
-];
+/// One family of documents: how its documents are recognised, and its
+/// kinds.
+#[derive(Debug)]
+pub struct Family {
+    pub name: &'static str,
+    pub kinds: &'static [&'static Kind],
+    /// Whether a document is of this family: `None` when it is not; the
+    /// kind it is; or why it is of the family but of no kind numi knows (a
+    /// `kind` stage diagnostic).
+    pub identify: fn(&Value, &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>>,
+    /// The name a document that is of no known kind goes by in reports.
+    pub display_name: fn(&Value) -> Option<String>,
+}
+
+/// What a document is, by the first family that claims it.
+pub fn identify(
+    value: &Value,
+    location: &Location<'_>,
+) -> (&'static Family, Result<&'static Kind, Diagnostic>) {
+    for family in FAMILIES {
+        if let Some(identified) = (family.identify)(value, location) {
+            return (family, identified);
+        }
+    }
+    (&numinance::FAMILY, numinance::by_kind_field(value))
+}
+
+/// Every kind, family by family, each family's in its own order.
+pub fn all() -> impl Iterator<Item = &'static Kind> {
+    FAMILIES
+        .iter()
+        .flat_map(|family| family.kinds.iter().copied())
+}
 
 /// The kind called `name`, if this build knows it.
 pub fn find(name: &str) -> Option<&'static Kind> {
-    KINDS.iter().find(|kind| kind.name == name)
+    all().find(|kind| kind.name == name)
 }
 
-/// The names of all kinds, sorted, for messages.
-pub fn names() -> impl Iterator<Item = &'static str> {
-    KINDS.iter().map(|kind| kind.name)
+/// The names of all kinds, sorted, for messages and listings.
+pub fn names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = all().map(|kind| kind.name).collect();
+    names.sort_unstable();
+    names
+}
+
+/// The rules of a kind that has none beyond its schema.
+pub fn no_rules(_subject: &Subject<'_>) -> Vec<Diagnostic> {
+    Vec::new()
+}
+
+/// `metadata.name`, the name of a document of the kinds that carry one.
+pub fn metadata_name(value: &Value) -> Option<String> {
+    value
+        .get("metadata")
+        .and_then(|metadata| metadata.get("name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// The display name of a kind whose documents carry none.
+pub fn no_name(_value: &Value) -> Option<String> {
+    None
 }

@@ -7,7 +7,7 @@ use std::io;
 
 use super::{Reporter, message_with_note, repository_path};
 use crate::diagnostic::Severity;
-use crate::run::{FileResult, Summary};
+use crate::results::{FileResult, Summary};
 
 #[derive(Debug, Default)]
 pub struct GithubReporter;

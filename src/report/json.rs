@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Reporter, status_name};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::run::{FileResult, Summary};
+use crate::results::{FileResult, Summary};
 
 #[derive(Debug, Default)]
 pub struct JsonReporter {

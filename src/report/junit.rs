@@ -8,7 +8,7 @@ use std::io;
 
 use super::{Reporter, message_with_note, repository_path};
 use crate::diagnostic::Diagnostic;
-use crate::run::{FileResult, Status, Summary};
+use crate::results::{FileResult, Status, Summary};
 
 #[derive(Debug, Default)]
 pub struct JunitReporter {

@@ -10,13 +10,58 @@ pub mod text;
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use crate::run::{FileResult, Status, Summary};
+use crate::inputs::Input;
+use crate::results::{FileResult, Origin, Status, Summary};
+use crate::run::{Consumer, Options, run};
 
 /// Renders one run in one format. Results arrive in report order.
 pub trait Reporter {
     fn begin(&mut self, out: &mut dyn io::Write, revision: &str) -> io::Result<()>;
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()>;
     fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()>;
+}
+
+/// A run's results rendered as they arrive: the reporter writes `out`, and
+/// the warnings of each document go to `warnings` when the format has no
+/// place for them (the text format's lines).
+pub struct Output<'a> {
+    pub reporter: &'a mut dyn Reporter,
+    pub out: &'a mut dyn io::Write,
+    pub warnings: Option<&'a mut dyn io::Write>,
+}
+
+impl Consumer for Output<'_> {
+    fn result(&mut self, result: &FileResult) -> io::Result<()> {
+        self.reporter.result(self.out, result)?;
+        if let Some(warnings) = self.warnings.as_deref_mut() {
+            if result.checked.warnings().next().is_some() {
+                // Flushed first, so that on a terminal the warnings follow
+                // their document's line.
+                self.out.flush()?;
+                // A closed standard error loses the warnings, not the report.
+                let _ = text::write_warnings(warnings, result);
+            }
+        }
+        Ok(())
+    }
+
+    fn idle(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Runs the inputs and renders the run: its beginning, each result as it
+/// comes, its end.
+pub fn render(
+    inputs: &[Input],
+    origin: Origin,
+    options: &Options,
+    output: &mut Output<'_>,
+) -> io::Result<Summary> {
+    output.reporter.begin(output.out, origin.revision())?;
+    let summary = run(inputs, origin, options, output)?;
+    output.reporter.end(output.out, &summary)?;
+    Ok(summary)
 }
 
 /// The stable name of a status in machine formats.
@@ -46,51 +91,9 @@ pub fn repository_path(path: &str) -> &str {
     path
 }
 
-/// User text in double quotes on one line: quotes, backslashes, control and
-/// bidirectional formatting characters escaped, so no input can forge or break
-/// an output line.
-pub fn quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            c if c.is_control() || is_invisible_format(c) => {
-                quoted.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
-            }
-            c => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
-}
-
-/// User text cut to a length fit for a one-line message.
-pub fn shorten(text: &str) -> String {
-    const MAX_CHARS: usize = 64;
-    let mut shown: String = text.chars().take(MAX_CHARS).collect();
-    if shown.len() < text.len() {
-        shown.push('…');
-    }
-    shown
-}
-
-/// Format characters that change how text reads without showing themselves
-/// (Trojan Source and friends).
-pub fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
-    )
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{quote, repository_path};
+    use super::repository_path;
 
     #[test]
     fn repository_paths_lose_leading_dot_steps_only() {
@@ -99,14 +102,5 @@ mod tests {
         assert_eq!(repository_path("../a.yaml"), "../a.yaml");
         assert_eq!(repository_path(".numinance/a.yaml"), ".numinance/a.yaml");
         assert_eq!(repository_path("/abs/a.yaml"), "/abs/a.yaml");
-    }
-
-    #[test]
-    fn quoting_keeps_output_on_one_line() {
-        assert_eq!(quote("doc.yaml"), "\"doc.yaml\"");
-        assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-        assert_eq!(quote("a\nb\tc\u{7}"), "\"a\\nb\\tc\\u{0007}\"");
-        assert_eq!(quote("x\u{202E}y"), "\"x\\u{202e}y\"");
-        assert_eq!(quote("café"), "\"café\"");
     }
 }

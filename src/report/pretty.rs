@@ -10,12 +10,13 @@ use std::io;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
 use serde_json::Value;
 
-use super::{Reporter, is_invisible_format, quote, text};
+use super::{Reporter, text};
 use crate::diagnostic::{Diagnostic, Position, Severity, Stage};
 use crate::kinds;
+use crate::results::{FileResult, Status, Summary};
 use crate::rules;
-use crate::run::{FileResult, Status, Summary};
 use crate::suggest::nearest;
+use crate::text::{is_invisible_format, quote};
 
 /// Columns the report is wrapped to, whatever the terminal, so the output of
 /// a run does not depend on where it ran.

@@ -13,8 +13,8 @@ use serde_sarif::sarif::{
 
 use super::{Reporter, message_with_note, repository_path};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::results::{FileResult, Summary};
 use crate::rules;
-use crate::run::{FileResult, Summary};
 
 /// The published schema of SARIF 2.1.0.
 const SCHEMA: &str =

@@ -3,10 +3,11 @@
 
 use std::io;
 
-use super::{Reporter, quote};
+use super::Reporter;
 use crate::diagnostic::{Diagnostic, Stage};
-use crate::run::{FileResult, Status, Summary};
+use crate::results::{FileResult, Status, Summary};
 use crate::schema;
+use crate::text::quote;
 
 #[derive(Debug, Default)]
 pub struct TextReporter;

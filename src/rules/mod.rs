@@ -1,50 +1,35 @@
 //! What each rule id means: the catalogue behind `numi explain` and the
 //! rule descriptions of the machine formats. Every id a diagnostic can carry
-//! has exactly one entry here, with a failing and a passing example that the
-//! tests run through the validator.
+//! has exactly one entry, with a failing and a passing example (files beside
+//! the entry) that the tests run through the validator. The stages' entries
+//! are here; each kind's are in its folder under `kinds/`.
 
-mod bundle;
 mod errors;
-mod evalset;
 mod kind;
 mod schema;
 mod yaml;
 
-use crate::diagnostic::Stage;
+pub use crate::diagnostic::RuleDoc;
+use crate::{kinds, run};
 
-/// The documentation of one rule id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleDoc {
-    /// The stable id, such as `evalset/cases-sorted`.
-    pub id: &'static str,
-    pub stage: Stage,
-    /// One sentence: what the rule checks.
-    pub summary: &'static str,
-    /// Why the rule exists and how to fix a failure; plain text, may span lines.
-    pub explanation: &'static str,
-    /// A document, or part of one, that fails the rule; empty when no
-    /// document can show it (a read error, a defect of numi).
-    pub failing: &'static str,
-    /// The same document made to pass; empty when `failing` is.
-    pub passing: &'static str,
-}
-
-/// The catalogue, one section per stage or kind, each listed in the order
-/// the README lists its rules.
-const SECTIONS: &[&[RuleDoc]] = &[
+/// The sections that belong to no kind: the stages every document meets.
+const STAGES: &[&[RuleDoc]] = &[
     errors::READ,
     errors::INTERNAL,
     yaml::YAML,
     kind::KIND,
     schema::SCHEMA,
-    evalset::EVALSET,
-    bundle::BUNDLE,
-    crate::strict::RULES,
 ];
 
-/// Every documented rule.
+/// Every documented rule: the stages', then each kind's in the order its
+/// family lists it, then the checks across documents.
 pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
-    SECTIONS.iter().flat_map(|section| section.iter())
+    STAGES
+        .iter()
+        .copied()
+        .chain(kinds::all().map(|kind| kind.catalogue))
+        .chain(std::iter::once(run::catalogue::RULES))
+        .flat_map(|section| section.iter())
 }
 
 /// The documentation of `id`, if it is a rule id.

@@ -2,7 +2,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{RuleDoc, all, find, nearest};
-use crate::diagnostic::Stage;
+use crate::diagnostic::{Severity, Stage};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
 
@@ -36,7 +36,7 @@ fn stage_of_prefix(prefix: &str) -> Option<Stage> {
         "yaml" => Some(Stage::Yaml),
         "kind" => Some(Stage::Kind),
         "schema" => Some(Stage::Schema),
-        "evalset" | "bundle" => Some(Stage::Rule),
+        "evalset" | "bundle" | "playbook" | "policy" | "repo" => Some(Stage::Rule),
         "internal" => Some(Stage::Internal),
         _ => None,
     }
@@ -198,4 +198,78 @@ fn near_misses_of_an_id_are_suggested() {
     assert_eq!(nearest("evalset/case-sorted"), Some("evalset/cases-sorted"));
     assert_eq!(nearest("bundle/source-trusts"), Some("bundle/source-trust"));
     assert_eq!(nearest("completely-different"), None);
+}
+
+/// The rules that warn by default: what the producer of a document should
+/// have ensured.
+fn producer_side() -> impl Iterator<Item = &'static RuleDoc> {
+    all().filter(|rule| rule.severity == Severity::Warning)
+}
+
+#[test]
+fn the_producer_side_rules_are_frozen() {
+    let ids: Vec<&str> = producer_side().map(|rule| rule.id).collect();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    insta::assert_snapshot!(ids.join("\n"), @r"
+    bundle/constraint-trust
+    bundle/constraint-origin-digest
+    bundle/unique-source-refs
+    bundle/guidance-ref
+    bundle/claim-ref
+    bundle/conflict-claims
+    bundle/context-generation
+    bundle/untrusted-text
+    bundle/credential-in-ref
+    playbook/rate-bound
+    playbook/min-runs
+    policy/rule-above-floor
+    policy/duplicate-rule
+    policy/duplicate-floor
+    repo/duplicate-name
+    ");
+}
+
+#[test]
+fn every_producer_side_rule_is_in_the_readme() {
+    let readme = include_str!("../../README.md");
+    for rule in producer_side() {
+        assert!(
+            readme.contains(&format!("| [`{}`](docs/rules.md#", rule.id)),
+            "README.md lists {}",
+            rule.id
+        );
+        assert!(!rule.summary.is_empty() && !rule.explanation.is_empty());
+    }
+}
+
+#[test]
+fn producer_side_examples_warn_and_fail_once_promoted() {
+    for rule in producer_side().filter(|rule| rule.id != "repo/duplicate-name") {
+        let failing = validate_bytes(rule.failing.as_bytes(), Mode::Files, &Limits::default());
+        let rules: Vec<&str> = failing.diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, vec![rule.id], "{}:\n{}", rule.id, rule.failing);
+        assert!(
+            failing
+                .diagnostics
+                .iter()
+                .all(|d| d.severity == Severity::Warning),
+            "{}",
+            rule.id
+        );
+        let mut promoted = failing.clone();
+        promoted.promote_warnings();
+        assert_eq!(promoted.errors().count(), 1, "{}", rule.id);
+
+        let passing = validate_bytes(rule.passing.as_bytes(), Mode::Files, &Limits::default());
+        assert_eq!(
+            passing.diagnostics,
+            vec![],
+            "{}:\n{}",
+            rule.id,
+            rule.passing
+        );
+    }
 }

@@ -869,7 +869,7 @@ fn too_much_text(limits: &Limits, at: Position) -> YamlError {
         "yaml/too-much-text",
         format!(
             "the document expands to more than {} of text (aliases included) at {at}",
-            crate::run::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
+            crate::text::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
         ),
         Some(at),
     )
@@ -941,7 +941,7 @@ fn tag_text(tag: &Tag) -> String {
 
 /// A short, one-line, escaped rendering of user text for messages.
 fn quoted(text: &str) -> String {
-    crate::report::quote(&crate::report::shorten(text))
+    crate::text::quote(&crate::text::shorten(text))
 }
 
 /// User text shown without quotes (a tag): escaped and shortened as

@@ -1,0 +1,153 @@
+//! ContextBundle (`numinance.dev/v1`, produced): the knowledge selected for
+//! one stage of one work unit. Never configuration.
+
+mod catalogue;
+mod credentials;
+mod producer;
+mod untrusted_text;
+
+#[cfg(test)]
+mod validate_tests;
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::checks::{field_fails, is_digest};
+use super::{Kind, Role, Subject};
+use crate::diagnostic::Diagnostic;
+use crate::yaml::{document_order, parse_pointer};
+
+/// The producer-side checks of a bundle: its own constraints, untrusted
+/// text, and credentials in source refs.
+fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let mut found = producer::check(subject.value);
+    found.extend(untrusted_text::check(subject.value, subject.text));
+    found.extend(credentials::check(subject.value));
+    found
+}
+
+pub const KIND: Kind = Kind {
+    name: "ContextBundle",
+    api_version: Some("numinance.dev/v1"),
+    role: Role::Produced,
+    schema: include_str!("../../../schemas/ContextBundle.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/ContextBundle.schema.json"),
+    display_name: super::no_name,
+    rules: |subject| rules(subject.value),
+    producer_checks,
+    catalogue: catalogue::RULES,
+};
+
+/// The only trust a retrieved source may carry.
+const SOURCE_TRUST: &str = "TRUST_CLASS_UNTRUSTED_RETRIEVED";
+
+#[derive(Deserialize)]
+struct Bundle<'a> {
+    #[serde(borrow)]
+    spec: Spec<'a>,
+}
+
+#[derive(Deserialize)]
+struct Spec<'a> {
+    authz_context_digest: Digest<'a>,
+    #[serde(default, borrow)]
+    query_plan: Vec<Query<'a>>,
+    #[serde(default, borrow)]
+    sources: Vec<Source<'a>>,
+    #[serde(default, borrow)]
+    authored_constraints: Vec<Constraint<'a>>,
+    #[serde(default, borrow)]
+    pinned_toolsets: BTreeMap<&'a str, Digest<'a>>,
+    #[serde(default, borrow)]
+    receipts: Vec<Digest<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Digest<'a> {
+    value: &'a str,
+}
+
+#[derive(Deserialize)]
+struct Query<'a> {
+    #[serde(borrow)]
+    args_digest: Option<Digest<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Source<'a> {
+    #[serde(borrow)]
+    digest: Option<Digest<'a>>,
+    trust: &'a str,
+}
+
+#[derive(Deserialize)]
+struct Constraint<'a> {
+    #[serde(borrow)]
+    origin_digest: Option<Digest<'a>>,
+}
+
+fn rules(document: &Value) -> Vec<Diagnostic> {
+    let bundle = match Bundle::deserialize(document) {
+        Ok(bundle) => bundle,
+        Err(error) => return vec![super::checks::shape_mismatch(&KIND, &error)],
+    };
+    let spec = &bundle.spec;
+    let mut digests: Vec<(&str, String)> = Vec::new();
+    digests.push((
+        spec.authz_context_digest.value,
+        "/spec/authz_context_digest/value".into(),
+    ));
+    for (i, query) in spec.query_plan.iter().enumerate() {
+        if let Some(digest) = &query.args_digest {
+            digests.push((
+                digest.value,
+                format!("/spec/query_plan/{i}/args_digest/value"),
+            ));
+        }
+    }
+    let mut found = Vec::new();
+    for (i, source) in spec.sources.iter().enumerate() {
+        if let Some(digest) = &source.digest {
+            digests.push((digest.value, format!("/spec/sources/{i}/digest/value")));
+        }
+        if source.trust != SOURCE_TRUST {
+            found.push(field_fails(
+                "bundle/source-trust",
+                "BundleSource.trust",
+                format!("/spec/sources/{i}/trust"),
+            ));
+        }
+    }
+    for (i, constraint) in spec.authored_constraints.iter().enumerate() {
+        if let Some(digest) = &constraint.origin_digest {
+            digests.push((
+                digest.value,
+                format!("/spec/authored_constraints/{i}/origin_digest/value"),
+            ));
+        }
+    }
+    for (name, digest) in &spec.pinned_toolsets {
+        let key = name.replace('~', "~0").replace('/', "~1");
+        digests.push((digest.value, format!("/spec/pinned_toolsets/{key}/value")));
+    }
+    for (i, receipt) in spec.receipts.iter().enumerate() {
+        digests.push((receipt.value, format!("/spec/receipts/{i}/value")));
+    }
+    found.extend(
+        digests
+            .into_iter()
+            .filter(|(value, _)| !is_digest(value))
+            .map(|(_, pointer)| field_fails("bundle/digest", "Digest.value", pointer)),
+    );
+    // One fixed order whatever the field: where the values stand.
+    found.sort_by_cached_key(|diagnostic| {
+        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+        document_order(document, &parse_pointer(document, pointer))
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests;

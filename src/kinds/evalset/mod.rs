@@ -1,0 +1,267 @@
+//! EvalSet (`numinance.dev/v1alpha1`, alpha): a versioned, reference-only set
+//! of replay cases.
+
+mod catalogue;
+
+use serde::Deserialize;
+use serde_json::{Number, Value};
+
+use super::checks::{field_fails, is_digest, is_strict_version, is_token, rule_fails};
+use super::{Kind, Role};
+use crate::diagnostic::Diagnostic;
+use crate::text::{quote, shorten};
+
+pub const KIND: Kind = Kind {
+    name: "EvalSet",
+    api_version: Some("numinance.dev/v1alpha1"),
+    role: Role::Alpha,
+    schema: include_str!("../../../schemas/EvalSet.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/EvalSet.schema.json"),
+    display_name: super::metadata_name,
+    rules: |subject| rules(subject.value),
+    producer_checks: super::no_rules,
+    catalogue: catalogue::RULES,
+};
+
+/// Most cases an EvalSet may hold.
+const MAX_CASES: usize = 256;
+
+/// Categories whose cases must plant a defect.
+const MUST_BE_SEEDED: [&str; 2] = [
+    "EVAL_CATEGORY_PLANTED_SECURITY_BUG",
+    "EVAL_CATEGORY_MIGRATION_HAZARD",
+];
+
+#[derive(Deserialize)]
+struct EvalSet<'a> {
+    #[serde(borrow)]
+    spec: Spec<'a>,
+}
+
+#[derive(Deserialize)]
+struct Spec<'a> {
+    version: &'a str,
+    #[serde(borrow)]
+    cases: Vec<Case<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Case<'a> {
+    name: &'a str,
+    outcome: Digest<'a>,
+    #[serde(borrow)]
+    expect: Expect<'a>,
+    category: Option<&'a str>,
+    seeded: Option<Seeded<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Digest<'a> {
+    value: &'a str,
+}
+
+#[derive(Deserialize)]
+struct Expect<'a> {
+    acceptance: &'a str,
+    merged: bool,
+    severe: bool,
+    #[serde(default, borrow)]
+    verification_failures: Vec<Failure<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Failure<'a> {
+    layer: &'a str,
+    count: Number,
+}
+
+#[derive(Deserialize)]
+struct Seeded<'a> {
+    defect: &'a str,
+    caught_by: &'a str,
+}
+
+fn rules(document: &Value) -> Vec<Diagnostic> {
+    let set = match EvalSet::deserialize(document) {
+        Ok(set) => set,
+        Err(error) => return vec![super::checks::shape_mismatch(&KIND, &error)],
+    };
+    let spec = &set.spec;
+    let mut found = field_checks(spec);
+    found.extend(cross_field_checks(spec));
+    found
+}
+
+/// Single fields that fail a value check, in document order.
+fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    if !is_strict_version(spec.version) {
+        found.push(field_fails(
+            "evalset/version",
+            "EvalSetSpec.version",
+            "/spec/version".into(),
+        ));
+    }
+    for (i, case) in spec.cases.iter().enumerate() {
+        // Spelled out only for a finding: nearly every case passes.
+        let at = || format!("/spec/cases/{i}");
+        if !is_token(case.name) {
+            found.push(field_fails(
+                "evalset/case-name",
+                "EvalCase.name",
+                format!("{}/name", at()),
+            ));
+        }
+        if !is_digest(case.outcome.value) {
+            found.push(field_fails(
+                "evalset/outcome-digest",
+                "Digest.value",
+                format!("{}/outcome/value", at()),
+            ));
+        }
+        for (j, failure) in case.expect.verification_failures.iter().enumerate() {
+            let failure_at = || format!("{}/expect/verification_failures/{j}", at());
+            if !is_token(failure.layer) {
+                found.push(field_fails(
+                    "evalset/layer-token",
+                    "EvalVerificationFailure.layer",
+                    format!("{}/layer", failure_at()),
+                ));
+            }
+            if failure.count.as_f64().is_none_or(|count| count < 1.0) {
+                found.push(field_fails(
+                    "evalset/failure-count",
+                    "EvalVerificationFailure.count",
+                    format!("{}/count", failure_at()),
+                ));
+            }
+        }
+        if let Some(seeded) = &case.seeded {
+            if !is_token(seeded.defect) {
+                found.push(field_fails(
+                    "evalset/seed-token",
+                    "EvalSeed.defect",
+                    format!("{}/seeded/defect", at()),
+                ));
+            }
+            if !is_token(seeded.caught_by) {
+                found.push(field_fails(
+                    "evalset/seed-token",
+                    "EvalSeed.caught_by",
+                    format!("{}/seeded/caught_by", at()),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Rules across fields, set-wide first, then case by case.
+fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    if spec.cases.is_empty() || spec.cases.len() > MAX_CASES {
+        found.push(rule_fails(
+            "evalset/case-count",
+            "an EvalSet holds 1 to 256 cases",
+            "/spec/cases".into(),
+        ));
+    }
+    let names: Vec<&str> = spec.cases.iter().map(|case| case.name).collect();
+    if let Some((i, note)) = first_out_of_order("case", &names) {
+        found.push(
+            rule_fails(
+                "evalset/cases-sorted",
+                "EvalSet cases are sorted by name without duplicates",
+                format!("/spec/cases/{i}"),
+            )
+            .with_note(note),
+        );
+    }
+    for (i, case) in spec.cases.iter().enumerate() {
+        let at = || format!("/spec/cases/{i}");
+        let failures = &case.expect.verification_failures;
+        let layers: Vec<&str> = failures.iter().map(|failure| failure.layer).collect();
+        if let Some((j, note)) = first_out_of_order("layer", &layers) {
+            found.push(
+                rule_fails(
+                    "evalset/failures-sorted",
+                    "EvalSet verification failures are sorted by layer without duplicates",
+                    format!("{}/expect/verification_failures/{j}", at()),
+                )
+                .with_note(note),
+            );
+        }
+        let must_be_seeded = case
+            .category
+            .is_some_and(|category| MUST_BE_SEEDED.contains(&category));
+        match &case.seeded {
+            None if must_be_seeded => found.push(rule_fails(
+                "evalset/category-seeded",
+                "an EvalSet case of a planted security bug or a migration hazard plants a defect",
+                format!("{}/category", at()),
+            )),
+            None => {}
+            Some(seeded) => {
+                if case.category.is_none() {
+                    found.push(rule_fails(
+                        "evalset/seeded-category",
+                        "an EvalSet case that plants a defect names a category",
+                        format!("{}/seeded", at()),
+                    ));
+                }
+                let expect = &case.expect;
+                if expect.acceptance == "EVAL_ACCEPTANCE_ACCEPTED" || expect.merged || expect.severe
+                {
+                    found.push(rule_fails(
+                        "evalset/seeded-expectation",
+                        "an EvalSet case that plants a defect expects it not accepted, not merged and not severe",
+                        format!("{}/expect", at()),
+                    ));
+                }
+                if !failures
+                    .iter()
+                    .any(|failure| failure.layer == seeded.caught_by)
+                {
+                    found.push(rule_fails(
+                        "evalset/caught-by-layer",
+                        "an EvalSet case that plants a defect is caught by one of its expected failure layers",
+                        format!("{}/seeded/caught_by", at()),
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The index of the first name that is not strictly greater, in byte order,
+/// than the one before it, and a note on where it belongs: after the
+/// greatest smaller name of the list, or first.
+fn first_out_of_order(noun: &str, names: &[&str]) -> Option<(usize, String)> {
+    let mut previous: Option<&str> = None;
+    for (i, &name) in names.iter().enumerate() {
+        if previous.is_some_and(|before| before.as_bytes() >= name.as_bytes()) {
+            let shown = |name: &str| quote(&shorten(name));
+            let earlier = names.get(..i).unwrap_or_default();
+            let follows = names
+                .iter()
+                .filter(|other| other.as_bytes() < name.as_bytes())
+                .max_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            let note = match follows {
+                _ if earlier.contains(&name) => format!("{noun} {} is a duplicate", shown(name)),
+                Some(follows) => format!(
+                    "{noun} {} should follow {noun} {}",
+                    shown(name),
+                    shown(follows)
+                ),
+                None => format!("{noun} {} should come first", shown(name)),
+            };
+            return Some((i, note));
+        }
+        previous = Some(name);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

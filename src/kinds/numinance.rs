@@ -1,0 +1,55 @@
+//! The Numinance family: documents that name their kind in `kind` and
+//! their version in `apiVersion`. It claims every document the other
+//! families leave, so that a document of no family is told what it lacks.
+
+use serde_json::Value;
+
+use super::{Family, Kind, autonomy_policy, context_bundle, evalset, playbook};
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::location::Location;
+use crate::text::{quote, shorten};
+use crate::yaml::json_type_name;
+
+/// The kinds, in the order `numi explain --list` documents their rules.
+pub static FAMILY: Family = Family {
+    name: "Numinance",
+    kinds: &[
+        &evalset::KIND,
+        &context_bundle::KIND,
+        &playbook::KIND,
+        &autonomy_policy::KIND,
+    ],
+    identify,
+    display_name: super::metadata_name,
+};
+
+fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {
+    Some(by_kind_field(value))
+}
+
+/// The kind `value` names, or why it names none of the family's.
+pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
+    let refused =
+        |message: String| Diagnostic::new(Stage::Kind, "kind/unknown", message).at_pointer("/kind");
+    match value.get("kind") {
+        None => Err(refused("the document has no kind".to_owned())),
+        Some(Value::String(name)) => FAMILY
+            .kinds
+            .iter()
+            .copied()
+            .find(|kind| kind.name == name)
+            .ok_or_else(|| {
+                let mut known: Vec<&str> = FAMILY.kinds.iter().map(|kind| kind.name).collect();
+                known.sort_unstable();
+                refused(format!(
+                    "unknown kind: {} (this build knows {})",
+                    quote(&shorten(name)),
+                    known.join(", ")
+                ))
+            }),
+        Some(other) => Err(refused(format!(
+            "kind is {}, not a string",
+            json_type_name(other)
+        ))),
+    }
+}

@@ -1,0 +1,146 @@
+//! The kinds' schemas as the schema stage runs them.
+
+use serde_json::Value;
+
+use crate::kinds;
+use crate::schema::*;
+use serde_json::json;
+
+fn playbook_with(extra: &[&str]) -> Value {
+    let mut document = json!({
+        "apiVersion": "numinance.dev/v1",
+        "kind": "Playbook",
+    });
+    if let Some(map) = document.as_object_mut() {
+        for key in extra {
+            map.insert((*key).to_owned(), json!(0));
+        }
+    }
+    document
+}
+
+fn pointers(violations: &Violations) -> Vec<&str> {
+    violations
+        .listed
+        .iter()
+        .filter_map(|d| d.pointer.as_deref())
+        .collect()
+}
+
+/// What a validator reports on a document: each error's keyword and
+/// instance path, in the order reported.
+fn report(errors: jsonschema::ErrorIterator<'_>) -> Vec<(String, String)> {
+    errors
+        .map(|error| {
+            (
+                error.kind().keyword().to_owned(),
+                error.instance_path().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The schemas compiled into numi enforce what the shipped schema text
+/// (`numi schema KIND`) says: on every example document of the rule
+/// catalogue, they report what a validator built from the text reports.
+#[test]
+fn compiled_schemas_agree_with_the_shipped_schema_text() {
+    let from_text: Vec<jsonschema::Validator> = kinds::all()
+        .map(|kind| {
+            let schema: Value = match serde_json::from_str(kind.schema) {
+                Ok(schema) => schema,
+                Err(error) => panic!("the {} schema is not JSON: {error}", kind.name),
+            };
+            match jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .should_validate_formats(false)
+                .build(&schema)
+            {
+                Ok(validator) => validator,
+                Err(error) => panic!("the {} schema does not compile: {error}", kind.name),
+            }
+        })
+        .collect();
+    let mut compared = 0;
+    for doc in crate::rules::all() {
+        for example in [doc.failing, doc.passing] {
+            let Ok(document) = crate::yaml::load(example, &crate::yaml::Limits::default()) else {
+                continue;
+            };
+            let name = document.value.get("kind").and_then(Value::as_str);
+            let Some((kind, from_text)) = kinds::all()
+                .zip(&from_text)
+                .find(|(kind, _)| Some(kind.name) == name)
+            else {
+                continue;
+            };
+            let value = &document.value;
+            assert_eq!(
+                (kind.compiled.is_valid)(value),
+                from_text.is_valid(value),
+                "{}: {example}",
+                doc.id
+            );
+            assert_eq!(
+                report((kind.compiled.iter_errors)(value)),
+                report(from_text.iter_errors(value)),
+                "{}: {example}",
+                doc.id
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 50, "only {compared} examples compared");
+}
+
+#[test]
+fn the_listing_keeps_the_first_violations_in_document_order_and_counts_the_rest() {
+    let Some(playbook) = kinds::find("Playbook") else {
+        panic!("Playbook is a kind");
+    };
+    let document = playbook_with(&["z3", "z1", "z2", "a9", "a8"]);
+    let all = check_listing(&playbook.compiled, &document, usize::MAX);
+    let capped = check_listing(&playbook.compiled, &document, 3);
+    assert_eq!(
+        capped.listed.as_slice(),
+        all.listed.get(..3).unwrap_or_default()
+    );
+    assert_eq!(pointers(&capped), ["/z3", "/z1", "/z2"]);
+    assert_eq!(capped.count(), all.count());
+    assert_eq!(capped.unlisted, all.listed.len() - 3);
+    assert_eq!(all.unlisted, 0);
+}
+
+#[test]
+fn a_listing_under_the_cap_is_whole() {
+    let Some(playbook) = kinds::find("Playbook") else {
+        panic!("Playbook is a kind");
+    };
+    let document = playbook_with(&["extra"]);
+    let checked = check(&playbook.compiled, &document);
+    assert_eq!(checked.unlisted, 0);
+    assert!(pointers(&checked).contains(&"/extra"));
+    assert!(checked.listed.len() <= MAX_LISTED_VIOLATIONS);
+}
+
+#[test]
+fn many_violations_keep_at_most_the_cap() {
+    let Some(playbook) = kinds::find("Playbook") else {
+        panic!("Playbook is a kind");
+    };
+    let names: Vec<String> = (0..1000).map(|i| format!("x{i}")).collect();
+    let keys: Vec<&str> = names.iter().map(String::as_str).collect();
+    let document = playbook_with(&keys);
+    let checked = check(&playbook.compiled, &document);
+    assert_eq!(checked.listed.len(), MAX_LISTED_VIOLATIONS);
+    assert_eq!(
+        pointers(&checked).first().copied(),
+        Some("/x0"),
+        "document order, not jsonschema's"
+    );
+    assert_eq!(
+        checked.count(),
+        check_listing(&playbook.compiled, &document, usize::MAX).count()
+    );
+    assert!(checked.count() > 1000);
+}

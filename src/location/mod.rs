@@ -1,0 +1,188 @@
+//! Where a document was read from, and the one way a check may look at the
+//! files around it. Some families need their neighbours: a context-report
+//! manifest names paths relative to itself, an autocontext store checks the
+//! pointers between its files. They read through [`Location`], under the
+//! same size limit as any input, and never open what is not a regular file
+//! (a FIFO would block the run, a device would never end).
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Component, Path, PathBuf};
+
+use crate::text::human_size;
+
+/// The default for `--max-file-size`: 16 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+
+/// The file a document came from, and the limits for reading beside it.
+#[derive(Debug, Clone, Copy)]
+pub struct Location<'a> {
+    path: Option<&'a Path>,
+    max_file_size: u64,
+}
+
+/// What stands at a path, told without opening it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// A regular file (a link to one counts), of this many bytes.
+    File(u64),
+    Folder,
+    Missing,
+    /// Something that is neither (a FIFO, a socket, a device), or a path
+    /// that cannot be looked at; the reason as people read it.
+    Other(String),
+}
+
+impl<'a> Location<'a> {
+    /// A document read from the file at `path`.
+    pub fn file(path: &'a Path, max_file_size: u64) -> Self {
+        Location {
+            path: Some(path),
+            max_file_size,
+        }
+    }
+
+    /// A document with no file: standard input, or text handed over in
+    /// memory. Nothing beside it can be read.
+    pub fn detached(max_file_size: u64) -> Self {
+        Location {
+            path: None,
+            max_file_size,
+        }
+    }
+
+    /// The document's own path, when it has one.
+    pub fn path(&self) -> Option<&'a Path> {
+        self.path
+    }
+
+    /// The folder holding the document; `.` for a bare file name.
+    pub fn folder(&self) -> Option<&'a Path> {
+        self.path.map(|path| match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        })
+    }
+
+    /// `relative` joined to the document's folder (an absolute path stays
+    /// as it is); `None` for a document without a file.
+    pub fn resolve(&self, relative: &str) -> Option<PathBuf> {
+        self.folder().map(|folder| folder.join(relative))
+    }
+
+    /// The largest file a check may read beside the document.
+    pub fn max_file_size(&self) -> u64 {
+        self.max_file_size
+    }
+
+    /// What stands at `path`, links followed, nothing opened.
+    pub fn entry(&self, path: &Path) -> Entry {
+        match fs::metadata(path) {
+            Ok(metadata) if metadata.is_file() => Entry::File(metadata.len()),
+            Ok(metadata) if metadata.is_dir() => Entry::Folder,
+            Ok(_) => Entry::Other("not a regular file".to_owned()),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Entry::Missing,
+            Err(error) => Entry::Other(io_reason(&error)),
+        }
+    }
+
+    /// The bytes of the regular file at `path`, within the size limit.
+    pub fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
+        match self.entry(path) {
+            Entry::File(_) => read_file(path, self.max_file_size),
+            Entry::Folder => Err("is a directory".to_owned()),
+            Entry::Missing => Err("no such file or directory".to_owned()),
+            Entry::Other(reason) => Err(reason),
+        }
+    }
+
+    /// [`Location::read`] for a path that must stay inside `root` once its
+    /// links are resolved: a path that leaves it is refused, not read.
+    pub fn read_within(&self, root: &Path, path: &Path) -> Result<Vec<u8>, String> {
+        if !stays_within(root, path) {
+            return Err("leads outside its store".to_owned());
+        }
+        self.read(path)
+    }
+
+    /// The names in the folder at `path`, sorted bytewise; hidden names
+    /// included.
+    pub fn list(&self, path: &Path) -> Result<Vec<String>, String> {
+        let entries = fs::read_dir(path).map_err(|error| io_reason(&error))?;
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        names.sort_unstable();
+        Ok(names)
+    }
+}
+
+/// Whether `path`, with its links resolved, stays inside `root`. A path
+/// that does not exist yet is judged by its words: no `..` step.
+pub fn stays_within(root: &Path, path: &Path) -> bool {
+    match (fs::canonicalize(root), fs::canonicalize(path)) {
+        (Ok(root), Ok(path)) => path.starts_with(root),
+        _ => path
+            .strip_prefix(root)
+            .is_ok_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_)))),
+    }
+}
+
+/// The bytes of the file at `path`, refusing one larger than `limit`
+/// without reading it whole.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let file = File::open(path).map_err(|error| io_reason(&error))?;
+    let length = file.metadata().map_err(|error| io_reason(&error))?.len();
+    if length > limit {
+        return Err(too_large(limit));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| io_reason(&error))?;
+    within_limit(bytes, limit)
+}
+
+/// Standard input, refusing more than `limit` bytes.
+pub fn read_stdin(limit: u64) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| io_reason(&error))?;
+    within_limit(bytes, limit)
+}
+
+fn within_limit(bytes: Vec<u8>, limit: u64) -> Result<Vec<u8>, String> {
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+        return Err(too_large(limit));
+    }
+    Ok(bytes)
+}
+
+fn too_large(limit: u64) -> String {
+    format!(
+        "the file is larger than {} (--max-file-size)",
+        human_size(limit)
+    )
+}
+
+/// An I/O error worded as the reference words it: the system's text in
+/// lower case, without Rust's `(os error N)` suffix.
+pub fn io_reason(error: &io::Error) -> String {
+    let text = error.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(cut) => text.get(..cut).unwrap_or(&text),
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "unknown error".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

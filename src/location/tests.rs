@@ -1,0 +1,85 @@
+#![allow(clippy::expect_used)]
+
+use std::path::Path;
+
+use super::{Entry, Location, stays_within};
+
+#[test]
+fn a_location_resolves_beside_its_file() {
+    let location = Location::file(Path::new("conf/run.json"), 10);
+    assert_eq!(location.folder(), Some(Path::new("conf")));
+    assert_eq!(
+        location.resolve("a/b.md"),
+        Some(Path::new("conf/a/b.md").to_path_buf())
+    );
+    let bare = Location::file(Path::new("run.json"), 10);
+    assert_eq!(bare.folder(), Some(Path::new(".")));
+    let detached = Location::detached(10);
+    assert_eq!(detached.resolve("a"), None);
+}
+
+#[test]
+fn entries_are_told_without_opening_and_reads_keep_the_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("small.txt");
+    std::fs::write(&file, "12345").expect("write");
+    let location = Location::file(&file, 4);
+    assert_eq!(location.entry(&file), Entry::File(5));
+    assert_eq!(location.entry(dir.path()), Entry::Folder);
+    assert_eq!(location.entry(&dir.path().join("nope")), Entry::Missing);
+    assert_eq!(
+        location.read(&file),
+        Err("the file is larger than 4 bytes (--max-file-size)".to_owned())
+    );
+    assert_eq!(
+        Location::file(&file, 5).read(&file).as_deref(),
+        Ok(&b"12345"[..])
+    );
+    assert_eq!(location.read(dir.path()), Err("is a directory".to_owned()));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_without_being_opened() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let location = Location::file(&fifo, 1024);
+    assert_eq!(
+        location.entry(&fifo),
+        Entry::Other("not a regular file".to_owned())
+    );
+    // Opening a FIFO with no writer would block: the read returns at once.
+    assert_eq!(location.read(&fifo), Err("not a regular file".to_owned()));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_root_is_not_read() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let secret = outside.path().join("secret.json");
+    std::fs::write(&secret, "{}").expect("write");
+    let store = tempfile::tempdir().expect("temp dir");
+    let link = store.path().join("bundle.json");
+    std::os::unix::fs::symlink(&secret, &link).expect("symlink");
+    let inside = store.path().join("inside.json");
+    std::fs::write(&inside, "{}").expect("write");
+    let location = Location::file(&inside, 1024);
+    assert_eq!(
+        location.read_within(store.path(), &link),
+        Err("leads outside its store".to_owned())
+    );
+    assert_eq!(
+        location.read_within(store.path(), &inside).as_deref(),
+        Ok(&b"{}"[..])
+    );
+    assert!(!stays_within(store.path(), &store.path().join("../x")));
+    assert!(stays_within(
+        store.path(),
+        &store.path().join("missing/x.json")
+    ));
+}

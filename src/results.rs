@@ -1,0 +1,118 @@
+//! What a run found: one result per input, the counts of a run, and the
+//! exit status that follows from them. Produced by `run`, read by the
+//! renderers.
+
+use crate::diagnostic::Stage;
+use crate::validate::Checked;
+
+/// How the documents of a run were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Named on the command line (`--files`).
+    File,
+    /// Found in a repository's configuration tree.
+    Repo,
+}
+
+impl Origin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::File => "file",
+            Origin::Repo => "repo",
+        }
+    }
+
+    /// What the revision line names.
+    pub fn revision(self) -> &'static str {
+        match self {
+            Origin::File => "files",
+            Origin::Repo => "worktree",
+        }
+    }
+}
+
+/// How a document fared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    Invalid,
+    Error,
+}
+
+/// The result for one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileResult {
+    pub origin: Origin,
+    pub display_name: String,
+    /// The path as given; see [`Input::path`].
+    pub path: String,
+    pub checked: Checked,
+    /// The bytes read, kept only when [`Options::keep_source`] asks for them
+    /// (a renderer that quotes the source), so a run holds no file longer
+    /// than it needs to.
+    pub source: Option<Vec<u8>>,
+}
+
+impl FileResult {
+    /// Decided by errors alone: warnings never change a status.
+    pub fn status(&self) -> Status {
+        let mut errors = self.checked.errors();
+        let first = errors.next();
+        if first
+            .into_iter()
+            .chain(errors)
+            .any(|d| matches!(d.stage, Stage::Read | Stage::Internal))
+        {
+            Status::Error
+        } else if first.is_none() {
+            Status::Ok
+        } else {
+            Status::Invalid
+        }
+    }
+}
+
+/// Counts of a run, from which its exit status follows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub ok: usize,
+    pub invalid: usize,
+    pub error: usize,
+}
+
+/// The exit statuses of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Every document read is valid.
+    Valid = 0,
+    /// The run could not check everything it was asked to.
+    Incomplete = 1,
+    /// The command line is wrong.
+    Usage = 2,
+    /// At least one document is invalid.
+    Invalid = 3,
+}
+
+impl Summary {
+    pub fn total(&self) -> usize {
+        self.ok + self.invalid + self.error
+    }
+
+    pub fn exit(&self) -> Exit {
+        if self.error > 0 || self.total() == 0 {
+            Exit::Incomplete
+        } else if self.invalid > 0 {
+            Exit::Invalid
+        } else {
+            Exit::Valid
+        }
+    }
+
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Ok => self.ok += 1,
+            Status::Invalid => self.invalid += 1,
+            Status::Error => self.error += 1,
+        }
+    }
+}

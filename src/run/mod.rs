@@ -1,0 +1,364 @@
+//! One run: read each input, validate it, and hand the results on in input
+//! order, counting them. Files are checked in parallel,
+//! one worker per core, and each result is written as soon as those before
+//! it are, so output streams and memory stays flat. Checks across documents
+//! run here, on the results in report order.
+
+pub mod catalogue;
+mod duplicate_names;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
+
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::inputs::{Input, Source};
+use crate::location::Location;
+use crate::location::{read_file, read_stdin};
+use crate::results::{FileResult, Origin, Summary};
+use crate::validate::{Checked, Mode, validate_at};
+use crate::yaml::Limits;
+use duplicate_names::DuplicateNames;
+
+/// Settings of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub mode: Mode,
+    pub limits: Limits,
+    pub max_file_size: u64,
+    /// `--strict`: producer-side findings make a document invalid instead of
+    /// being reported as warnings.
+    pub strict: bool,
+    /// Keep each file's bytes in its result, for a renderer that shows them.
+    pub keep_source: bool,
+}
+
+/// Where the results of a run go, one at a time in input order.
+pub trait Consumer {
+    /// One result, after the checks across documents and `--strict`.
+    fn result(&mut self, result: &FileResult) -> io::Result<()>;
+    /// The run waits for a slower file: a moment to flush what was written.
+    fn idle(&mut self) -> io::Result<()>;
+}
+
+/// Checks every input and hands each result to `consumer`, in input order.
+pub fn run(
+    inputs: &[Input],
+    origin: Origin,
+    options: &Options,
+    consumer: &mut dyn Consumer,
+) -> io::Result<Summary> {
+    let mut sink = Sink {
+        consumer,
+        summary: Summary::default(),
+        names: DuplicateNames::default(),
+        origin,
+        strict: options.strict,
+    };
+    let workers = worker_count(inputs.len());
+    if workers <= 1 {
+        for input in inputs {
+            sink.write(check(input, origin, options))?;
+        }
+    } else {
+        in_parallel(inputs, workers, origin, options, &mut sink)?;
+    }
+    Ok(sink.summary)
+}
+
+/// Where results go, in input order.
+struct Sink<'a> {
+    consumer: &'a mut dyn Consumer,
+    summary: Summary,
+    names: DuplicateNames,
+    origin: Origin,
+    strict: bool,
+}
+
+impl Sink<'_> {
+    fn write(&mut self, mut result: FileResult) -> io::Result<()> {
+        if self.origin == Origin::Repo {
+            if let Some(finding) = self.names.check(&result) {
+                result.checked.diagnostics.push(finding.as_warning());
+            }
+        }
+        if self.strict {
+            result.checked.promote_warnings();
+        }
+        self.summary.add(result.status());
+        self.consumer.result(&result)
+    }
+}
+
+/// Files a worker claims at once: few enough that the cores finish together,
+/// enough that handing results over costs little.
+const BATCH: usize = 8;
+
+/// Most results waiting for an earlier, slower one before workers pause, so
+/// memory stays flat however the work is ordered.
+const WINDOW: usize = 1024;
+
+/// One worker per core (or `NUMI_THREADS`), none idle: a run of a few files
+/// starts no threads.
+fn worker_count(inputs: usize) -> usize {
+    let cores = std::env::var("NUMI_THREADS")
+        .ok()
+        .and_then(|threads| threads.parse::<usize>().ok())
+        .filter(|&threads| threads > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    cores.min(inputs.div_ceil(BATCH))
+}
+
+/// The state workers share: the next batch to claim, and how far the
+/// results have been written (which bounds how far ahead they may run).
+struct Progress {
+    next: AtomicUsize,
+    written: Mutex<usize>,
+    advanced: Condvar,
+    stop: AtomicBool,
+}
+
+impl Progress {
+    /// Claims the next batch, once it is within the window; `None` when
+    /// there is nothing left or the run stopped.
+    fn claim(&self, total: usize) -> Option<usize> {
+        let start = self.next.fetch_add(BATCH, Ordering::Relaxed);
+        if start >= total {
+            return None;
+        }
+        let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        while start >= written.saturating_add(WINDOW) && !self.stop.load(Ordering::Relaxed) {
+            written = self
+                .advanced
+                .wait(written)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        (!self.stop.load(Ordering::Relaxed)).then_some(start)
+    }
+
+    fn written_up_to(&self, index: usize) {
+        *self.written.lock().unwrap_or_else(PoisonError::into_inner) = index;
+        self.advanced.notify_all();
+    }
+
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _guard = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        self.advanced.notify_all();
+    }
+}
+
+/// Workers claim batches in input order and hand back results; this thread
+/// writes them in input order as soon as each is next, and flushes whenever
+/// it has to wait, so output streams without a write per line.
+fn in_parallel(
+    inputs: &[Input],
+    workers: usize,
+    origin: Origin,
+    options: &Options,
+    sink: &mut Sink<'_>,
+) -> io::Result<()> {
+    let progress = Progress {
+        next: AtomicUsize::new(0),
+        written: Mutex::new(0),
+        advanced: Condvar::new(),
+        stop: AtomicBool::new(false),
+    };
+    let (sender, receiver) = mpsc::channel::<(usize, Vec<FileResult>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let progress = &progress;
+            scope.spawn(move || {
+                while let Some(start) = progress.claim(inputs.len()) {
+                    let batch = inputs.iter().skip(start).take(BATCH);
+                    let results = batch.map(|input| check(input, origin, options)).collect();
+                    if sender.send((start, results)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let written = write_in_order(&receiver, &progress, sink);
+        if written.is_err() {
+            progress.halt();
+        }
+        written
+    })
+}
+
+fn write_in_order(
+    receiver: &mpsc::Receiver<(usize, Vec<FileResult>)>,
+    progress: &Progress,
+    sink: &mut Sink<'_>,
+) -> io::Result<()> {
+    let mut waiting: BTreeMap<usize, Vec<FileResult>> = BTreeMap::new();
+    let mut next = 0;
+    loop {
+        let (start, results) = match receiver.try_recv() {
+            Ok(batch) => batch,
+            Err(mpsc::TryRecvError::Empty) => {
+                sink.consumer.idle()?;
+                match receiver.recv() {
+                    Ok(batch) => batch,
+                    Err(mpsc::RecvError) => break,
+                }
+            }
+            Err(mpsc::TryRecvError::Disconnected) => break,
+        };
+        waiting.insert(start, results);
+        let before = next;
+        while let Some(results) = waiting.remove(&next) {
+            for result in results {
+                sink.write(result)?;
+            }
+            next += BATCH;
+        }
+        if next != before {
+            progress.written_up_to(next);
+        }
+    }
+    Ok(())
+}
+
+/// Reads and validates one input. A panic inside numi becomes an internal
+/// error for this input alone.
+pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
+    let (checked, source) = match &input.source {
+        Err(reason) => (failed(Stage::Read, "read/io", reason.clone()), None),
+        Ok(source) => match read(source, options.max_file_size) {
+            Err(reason) => (failed(Stage::Read, "read/io", reason), None),
+            Ok(bytes) => {
+                let location = match source {
+                    Source::Path(path) => Location::file(path, options.max_file_size),
+                    Source::Stdin => Location::detached(options.max_file_size),
+                };
+                let checked = catch_unwind(AssertUnwindSafe(|| {
+                    validate_at(&bytes, options.mode, &options.limits, location)
+                }))
+                .unwrap_or_else(|_| {
+                    failed(
+                        Stage::Internal,
+                        "internal/panic",
+                        "numi failed on this file; please report it".to_owned(),
+                    )
+                });
+                (checked, options.keep_source.then_some(bytes))
+            }
+        },
+    };
+    FileResult {
+        origin,
+        display_name: input.display_name.clone(),
+        path: input.path.clone(),
+        checked,
+        source,
+    }
+}
+
+fn failed(stage: Stage, rule: &'static str, message: String) -> Checked {
+    Checked {
+        diagnostics: vec![Diagnostic::new(stage, rule, message)],
+        ..Checked::default()
+    }
+}
+
+/// The bytes of a source, refusing one larger than `limit` without reading
+/// it whole.
+fn read(source: &Source, limit: u64) -> Result<Vec<u8>, String> {
+    match source {
+        Source::Stdin => read_stdin(limit),
+        Source::Path(path) => read_file(path, limit),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// More inputs than the window holds, valid files and unreadable ones
+    /// interleaved, so workers run ahead and results arrive out of order.
+    fn inputs(count: usize) -> Vec<Input> {
+        let valid = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join("playbook-bugfix-bounded.yaml");
+        (0..count)
+            .map(|i| Input {
+                display_name: format!("{i:05}.yaml"),
+                path: format!("{i:05}.yaml"),
+                source: if i % 3 == 0 {
+                    Err("no such file or directory".to_owned())
+                } else {
+                    Ok(Source::Path(valid.clone()))
+                },
+            })
+            .collect()
+    }
+
+    fn options() -> Options {
+        Options {
+            mode: Mode::Files,
+            limits: Limits::default(),
+            max_file_size: crate::location::DEFAULT_MAX_FILE_SIZE,
+            strict: false,
+            keep_source: false,
+        }
+    }
+
+    /// Keeps the display names it is handed; fails after `fail_after`.
+    #[derive(Default)]
+    struct Names {
+        names: Vec<String>,
+        fail_after: Option<usize>,
+    }
+
+    impl Consumer for Names {
+        fn result(&mut self, result: &FileResult) -> io::Result<()> {
+            if self.fail_after == Some(self.names.len()) {
+                return Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"));
+            }
+            self.names.push(result.display_name.clone());
+            Ok(())
+        }
+
+        fn idle(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn results_are_handed_on_in_input_order_and_counted() {
+        let inputs = inputs(3 * WINDOW + 5);
+        let mut names = Names::default();
+        let summary = run(&inputs, Origin::File, &options(), &mut names).expect("consumed");
+        let expected: Vec<&str> = inputs.iter().map(|i| i.display_name.as_str()).collect();
+        assert_eq!(names.names, expected);
+        let errors = inputs.len().div_ceil(3);
+        assert_eq!(
+            summary,
+            Summary {
+                ok: inputs.len() - errors,
+                invalid: 0,
+                error: errors
+            }
+        );
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_run_with_its_error() {
+        let inputs = inputs(3 * WINDOW);
+        let mut names = Names {
+            fail_after: Some(10),
+            ..Names::default()
+        };
+        let error =
+            run(&inputs, Origin::File, &options(), &mut names).expect_err("the consumer fails");
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(names.names.len(), 10);
+    }
+}

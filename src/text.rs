@@ -1,0 +1,79 @@
+//! Text helpers every layer shares: user text quoted and shortened for
+//! one-line messages, and sizes as people read them.
+
+/// User text in double quotes on one line: quotes, backslashes, control and
+/// bidirectional formatting characters escaped, so no input can forge or break
+/// an output line.
+pub fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            c if c.is_control() || is_invisible_format(c) => {
+                quoted.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// User text cut to a length fit for a one-line message.
+pub fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 64;
+    let mut shown: String = text.chars().take(MAX_CHARS).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    shown
+}
+
+/// Format characters that change how text reads without showing themselves
+/// (Trojan Source and friends).
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
+    )
+}
+
+/// `16 MiB`, `512 KiB`, `100 bytes`.
+pub fn human_size(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * KIB;
+    if bytes >= MIB && bytes % MIB == 0 {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= KIB && bytes % KIB == 0 {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{human_size, quote};
+
+    #[test]
+    fn quoting_keeps_output_on_one_line() {
+        assert_eq!(quote("doc.yaml"), "\"doc.yaml\"");
+        assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(quote("a\nb\tc\u{7}"), "\"a\\nb\\tc\\u{0007}\"");
+        assert_eq!(quote("x\u{202E}y"), "\"x\\u{202e}y\"");
+        assert_eq!(quote("café"), "\"café\"");
+    }
+
+    #[test]
+    fn sizes_read_in_the_largest_whole_unit() {
+        assert_eq!(human_size(16 * 1024 * 1024), "16 MiB");
+        assert_eq!(human_size(512 * 1024), "512 KiB");
+        assert_eq!(human_size(100), "100 bytes");
+        assert_eq!(human_size(1025), "1025 bytes");
+    }
+}
