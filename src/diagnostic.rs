@@ -84,6 +84,10 @@ pub struct Diagnostic {
     /// A hint beside the message for machine formats (which case an
     /// out-of-order case should follow, say); the text line never shows it.
     pub note: Option<String>,
+    /// Text of the document that the finding is about and that no output
+    /// may show (a credential): renderers mask it wherever they quote the
+    /// source. Never part of the message.
+    pub secrets: Vec<String>,
 }
 
 impl Diagnostic {
@@ -96,6 +100,7 @@ impl Diagnostic {
             pointer: None,
             position: None,
             note: None,
+            secrets: Vec::new(),
         }
     }
 
@@ -120,6 +125,11 @@ impl Diagnostic {
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
+        self
+    }
+
+    pub fn with_secret(mut self, secret: impl Into<String>) -> Self {
+        self.secrets.push(secret.into());
         self
     }
 }

@@ -59,6 +59,10 @@ pub struct Kind {
     /// version their documents that way.
     pub api_version: Option<&'static str>,
     pub role: Role,
+    /// Whether the schema is inferred from the spec's prose rather than
+    /// taken from a published field table: `--version` and `numi schema`
+    /// say so.
+    pub inferred: bool,
     /// The kind's JSON Schema, as shipped under `schemas/`.
     pub schema: &'static str,
     /// The same schema, compiled when numi is built.

@@ -11,6 +11,7 @@ pub const KIND: Kind = Kind {
     name: "AutonomyPolicy",
     api_version: Some("numinance.dev/v1"),
     role: Role::Configuration,
+    inferred: true,
     schema: include_str!("../../../schemas/AutonomyPolicy.schema.json"),
     compiled: crate::schema::compiled_schema!("schemas/AutonomyPolicy.schema.json"),
     display_name: super::metadata_name,

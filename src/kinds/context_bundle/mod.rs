@@ -32,6 +32,7 @@ pub const KIND: Kind = Kind {
     name: "ContextBundle",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,
+    inferred: false,
     schema: include_str!("../../../schemas/ContextBundle.schema.json"),
     compiled: crate::schema::compiled_schema!("schemas/ContextBundle.schema.json"),
     display_name: super::no_name,

@@ -39,6 +39,7 @@ fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
         pointer: Some(pointer.to_owned()),
         position: None,
         note: None,
+        secrets: Vec::new(),
     }
 }
 

@@ -15,6 +15,7 @@ pub const KIND: Kind = Kind {
     name: "EvalSet",
     api_version: Some("numinance.dev/v1alpha1"),
     role: Role::Alpha,
+    inferred: false,
     schema: include_str!("../../../schemas/EvalSet.schema.json"),
     compiled: crate::schema::compiled_schema!("schemas/EvalSet.schema.json"),
     display_name: super::metadata_name,

@@ -49,6 +49,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         pointer: Some(pointer.to_owned()),
         position: None,
         note: None,
+        secrets: Vec::new(),
     }
 }
 

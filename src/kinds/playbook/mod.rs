@@ -13,6 +13,7 @@ pub const KIND: Kind = Kind {
     name: "Playbook",
     api_version: Some("numinance.dev/v1"),
     role: Role::Configuration,
+    inferred: false,
     schema: include_str!("../../../schemas/Playbook.schema.json"),
     compiled: crate::schema::compiled_schema!("schemas/Playbook.schema.json"),
     display_name: super::metadata_name,
