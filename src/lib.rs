@@ -5,6 +5,7 @@
 //! The binary is a thin shell over [`cli::main`].
 
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod digest;
 pub mod init;

@@ -78,6 +78,9 @@ pub struct Summary {
     pub ok: usize,
     pub invalid: usize,
     pub error: usize,
+    /// Findings silenced by suppression comments: reported, never deciding
+    /// a status.
+    pub suppressed: usize,
 }
 
 /// The exit statuses of the contract.

@@ -34,6 +34,17 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// Problems found past that cap: counted, not listed.
     pub unlisted: usize,
+    /// Findings silenced by a suppression comment in the document, each
+    /// with its reason: kept for the reports that carry them, never
+    /// deciding the status.
+    pub suppressed: Vec<Suppressed>,
+}
+
+/// A finding silenced by a `# numi: ignore[...]` comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub reason: String,
 }
 
 impl Checked {
@@ -110,7 +121,7 @@ fn check_document(document: &Document, mode: Mode, location: Location<'_>) -> Ch
                 kind: kind.map(|kind| kind.name),
                 name: (family.display_name)(value),
                 diagnostics: vec![diagnostic],
-                unlisted: 0,
+                ..Checked::default()
             };
         }
     };
@@ -131,6 +142,7 @@ fn check_document(document: &Document, mode: Mode, location: Location<'_>) -> Ch
         name: (kind.display_name)(value),
         unlisted,
         diagnostics,
+        suppressed: Vec::new(),
     }
 }
 

@@ -394,6 +394,7 @@ fn warnings_in_every_format() {
                 name: Some("warned".into()),
                 diagnostics: vec![warning.clone()],
                 unlisted: 0,
+                suppressed: Vec::new(),
             },
             source: None,
         },
@@ -406,6 +407,7 @@ fn warnings_in_every_format() {
                 name: Some("both".into()),
                 diagnostics: vec![warning, error],
                 unlisted: 0,
+                suppressed: Vec::new(),
             },
             source: None,
         },
@@ -414,6 +416,7 @@ fn warnings_in_every_format() {
         ok: 1,
         invalid: 1,
         error: 0,
+        suppressed: 0,
     };
     let render = |reporter: &mut dyn Reporter| {
         let mut out = Vec::new();

@@ -15,8 +15,9 @@ const LAYERS: &[&[&str]] = &[
     &["text", "suggest", "diagnostic"],
     // The YAML loader, and the one way to read a file beside a document.
     &["yaml", "location"],
-    // Inputs from the command line, the schema stage, document digests.
-    &["inputs", "schema", "digest"],
+    // Inputs from the command line, the schema stage, document digests,
+    // the configuration file.
+    &["inputs", "schema", "digest", "config"],
     // Families and kinds.
     &["kinds"],
     // One document.

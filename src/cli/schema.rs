@@ -7,6 +7,7 @@ use std::io::Write;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 
+use crate::config;
 use crate::kinds::{self, Role};
 use crate::results::Exit;
 
@@ -15,19 +16,24 @@ pub struct SchemaArgs {
     /// The kind whose JSON Schema is printed.
     #[arg(
         value_name = "KIND",
-        required_unless_present = "list",
-        conflicts_with = "list",
+        required_unless_present_any = ["list", "config"],
+        conflicts_with_all = ["list", "config"],
         value_parser = PossibleValuesParser::new(kinds::names())
     )]
     pub kind: Option<String>,
 
     /// List the kinds with their apiVersion and role instead.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "config")]
     pub list: bool,
+
+    /// Print the JSON Schema of the configuration file, numi.toml, instead.
+    #[arg(long)]
+    pub config: bool,
 }
 
 pub fn execute(args: &SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let text = match (&args.kind, args.list) {
+        _ if args.config => with_final_newline(config::SCHEMA),
         (Some(name), false) => match kinds::find(name) {
             Some(kind) => with_final_newline(kind.schema),
             None => {

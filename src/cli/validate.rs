@@ -2,10 +2,12 @@
 //! status.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
+use crate::config::{self, Config};
+use crate::diagnostic::Stage;
 use crate::inputs;
 use crate::location::DEFAULT_MAX_FILE_SIZE;
 use crate::report::github::GithubReporter;
@@ -16,7 +18,9 @@ use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
 use crate::report::{self, Output, Reporter};
 use crate::results::{Exit, Origin};
+use crate::rules;
 use crate::run::Options;
+use crate::text::quote;
 use crate::validate::Mode;
 use crate::yaml::Limits;
 
@@ -46,6 +50,15 @@ pub struct ValidateArgs {
     /// How to report the results on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+
+    /// Read this configuration file instead of the `numi.toml` found from
+    /// the repository (or the current folder) upward.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
 
     /// When the pretty format uses colour; `auto` means on a terminal, unless
     /// NO_COLOR is set.
@@ -107,22 +120,45 @@ fn use_colour(choice: Colour, terminal: bool, no_color: Option<&std::ffi::OsStr>
 }
 
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    let (inputs, origin, mode) = match &args.files {
-        Some(paths) => (inputs::from_arguments(paths), Origin::File, Mode::Files),
-        None => {
-            let root = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-            let mode = Mode::Repository {
-                enable_alpha: args.enable_alpha,
-            };
-            (inputs::from_repository(&root), Origin::Repo, mode)
+    let repository = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let base = match &args.files {
+        Some(_) => PathBuf::from("."),
+        None => repository.clone(),
+    };
+    let config = match configuration(args, &base) {
+        Ok(config) => config,
+        Err(message) => {
+            let _ = writeln!(stderr, "numi: {message}");
+            return Exit::Usage;
         }
     };
+    let policy = match config.policy(&base) {
+        Ok(policy) => policy,
+        Err(message) => {
+            let _ = writeln!(stderr, "numi: {message}");
+            return Exit::Usage;
+        }
+    };
+    let enable_alpha = args.enable_alpha || config.enable_alpha == Some(true);
+    let strict = args.strict || config.strict == Some(true);
+    let (mut inputs, origin, mode) = match &args.files {
+        Some(paths) => (inputs::from_arguments(paths), Origin::File, Mode::Files),
+        None => {
+            let mode = Mode::Repository { enable_alpha };
+            (inputs::from_repository(&repository), Origin::Repo, mode)
+        }
+    };
+    // A path the configuration excludes is left out of a folder's walk; a
+    // file named on the command line is always read.
+    let named = args.files.as_deref().unwrap_or_default();
+    inputs.retain(|input| named.contains(&input.path) || !policy.excludes(Path::new(&input.path)));
     let options = Options {
         mode,
         limits: Limits::default(),
         max_file_size: args.max_file_size,
-        strict: args.strict,
+        strict,
         keep_source: args.format == Format::Pretty,
+        policy,
     };
     let mut out = io::BufWriter::new(stdout);
     let mut reporter = reporter(args.format, args.color);
@@ -154,6 +190,46 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         let _ = writeln!(stderr, "numi: nothing found to validate");
     }
     summary.exit()
+}
+
+/// The configuration of a run: `--config FILE`, none with `--no-config`,
+/// or the `numi.toml` found from `base` upward. Its rule ids must be rules
+/// of the rule stage that this build documents.
+fn configuration(args: &ValidateArgs, base: &Path) -> Result<Config, String> {
+    if args.no_config {
+        return Ok(Config::default());
+    }
+    let path = match &args.config {
+        Some(path) => path.clone(),
+        None => match config::discover(base) {
+            Some(path) => path,
+            None => return Ok(Config::default()),
+        },
+    };
+    let config = config::load(&path).map_err(|error| error.to_string())?;
+    for id in config.rule_ids() {
+        match rules::find(id) {
+            Some(doc) if doc.stage == Stage::Rule => {}
+            Some(_) => {
+                return Err(format!(
+                    "{}: {} is not a rule of the rule stage: only those can be configured",
+                    path.display(),
+                    quote(id)
+                ));
+            }
+            None => {
+                let hint = rules::nearest(id)
+                    .map(|near| format!(" (did you mean {}?)", quote(near)))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "{}: unknown rule id {}{hint}",
+                    path.display(),
+                    quote(id)
+                ));
+            }
+        }
+    }
+    Ok(config)
 }
 
 #[cfg(test)]

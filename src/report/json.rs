@@ -26,6 +26,14 @@ struct ResultRecord<'a> {
     name: Option<&'a str>,
     status: &'static str,
     diagnostics: Vec<DiagnosticRecord<'a>>,
+    suppressed: Vec<SuppressedRecord<'a>>,
+}
+
+#[derive(Serialize)]
+struct SuppressedRecord<'a> {
+    #[serde(flatten)]
+    diagnostic: DiagnosticRecord<'a>,
+    reason: &'a str,
 }
 
 #[derive(Serialize)]
@@ -58,6 +66,7 @@ struct DocumentCounts {
 struct DiagnosticCounts {
     error: usize,
     warning: usize,
+    suppressed: usize,
 }
 
 impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
@@ -99,6 +108,15 @@ impl Reporter for JsonReporter {
             name: result.checked.name.as_deref(),
             status: status_name(result.status()),
             diagnostics: result.checked.diagnostics.iter().map(Into::into).collect(),
+            suppressed: result
+                .checked
+                .suppressed
+                .iter()
+                .map(|suppressed| SuppressedRecord {
+                    diagnostic: (&suppressed.diagnostic).into(),
+                    reason: &suppressed.reason,
+                })
+                .collect(),
         };
         let separator = if self.results == 0 { "" } else { "," };
         self.results += 1;
@@ -117,6 +135,7 @@ impl Reporter for JsonReporter {
             diagnostics: DiagnosticCounts {
                 error: self.errors,
                 warning: self.warnings,
+                suppressed: summary.suppressed,
             },
         };
         writeln!(

@@ -7,7 +7,7 @@ use std::io;
 
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, PhysicalLocation,
-    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
+    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Suppression, Tool,
     ToolComponent,
 };
 
@@ -35,6 +35,19 @@ impl Reporter for SarifReporter {
         for diagnostic in &result.checked.diagnostics {
             self.rule_ids.insert(diagnostic.rule);
             self.results.push(sarif_result(&result.path, diagnostic));
+        }
+        // Code scanning shows a suppressed result as dismissed, with its
+        // justification, instead of losing it.
+        for suppressed in &result.checked.suppressed {
+            self.rule_ids.insert(suppressed.diagnostic.rule);
+            let mut sarif = sarif_result(&result.path, &suppressed.diagnostic);
+            sarif.suppressions = Some(vec![
+                Suppression::builder()
+                    .kind(serde_json::json!("inSource"))
+                    .justification(suppressed.reason.as_str())
+                    .build(),
+            ]);
+            self.results.push(sarif);
         }
         Ok(())
     }

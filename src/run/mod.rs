@@ -6,6 +6,7 @@
 
 pub mod catalogue;
 mod duplicate_names;
+mod suppression;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -13,7 +14,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::config::Policy;
+use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
 use crate::location::{read_file, read_stdin};
@@ -23,7 +25,7 @@ use crate::yaml::Limits;
 use duplicate_names::DuplicateNames;
 
 /// Settings of a run.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     pub mode: Mode,
     pub limits: Limits,
@@ -33,6 +35,8 @@ pub struct Options {
     pub strict: bool,
     /// Keep each file's bytes in its result, for a renderer that shows them.
     pub keep_source: bool,
+    /// The configuration's rule levels.
+    pub policy: Policy,
 }
 
 /// Where the results of a run go, one at a time in input order.
@@ -56,6 +60,7 @@ pub fn run(
         names: DuplicateNames::default(),
         origin,
         strict: options.strict,
+        policy: &options.policy,
     };
     let workers = worker_count(inputs.len());
     if workers <= 1 {
@@ -75,6 +80,7 @@ struct Sink<'a> {
     names: DuplicateNames,
     origin: Origin,
     strict: bool,
+    policy: &'a Policy,
 }
 
 impl Sink<'_> {
@@ -84,11 +90,43 @@ impl Sink<'_> {
                 result.checked.diagnostics.push(finding.as_warning());
             }
         }
-        if self.strict {
-            result.checked.promote_warnings();
-        }
+        self.weigh(&mut result.checked, &result.path);
         self.summary.add(result.status());
+        self.summary.suppressed += result.checked.suppressed.len();
         self.consumer.result(&result)
+    }
+
+    /// The configuration's level for each finding of the rule stage (off
+    /// drops it), then `--strict` for the warnings the configuration left
+    /// alone.
+    fn weigh(&self, checked: &mut Checked, path: &str) {
+        let path = std::path::Path::new(path);
+        let policy = self.policy;
+        let strict = self.strict;
+        if policy.is_empty() {
+            if strict {
+                checked.promote_warnings();
+            }
+            return;
+        }
+        checked.diagnostics.retain_mut(|diagnostic| {
+            let level = (diagnostic.stage == Stage::Rule)
+                .then(|| policy.level(diagnostic.rule, path))
+                .flatten();
+            match level.map(crate::config::Level::severity) {
+                Some(None) => false,
+                Some(Some(severity)) => {
+                    diagnostic.severity = severity;
+                    true
+                }
+                None => {
+                    if strict {
+                        diagnostic.severity = Severity::Error;
+                    }
+                    true
+                }
+            }
+        });
     }
 }
 
@@ -237,7 +275,9 @@ pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
                     Source::Stdin => Location::detached(options.max_file_size),
                 };
                 let checked = catch_unwind(AssertUnwindSafe(|| {
-                    validate_at(&bytes, options.mode, &options.limits, location)
+                    let mut checked = validate_at(&bytes, options.mode, &options.limits, location);
+                    suppression::apply(&mut checked, &bytes);
+                    checked
                 }))
                 .unwrap_or_else(|_| {
                     failed(
@@ -307,6 +347,7 @@ mod tests {
             max_file_size: crate::location::DEFAULT_MAX_FILE_SIZE,
             strict: false,
             keep_source: false,
+            policy: Policy::default(),
         }
     }
 
@@ -344,7 +385,8 @@ mod tests {
             Summary {
                 ok: inputs.len() - errors,
                 invalid: 0,
-                error: errors
+                error: errors,
+                suppressed: 0,
             }
         );
     }

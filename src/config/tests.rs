@@ -1,0 +1,150 @@
+use std::path::Path;
+
+use super::*;
+
+const FULL: &str = r#"
+enable-alpha = true
+strict = true
+exclude = ["drafts/**"]
+
+[rules]
+"evalset/cases-sorted" = "warning"
+"playbook/min-runs" = "off"
+
+[[overrides]]
+paths = [".numinance/legacy/**"]
+rules = { "evalset/cases-sorted" = "off", "playbook/min-runs" = "error" }
+"#;
+
+#[test]
+fn a_full_configuration_is_read() {
+    let config = parse(FULL).expect("valid");
+    assert_eq!(config.enable_alpha, Some(true));
+    assert_eq!(config.strict, Some(true));
+    assert_eq!(config.exclude, ["drafts/**"]);
+    assert_eq!(
+        config.rules,
+        [
+            ("evalset/cases-sorted".to_owned(), Level::Warning),
+            ("playbook/min-runs".to_owned(), Level::Off)
+        ]
+    );
+    let ids: Vec<&str> = config.rule_ids().collect();
+    assert_eq!(
+        ids,
+        [
+            "evalset/cases-sorted",
+            "playbook/min-runs",
+            "evalset/cases-sorted",
+            "playbook/min-runs"
+        ]
+    );
+}
+
+#[test]
+fn an_empty_file_sets_nothing() {
+    let config = parse("").expect("valid");
+    assert_eq!(config.enable_alpha, None);
+    assert_eq!(config.strict, None);
+    assert!(config.policy(Path::new(".")).expect("compiles").is_empty());
+}
+
+#[test]
+fn unknown_keys_are_refused_with_the_nearest_known_one() {
+    assert_eq!(
+        parse("strcit = true").map(|_| ()),
+        Err("unknown key \"strcit\" (did you mean \"strict\"?)".to_owned())
+    );
+    assert_eq!(
+        parse("[[overrides]]\npath = [\"a\"]").map(|_| ()),
+        Err("unknown key \"overrides[0].path\" (did you mean \"overrides[0].paths\"?)".to_owned())
+    );
+    assert_eq!(
+        parse("colour = 1").map(|_| ()),
+        Err("unknown key \"colour\"".to_owned())
+    );
+}
+
+#[test]
+fn wrong_values_are_refused_with_where_they_are() {
+    assert_eq!(
+        parse("strict = \"yes\"").map(|_| ()),
+        Err("strict is true or false".to_owned())
+    );
+    assert_eq!(
+        parse("[rules]\n\"a/b\" = \"loud\"").map(|_| ()),
+        Err("rules.\"a/b\": the level is \"off\", \"warning\" or \"error\"".to_owned())
+    );
+    assert_eq!(
+        parse("exclude = [\"a/[\"]")
+            .map(|_| ())
+            .map_err(|e| e.starts_with("exclude: \"a/[\"")),
+        Err(true)
+    );
+    assert_eq!(
+        parse("[[overrides]]\nrules = {}").map(|_| ()),
+        Err("overrides[0] needs paths".to_owned())
+    );
+    let syntax = parse("strict = ").map(|_| ()).expect_err("not TOML");
+    assert!(syntax.ends_with("at line 1 column 10"), "{syntax}");
+}
+
+#[test]
+fn levels_follow_rules_then_the_overrides_of_the_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join(FILE_NAME);
+    std::fs::write(&file, FULL).expect("write");
+    let config = load(&file).expect("valid");
+    let policy = config.policy(dir.path()).expect("compiles");
+    let legacy = Path::new(".numinance/legacy/old.yaml");
+    let current = Path::new(".numinance/policy/new.yaml");
+    assert_eq!(
+        policy.level("evalset/cases-sorted", current),
+        Some(Level::Warning)
+    );
+    assert_eq!(
+        policy.level("evalset/cases-sorted", legacy),
+        Some(Level::Off)
+    );
+    assert_eq!(policy.level("playbook/min-runs", current), Some(Level::Off));
+    assert_eq!(
+        policy.level("playbook/min-runs", legacy),
+        Some(Level::Error)
+    );
+    assert_eq!(policy.level("evalset/case-name", legacy), None);
+    assert!(policy.excludes(Path::new("drafts/a.yaml")));
+    assert!(policy.excludes(Path::new("./drafts/deep/b.yaml")));
+    assert!(!policy.excludes(current));
+    // A path outside the configuration's folder matches no glob.
+    assert!(!policy.excludes(Path::new("../drafts/a.yaml")));
+}
+
+#[test]
+fn the_file_is_found_upward_and_not_past_the_repository_root() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    let deep = repo.join("a/b");
+    std::fs::create_dir_all(&deep).expect("mkdir");
+    std::fs::create_dir(repo.join(".git")).expect("mkdir");
+    assert_eq!(discover(&deep), None);
+    // Above the repository root: not the repository's.
+    std::fs::write(dir.path().join(FILE_NAME), "").expect("write");
+    assert_eq!(discover(&deep), None);
+    std::fs::write(repo.join(FILE_NAME), "").expect("write");
+    let found = discover(&deep).expect("found");
+    assert_eq!(
+        std::fs::canonicalize(found).expect("exists"),
+        std::fs::canonicalize(repo.join(FILE_NAME)).expect("exists")
+    );
+}
+
+#[test]
+fn the_shipped_schema_accepts_what_the_reader_accepts() {
+    let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("JSON");
+    let validator = jsonschema::validator_for(&schema).expect("compiles");
+    let full: toml::Table = FULL.parse().expect("TOML");
+    let as_json = serde_json::to_value(&full).expect("converts");
+    assert!(validator.is_valid(&as_json));
+    let typo: toml::Table = "strcit = true".parse().expect("TOML");
+    assert!(!validator.is_valid(&serde_json::to_value(&typo).expect("converts")));
+}
