@@ -160,10 +160,12 @@ spec:
     RuleDoc {
         id: "yaml/complex-key",
         stage: Stage::Yaml,
-        summary: "Every mapping key is a plain scalar.",
+        summary: "Every mapping key is a string: not a sequence, a mapping or null.",
         explanation: "YAML allows a sequence or a mapping as a key (`? [a, b]`), JSON does not, \
-and no Numinance field has such a key.\n\n\
-Use a plain string key.",
+and no Numinance field has such a key. A null key (an empty key, `~`, `null`, `!!null`) is not \
+a string either: read as `\"\"` or `\"~\"` it would stand for, and collide with, the string \
+key written that way.\n\n\
+Use a plain string key; quote it (`\"~\": x`) if the text is meant.",
         failing: r#"apiVersion: numinance.dev/v1
 kind: Playbook
 metadata: {name: bugfix}
