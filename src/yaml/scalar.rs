@@ -316,6 +316,76 @@ mod tests {
     }
 
     #[test]
+    fn hex_and_octal_take_no_sign_and_any_length() {
+        for text in [
+            "0x+1F", "0o+17", "0x-1", "0o-7", "0x", "0o", "0o8", "0x1G", "0X1F",
+        ] {
+            assert_eq!(resolve_plain(text.into()), Ok(json!(text)), "{text:?}");
+        }
+        let cases = [
+            ("0x1F", json!(31)),
+            ("0o17", json!(15)),
+            ("0xffffffffffffffff", json!(u64::MAX)),
+            ("0x10000000000000000", json!(18_446_744_073_709_551_616.0)),
+            ("0xFFFFFFFFFFFFFFFFF", json!(295_147_905_179_352_825_855.0)),
+            (
+                "0o2000000000000000000000",
+                json!(18_446_744_073_709_551_616.0),
+            ),
+            // Leading zeros do not count towards the 64 bits.
+            ("0x00000000000000000001", json!(1)),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(resolve_plain(text.into()), Ok(expected), "{text:?}");
+        }
+        let too_large = format!("0x1{}", "0".repeat(256));
+        assert_eq!(
+            resolve_plain(too_large.as_str().into()),
+            Err((ScalarError::TooLarge, too_large.as_str().into()))
+        );
+    }
+
+    #[test]
+    fn a_large_hex_integer_rounds_to_the_nearest_float() {
+        // 2^64 + 2^11 + 1 lies just above the midpoint between 2^64 and the
+        // next float, 2^64 + 2^12.
+        let text = format!("0x1{}801", "0".repeat(13));
+        assert_eq!(
+            resolve_plain(text.as_str().into()),
+            Ok(json!(18_446_744_073_709_555_712.0))
+        );
+        // (2^64 + 2^11) * 2^164 + 1: the midpoint, and a bit far below the
+        // leading 128 that makes it round up, not to even.
+        let midpoint_and_more = format!("0x1{}800{}1", "0".repeat(13), "0".repeat(40));
+        let scale = 2f64.powi(164);
+        assert_eq!(
+            resolve_plain(midpoint_and_more.as_str().into()),
+            Ok(json!(18_446_744_073_709_555_712.0f64 * scale))
+        );
+    }
+
+    #[test]
+    fn a_verbatim_core_tag_resolves_as_its_short_form() {
+        let verbatim = |name: &str| format!("{CORE_HANDLE}{name}");
+        assert_eq!(resolve_tagged("1", "", &verbatim("int")), Ok(json!(1)));
+        assert_eq!(resolve_tagged("1", "", &verbatim("str")), Ok(json!("1")));
+        assert_eq!(
+            resolve_tagged("x", "", &verbatim("int")),
+            Err(ScalarError::TagMismatch("!!int".into()))
+        );
+        assert_eq!(
+            resolve_tagged("x", "", &verbatim("binary")),
+            Err(ScalarError::UnsupportedTag("!!binary".into()))
+        );
+        assert_eq!(
+            resolve_tagged("x", "", CORE_HANDLE),
+            Err(ScalarError::UnsupportedTag(CORE_HANDLE.into()))
+        );
+        assert_eq!(core_suffix("!", "str"), None);
+        assert_eq!(core_suffix("", "!str"), None);
+    }
+
+    #[test]
     fn tags_force_or_reject_a_type() {
         let core = CORE_HANDLE;
         assert_eq!(resolve_tagged("12", core, "str"), Ok(json!("12")));
