@@ -362,3 +362,39 @@ fn a_key_that_is_a_string_is_kept_whatever_it_reads_like() {
         loads(text, &expected, fast);
     }
 }
+
+#[test]
+fn a_syntax_error_near_a_pair_is_reported_as_beside_any_other_text() {
+    // A pair is 12 characters, as `xxxxxxxxxxxx` is: the same error, at the
+    // same place, whether saphyr's scanner stops before or after the scalar.
+    let templates = [
+        "a: \"P\" ]\n",
+        "a: \"P P\" ]]\n",
+        "a: {x: \"P\"\nb: 1\n",
+        "a: \"P\": b\n",
+        "a: [\"P\"\n",
+        "\"P\"\n- a\n",
+        "a: \"P\n",
+        "a: \"P\"\r\nb: \"P\"\r\n  c: 1\r\n",
+    ];
+    for template in templates {
+        let with_pair = template.replace('P', r"\ud83d\ude00");
+        let with_text = template.replace('P', "xxxxxxxxxxxx");
+        let expected = refused(&with_text);
+        assert_eq!(refused(&with_pair), expected, "{with_pair:?}");
+    }
+}
+
+#[test]
+fn lines_are_counted_as_saphyr_counts_them() {
+    refused_at(
+        "a: \"\\ud83d\\ude00\"\r\nb: \"\\ud83d\"\r\n",
+        "yaml/syntax",
+        pos(2, 5),
+    );
+    loads(
+        "a: \"\\ud83d\\ude00\"\r\nb: \"\\ud83d\\ude00\"\r\n",
+        &json!({"a": "😀", "b": "😀"}),
+        false,
+    );
+}

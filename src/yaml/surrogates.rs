@@ -68,8 +68,13 @@ pub(super) fn rewrite(text: &str) -> Option<Rewritten> {
     {
         return None;
     }
-    let spans = double_quoted_spans(&probe(text));
-    Some(rewrite_in(text, &spans))
+    let probe = probe(text);
+    let (spans, complete) = double_quoted_spans(&probe);
+    // Past the first error saphyr reads nothing more, but its scanner may
+    // stop there before it has handed over a scalar standing just before;
+    // that tail is read as the probe, so the error is the one reported.
+    let tail = if complete { text } else { &probe };
+    Some(rewrite_in(text, &spans, tail))
 }
 
 /// The UTF-16 unit of the `\uXXXX` escape at byte `offset`, when it is one
@@ -107,19 +112,20 @@ fn probe(text: &str) -> String {
 }
 
 /// The character ranges (saphyr's indices) of the double-quoted scalars of
-/// `text`, up to the first error if there is one: past it nothing is loaded.
-fn double_quoted_spans(text: &str) -> Vec<(usize, usize)> {
+/// `text`, up to the first error if there is one, and whether there is none.
+fn double_quoted_spans(text: &str) -> (Vec<(usize, usize)>, bool) {
     let mut spans = Vec::new();
     for next in Parser::new_from_str(text) {
         match next {
             Ok((Event::Scalar(_, ScalarStyle::DoubleQuoted, _, _), span)) => {
                 spans.push((span.start.index(), span.end.index()));
             }
-            Ok((Event::StreamEnd, _)) | Err(_) => break,
+            Ok((Event::StreamEnd, _)) => return (spans, true),
+            Err(_) => return (spans, false),
             Ok(_) => {}
         }
     }
-    spans
+    (spans, true)
 }
 
 /// Walks the original text a character at a time, counting lines as saphyr
@@ -175,7 +181,9 @@ impl Cursor<'_> {
     }
 }
 
-fn rewrite_in(text: &str, spans: &[(usize, usize)]) -> Rewritten {
+/// `text` with the surrogate escapes of `spans` rewritten, then, after the
+/// last span, `tail` (the same text or its probe, of the same length).
+fn rewrite_in(text: &str, spans: &[(usize, usize)], tail: &str) -> Rewritten {
     let mut out = String::with_capacity(text.len());
     let mut shifts = Shifts::default();
     let mut lone = None;
@@ -226,7 +234,7 @@ fn rewrite_in(text: &str, spans: &[(usize, usize)]) -> Rewritten {
             }
         }
     }
-    while cursor.copy(&mut out).is_some() {}
+    out.push_str(tail.get(cursor.offset..).unwrap_or_default());
     Rewritten {
         text: out,
         shifts,
