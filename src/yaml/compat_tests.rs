@@ -94,6 +94,12 @@ fn a_surrogate_pair_is_its_one_character_in_values_and_keys() {
             "a: &x \"\\ud83d\\ude00 é\"\nb: *x\n",
             json!({"a": "😀 é", "b": "😀 é"}),
         ),
+        // Characters beyond ASCII before the escapes: saphyr counts
+        // characters, not bytes.
+        (
+            "é: \"ü\\ud83d\\ude00\"\nb: [\"😀\", \"\\ud83d\\ude00\"]\n",
+            json!({"é": "ü😀", "b": ["😀", "😀"]}),
+        ),
         // Folded over lines, as a double-quoted scalar may be.
         ("a: \"x \\ud83d\\ude00\n  y\"\n", json!({"a": "x 😀 y"})),
         // Other escapes beside a pair still mean what they say.
