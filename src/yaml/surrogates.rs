@@ -6,6 +6,12 @@
 //! as the one `\UXXXXXXXX` escape it stands for; a half without its partner
 //! is reported at its own position.
 //!
+//! Which escapes stand in double-quoted scalars (elsewhere, in plain or
+//! single-quoted scalars, block scalars and comments, `\ud83d` is text) saphyr
+//! says itself: it first reads a probe, the text with each surrogate escape
+//! made a valid escape of the same length, and names where each double-quoted
+//! scalar stands.
+//!
 //! The rewrite is two characters shorter per pair, so the positions saphyr
 //! gives on that line after the pair are two columns short: [`Shifts`] puts
 //! them back where the reader sees them.
