@@ -100,9 +100,12 @@ number, or quote the text if a string is meant.",
         id: "yaml/complex-key",
         stage: Stage::Yaml,
         severity: Severity::Error,
-        summary: "Every mapping key is a plain scalar.",
-        explanation: "YAML allows a sequence or a mapping as a key (`? [a, b]`), JSON does not, and no \
-Numinance field has such a key.\n\nUse a plain string key.",
+        summary: "Every mapping key is a string: not a sequence, a mapping or null.",
+        explanation: "YAML allows a sequence or a mapping as a key (`? [a, b]`), JSON does not, \
+and no Numinance field has such a key. A null key (an empty key, `~`, `null`, `!!null`) is not \
+a string either: read as `\"\"` or `\"~\"` it would stand for, and collide with, the string \
+key written that way.\n\n\
+Use a plain string key; quote it (`\"~\": x`) if the text is meant.",
         failing: include_str!("examples/yaml/complex-key.failing.yaml"),
         passing: include_str!("examples/yaml/complex-key.passing.yaml"),
     },

@@ -13,7 +13,7 @@
 
 use saphyr_parser::{Event, Marker};
 
-use super::{Builder, Document, Limits, Positions};
+use super::{Builder, Document, Limits, Positions, surrogates};
 
 /// The fast path does not apply; load the file with the full parser.
 #[derive(Debug)]
@@ -35,7 +35,7 @@ pub(super) fn load(text: &str, limits: &Limits, positions: Positions) -> Result<
     if !is_printable_ascii(bytes) {
         return Err(GiveUp);
     }
-    let mut builder = Builder::new(text, limits, positions);
+    let mut builder = Builder::new(text, limits, positions, &surrogates::NO_SHIFTS);
     builder.ascii = true;
     // Printable ASCII without escapes, each scalar on one line: so is every
     // key and string.

