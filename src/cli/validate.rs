@@ -2,9 +2,9 @@
 //! status.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::{ArgMatches, Args, ValueEnum};
 
 use crate::inputs;
 use crate::report::Reporter;
@@ -20,14 +20,29 @@ use crate::yaml::Limits;
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Repository whose `.numinance/` configuration tree is validated.
-    #[arg(value_name = "DIR", conflicts_with = "files")]
-    pub dir: Option<PathBuf>,
+    /// The repository whose `.numinance/` configuration tree is validated
+    /// (one DIR, default `.`); with `--files` or `--only`, the paths to read.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
 
     /// Validate these files and folders instead (`-` reads standard input).
-    /// Alpha kinds are on and produced kinds are checked against their schema.
-    #[arg(long, value_name = "PATH", num_args = 1..)]
+    /// Alpha kinds are on and produced kinds are checked against their
+    /// schema. Paths may also follow the other options, as pre-commit
+    /// passes them.
+    #[arg(long, value_name = "PATH", num_args = 0.., conflicts_with = "only")]
     pub files: Option<Vec<String>>,
+
+    /// Validate only the named paths of the repository in the current
+    /// folder, with the gates of `numi validate .`: paths outside
+    /// `.numinance/` are passed over, names are relative to the repository.
+    #[arg(long)]
+    pub only: bool,
+
+    /// Pass over what this gitignore-style glob matches when walking a
+    /// folder (relative to the folder argument, or to the repository); a
+    /// file named on the command line is always read.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
 
     /// Read alpha kinds (EvalSet) in the configuration tree.
     #[arg(long)]
@@ -104,17 +119,77 @@ fn use_colour(choice: Colour, terminal: bool, no_color: Option<&std::ffi::OsStr>
     }
 }
 
+/// The paths of `--files`, those given as its values and those given on
+/// their own, in the order they stand on the command line.
+pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
+    let Some(values) = args.files.take() else {
+        return;
+    };
+    let indices = |id: &str| -> Vec<usize> {
+        matches
+            .indices_of(id)
+            .map(|indices| indices.collect())
+            .unwrap_or_default()
+    };
+    let mut placed: Vec<(usize, String)> = indices("files")
+        .into_iter()
+        .zip(values)
+        .chain(indices("paths").into_iter().zip(args.paths.drain(..)))
+        .collect();
+    placed.sort_by_key(|(index, _)| *index);
+    args.files = Some(placed.into_iter().map(|(_, path)| path).collect());
+}
+
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    let usage = |stderr: &mut dyn Write, message: &str| {
+        let _ = writeln!(
+            stderr,
+            "error: {message}\n\nFor more information, try '--help'."
+        );
+        Exit::Usage
+    };
+    let exclusions = match inputs::Exclusions::new(&args.exclude) {
+        Ok(exclusions) => exclusions,
+        Err(reason) => return usage(stderr, &reason),
+    };
+    let repository_mode = Mode::Repository {
+        enable_alpha: args.enable_alpha,
+    };
     let (inputs, origin, mode) = match &args.files {
-        Some(paths) => (inputs::from_arguments(paths), Origin::File, Mode::Files),
+        Some(paths) if paths.is_empty() => {
+            return usage(stderr, "--files needs at least one PATH");
+        }
+        Some(paths) => (
+            inputs::from_arguments(paths, &exclusions),
+            Origin::File,
+            Mode::Files,
+        ),
+        None if args.only => (
+            inputs::from_named_in_repository(Path::new("."), &args.paths, &exclusions),
+            Origin::Repo,
+            repository_mode,
+        ),
         None => {
-            let root = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-            let mode = Mode::Repository {
-                enable_alpha: args.enable_alpha,
+            let root = match args.paths.as_slice() {
+                [] => PathBuf::from("."),
+                [dir] => PathBuf::from(dir),
+                _ => {
+                    return usage(
+                        stderr,
+                        "numi validate reads one DIR; name files with --files or --only",
+                    );
+                }
             };
-            (inputs::from_repository(&root), Origin::Repo, mode)
+            (
+                inputs::from_repository(&root, &exclusions),
+                Origin::Repo,
+                repository_mode,
+            )
         }
     };
+    // Named paths that all lie outside the configuration tree leave nothing
+    // to check, which is no failure: the tree has nothing to say about them.
+    let nothing_asked = args.only && inputs.is_empty();
     let options = Options {
         mode,
         limits: Limits::default(),
@@ -149,6 +224,9 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     };
     if out.flush().is_err() {
         return Exit::Incomplete;
+    }
+    if nothing_asked {
+        return Exit::Valid;
     }
     if summary.total() == 0 {
         let _ = writeln!(stderr, "numi: nothing found to validate");
