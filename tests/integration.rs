@@ -273,10 +273,10 @@ fn init_writes_a_tree_that_validates() {
     insta::assert_snapshot!(result.transcript(), @r"
     exit: 0
     --- stdout
-    created      .numinance/policy/playbook-bugfix-bounded.yaml
-    created      .numinance/policy/autonomy-policy.yaml
-    created      .pre-commit-config.yaml
-    created      .github/workflows/numi.yml
+    created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
+    created      repo/.numinance/policy/autonomy-policy.yaml
+    created      repo/.pre-commit-config.yaml
+    created      repo/.github/workflows/numi.yml
     ");
     let validated = numi(dir.path(), &["validate", "repo"]);
     insta::assert_snapshot!(validated.transcript(), @r#"
@@ -323,25 +323,42 @@ fn init_without_ci_writes_no_workflow() {
 }
 
 #[test]
-fn init_refuses_to_overwrite_and_writes_nothing() {
+fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(numi(dir.path(), &["init"]).code, 0);
-    fs::write(
+    assert_eq!(numi(dir.path(), &["init", "repo"]).code, 0);
+    let playbook = dir
+        .path()
+        .join("repo/.numinance/policy/playbook-bugfix-bounded.yaml");
+    fs::write(&playbook, "mine\n").unwrap();
+    fs::remove_file(
         dir.path()
-            .join(".numinance/policy/playbook-bugfix-bounded.yaml"),
-        "mine\n",
+            .join("repo/.numinance/policy/autonomy-policy.yaml"),
     )
     .unwrap();
-    fs::remove_file(dir.path().join(".numinance/policy/autonomy-policy.yaml")).unwrap();
-    let before = tree(dir.path());
 
-    let result = numi(dir.path(), &["init", "--ci", "github-actions"]);
+    let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
     insta::assert_snapshot!(result.transcript(), @r"
-    exit: 1
+    exit: 0
     --- stdout
-    --- stderr
-    numi: .numinance/policy/playbook-bugfix-bounded.yaml exists; nothing written (--force overwrites)
+    kept         repo/.numinance/policy/playbook-bugfix-bounded.yaml (exists; --force overwrites)
+    created      repo/.numinance/policy/autonomy-policy.yaml
+    kept         repo/.pre-commit-config.yaml (exists; add this hook to it)
+    repos:
+      - repo: local
+        hooks:
+          - id: numi-validate
+            name: numi validate
+            entry: numi validate --only
+            language: system
+            files: ^\.numinance/.*\.ya?ml$
+            require_serial: true
+    created      repo/.github/workflows/numi.yml
     ");
+    assert_eq!(fs::read_to_string(&playbook).unwrap(), "mine\n");
+    let before = tree(dir.path());
+    let again = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
+    assert_eq!(again.code, 0, "{}", again.transcript());
+    assert_eq!(again.stdout.matches("kept ").count(), 4, "{}", again.stdout);
     assert_eq!(tree(dir.path()), before);
 }
 
@@ -367,9 +384,10 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
         hooks:
           - id: numi-validate
             name: numi validate
-            entry: numi validate --files
+            entry: numi validate --only
             language: system
             files: ^\.numinance/.*\.ya?ml$
+            require_serial: true
     ");
     assert_eq!(numi(dir.path(), &["validate"]).code, 0);
     assert_eq!(
@@ -455,14 +473,26 @@ fn man_page_of_an_unknown_subcommand_is_a_usage_error() {
 // --- files other tools read
 
 #[test]
-fn pre_commit_hook_manifest_declares_the_numi_validate_hook() {
+fn pre_commit_hook_manifest_declares_the_repository_and_files_hooks() {
     let hooks = load_yaml(&checkout().join(".pre-commit-hooks.yaml"));
-    let hook = &hooks[0];
-    assert_eq!(hooks.as_array().unwrap().len(), 1);
-    assert_eq!(hook["id"], "numi-validate");
-    assert_eq!(hook["language"], "rust");
-    assert_eq!(hook["entry"], "numi validate --files");
-    assert_eq!(hook["files"], "^\\.numinance/.*\\.ya?ml$");
+    let hooks = hooks.as_array().unwrap();
+    let ids: Vec<&str> = hooks
+        .iter()
+        .map(|hook| hook["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["numi-validate", "numi-validate-files"]);
+    let entries: Vec<&str> = hooks
+        .iter()
+        .map(|hook| hook["entry"].as_str().unwrap())
+        .collect();
+    assert_eq!(entries, ["numi validate --only", "numi validate --files"]);
+    for hook in hooks {
+        assert_eq!(hook["language"], "rust");
+        assert_eq!(hook["files"], "^\\.numinance/.*\\.ya?ml$");
+        // One process for all the files: one report order, and duplicate
+        // names found across them.
+        assert_eq!(hook["require_serial"], true);
+    }
 }
 
 fn action() -> Value {

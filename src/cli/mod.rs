@@ -35,7 +35,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Explain a rule id: what it checks, why, and a failing and a passing example.
     Explain(ExplainArgs),
-    /// Write a starter configuration tree (never overwrites without --force).
+    /// Write what is missing of a starter configuration tree (overwrites only with --force).
     Init(init::InitArgs),
     /// Print the JSON Schema of a kind, or list the kinds.
     Schema(schema::SchemaArgs),
