@@ -66,11 +66,15 @@ pub fn github_actions_workflow() -> String {
 name: numi
 on: [push, pull_request]
 permissions: {{}}
+concurrency:
+  group: ${{{{ github.workflow }}}}-${{{{ github.ref }}}}
+  cancel-in-progress: true
 jobs:
   validate:
+    name: numi validate
     runs-on: ubuntu-latest
     permissions:
-      contents: read
+      contents: read # the checkout
     steps:
       - uses: {checkout}
         with:
