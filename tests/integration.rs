@@ -659,7 +659,10 @@ fn action_passes_strict_enable_alpha_and_args_on() {
     let drafts = dir.path().join("repo/.numinance/drafts");
     fs::create_dir_all(&drafts).unwrap();
     fs::write(drafts.join("wip.yaml"), "not: [valid").unwrap();
-    let gated = run_action(&[("path", "repo"), ("args", "--exclude drafts/")], dir.path());
+    let gated = run_action(
+        &[("path", "repo"), ("args", "--exclude drafts/")],
+        dir.path(),
+    );
     assert_eq!(gated, (Some("3".to_owned()), 3));
     let alpha = run_action(
         &[
@@ -695,9 +698,10 @@ impl Release {
 
     fn new() -> Self {
         let temp = tempfile::tempdir().unwrap();
-        let folder = temp
-            .path()
-            .join(format!("server/owner/numi/releases/download/v{}", Self::VERSION));
+        let folder = temp.path().join(format!(
+            "server/owner/numi/releases/download/v{}",
+            Self::VERSION
+        ));
         fs::create_dir_all(&folder).unwrap();
         let staging = temp.path().join("staging");
         fs::create_dir(&staging).unwrap();
@@ -750,7 +754,11 @@ impl Release {
             ),
         )
         .unwrap();
-        Command::new("chmod").arg("+x").arg(&cargo).status().unwrap();
+        Command::new("chmod")
+            .arg("+x")
+            .arg(&cargo)
+            .status()
+            .unwrap();
         let path = format!("{}:{}", fake_bin.display(), std::env::var("PATH").unwrap());
         let mut command = Command::new("bash");
         command
@@ -777,7 +785,11 @@ impl Release {
             String::from_utf8_lossy(&output.stderr)
         );
         let on_path = fs::read_to_string(&github_path).unwrap();
-        (output.status.code().unwrap(), text, on_path.trim().to_owned())
+        (
+            output.status.code().unwrap(),
+            text,
+            on_path.trim().to_owned(),
+        )
     }
 
     fn cargo_called(&self) -> Option<String> {
@@ -823,10 +835,7 @@ fn action_builds_from_its_checkout_only_when_no_release_fits() {
         let (status, text, on_path) = release.install(env);
         assert_eq!(status, 0, "{text}");
         let called = release.cargo_called().unwrap();
-        assert!(
-            called.starts_with("install --locked --path "),
-            "{called}"
-        );
+        assert!(called.starts_with("install --locked --path "), "{called}");
         assert!(on_path.ends_with("/numi/bin"), "{on_path}");
         let _ = fs::remove_file(release.temp.path().join("cargo-called"));
         text
