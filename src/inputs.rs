@@ -1,6 +1,7 @@
 //! Which files a run reads, under which display names, in which order.
 //! Nothing here reads a file's content.
 
+use std::error::Error as _;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -458,9 +459,18 @@ fn walk_reason(error: &ignore::Error) -> String {
         return "too many levels of symbolic links (a folder loop)".to_owned();
     }
     match error.io_error() {
-        Some(io_error) => io_reason(io_error),
+        Some(io_error) => io_reason(innermost(io_error)),
         None => error.to_string(),
     }
+}
+
+/// The system's error inside one the walker wrapped with its own words.
+fn innermost(error: &io::Error) -> &io::Error {
+    error
+        .get_ref()
+        .and_then(|wrapped| wrapped.source())
+        .and_then(|source| source.downcast_ref::<io::Error>())
+        .unwrap_or(error)
 }
 
 /// A glob error without the crate's own prefix.
