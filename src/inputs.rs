@@ -1,7 +1,6 @@
 //! Which files a run reads, under which display names, in which order.
 //! Nothing here reads a file's content.
 
-use std::error::Error as _;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
