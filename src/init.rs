@@ -1,5 +1,5 @@
-//! `numi init`: the starter configuration tree, and writing it without ever
-//! overwriting a file unless asked to.
+//! `numi init`: the starter configuration tree, and writing what is missing
+//! of it without ever overwriting a file unless asked to.
 
 use std::fs;
 use std::io;
@@ -29,35 +29,63 @@ spec:
   defaults: {level: AUTONOMY_LEVEL_PR}
 ";
 
-/// The pre-commit hook, run by the `numi` on the PATH (the one that wrote it).
+/// The pre-commit hook, run by the `numi` on the PATH (the one that wrote
+/// it): the staged files of the configuration tree, with the gates of
+/// `numi validate .`, so the hook and CI agree.
 pub const PRE_COMMIT_CONFIG: &str = "\
 repos:
   - repo: local
     hooks:
       - id: numi-validate
         name: numi validate
-        entry: numi validate --files
+        entry: numi validate --only
         language: system
         files: ^\\.numinance/.*\\.ya?ml$
+        require_serial: true
 ";
 
-/// The GitHub Actions workflow: installs this version of numi from
-/// crates.io and validates the configuration tree.
+/// Where numi is published from: the workflow `numi init` writes installs
+/// numi from its release tag there. A fork sets its own in Cargo.toml.
+pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// The package numi is published as; the crates.io name `numi` belongs to
+/// another project, so nothing installs that name.
+pub const PACKAGE: &str = env!("CARGO_PKG_NAME");
+
+/// actions/checkout pinned to the commit of its release (see the README).
+pub const CHECKOUT_ACTION: &str =
+    "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1";
+
+/// The GitHub Actions workflow: builds this version of numi from its
+/// release tag (never a crates.io name another project could hold) and
+/// validates the configuration tree, with read-only permissions and no
+/// third-party action.
 pub fn github_actions_workflow() -> String {
     format!(
         "\
 name: numi
 on: [push, pull_request]
+permissions: {{}}
+concurrency:
+  group: ${{{{ github.workflow }}}}-${{{{ github.ref }}}}
+  cancel-in-progress: true
 jobs:
   validate:
+    name: numi validate
     runs-on: ubuntu-latest
+    permissions:
+      contents: read # the checkout
     steps:
-      - uses: actions/checkout@v4
-      - uses: dtolnay/rust-toolchain@stable
-      - run: cargo install --locked numi --version {version}
+      - uses: {checkout}
+        with:
+          persist-credentials: false
+      - run: cargo install --locked --git {repository} --tag v{version} {package}
       - run: numi validate .
 ",
-        version = env!("CARGO_PKG_VERSION")
+        checkout = CHECKOUT_ACTION,
+        repository = REPOSITORY,
+        version = env!("CARGO_PKG_VERSION"),
+        package = PACKAGE,
     )
 }
 
@@ -78,10 +106,10 @@ pub struct Template {
     /// Path relative to the target folder, with `/` separators.
     pub path: &'static str,
     pub contents: String,
-    /// Whether an existing file is left alone rather than refused: a
+    /// Whether an existing file is kept even with `--force`: a
     /// repository's pre-commit configuration holds other hooks, so numi
-    /// never replaces it, not even with `--force`.
-    pub keep_existing: bool,
+    /// never replaces it.
+    pub never_replace: bool,
 }
 
 /// The files `numi init` writes, in the order it writes them.
@@ -90,24 +118,24 @@ pub fn templates(ci: Option<Ci>) -> Vec<Template> {
         Template {
             path: PLAYBOOK_PATH,
             contents: PLAYBOOK.to_owned(),
-            keep_existing: false,
+            never_replace: false,
         },
         Template {
             path: AUTONOMY_POLICY_PATH,
             contents: AUTONOMY_POLICY.to_owned(),
-            keep_existing: false,
+            never_replace: false,
         },
         Template {
             path: PRE_COMMIT_CONFIG_PATH,
             contents: PRE_COMMIT_CONFIG.to_owned(),
-            keep_existing: true,
+            never_replace: true,
         },
     ];
     if ci == Some(Ci::GithubActions) {
         templates.push(Template {
             path: GITHUB_ACTIONS_WORKFLOW_PATH,
             contents: github_actions_workflow(),
-            keep_existing: false,
+            never_replace: false,
         });
     }
     templates
@@ -118,48 +146,40 @@ pub fn templates(ci: Option<Ci>) -> Vec<Template> {
 pub enum Outcome {
     Created(&'static str),
     Overwritten(&'static str),
-    /// The file exists and is kept (see [`Template::keep_existing`]).
+    /// The file exists and is left as it is: without `--force`, or always
+    /// for [`Template::never_replace`].
     Kept(&'static str),
 }
 
-/// Why nothing, or not everything, was written.
+/// Writing `path` failed; what was done before it is in `done`.
 #[derive(Debug)]
-pub enum InitError {
-    /// This file exists and `--force` was not given; nothing was written.
-    Exists(&'static str),
-    /// Writing `path` failed; the files before it in the list were written.
-    Io {
-        path: &'static str,
-        error: io::Error,
-    },
+pub struct InitError {
+    pub done: Vec<Outcome>,
+    pub path: &'static str,
+    pub error: io::Error,
 }
 
-/// Writes `templates` under `root`. Every target is checked before the
-/// first is written, so a refusal leaves the folder as it was.
+/// Writes the templates missing under `root` and keeps the files that exist
+/// (a file a user edited is theirs), so `numi init` can be run again, to add
+/// `--ci` later. `force` overwrites existing files, except those that are
+/// never replaced.
 pub fn write(root: &Path, templates: &[Template], force: bool) -> Result<Vec<Outcome>, InitError> {
-    let mut exists = Vec::with_capacity(templates.len());
+    let mut outcomes = Vec::with_capacity(templates.len());
     for template in templates {
         let path = target(root, template.path);
         let present = fs::symlink_metadata(&path).is_ok();
-        if present && !force && !template.keep_existing {
-            return Err(InitError::Exists(template.path));
-        }
-        exists.push(present);
-    }
-    let mut outcomes = Vec::with_capacity(templates.len());
-    for (template, present) in templates.iter().zip(exists) {
-        if present && template.keep_existing {
+        if present && (!force || template.never_replace) {
             outcomes.push(Outcome::Kept(template.path));
             continue;
         }
-        let path = target(root, template.path);
         let written = match path.parent() {
             Some(parent) => fs::create_dir_all(parent),
             None => Ok(()),
         }
         .and_then(|()| fs::write(&path, &template.contents));
         if let Err(error) = written {
-            return Err(InitError::Io {
+            return Err(InitError {
+                done: outcomes,
                 path: template.path,
                 error,
             });
@@ -258,21 +278,47 @@ mod tests {
     }
 
     #[test]
-    fn an_existing_file_refuses_the_whole_run() {
+    fn an_existing_file_is_kept_and_the_missing_ones_written() {
         let root = folder();
         let all = templates(Some(Ci::GithubActions));
-        let workflow = target(root.path(), GITHUB_ACTIONS_WORKFLOW_PATH);
-        fs::create_dir_all(workflow.parent().unwrap()).unwrap();
-        fs::write(&workflow, "mine\n").unwrap();
+        let playbook = target(root.path(), PLAYBOOK_PATH);
+        fs::create_dir_all(playbook.parent().unwrap()).unwrap();
+        fs::write(&playbook, "mine\n").unwrap();
 
-        let error = write(root.path(), &all, false).unwrap_err();
-        assert!(
-            matches!(error, InitError::Exists(GITHUB_ACTIONS_WORKFLOW_PATH)),
-            "{error:?}"
+        let outcomes = write(root.path(), &all, false).unwrap();
+        assert_eq!(
+            outcomes,
+            [
+                Outcome::Kept(PLAYBOOK_PATH),
+                Outcome::Created(AUTONOMY_POLICY_PATH),
+                Outcome::Created(PRE_COMMIT_CONFIG_PATH),
+                Outcome::Created(GITHUB_ACTIONS_WORKFLOW_PATH),
+            ]
         );
-        assert_eq!(fs::read_to_string(&workflow).unwrap(), "mine\n");
-        assert!(!root.path().join(".numinance").exists());
-        assert!(!root.path().join(".pre-commit-config.yaml").exists());
+        assert_eq!(fs::read_to_string(&playbook).unwrap(), "mine\n");
+        let again = write(root.path(), &all, false).unwrap();
+        assert!(
+            again
+                .iter()
+                .all(|outcome| matches!(outcome, Outcome::Kept(_))),
+            "{again:?}"
+        );
+    }
+
+    #[test]
+    fn the_workflow_installs_numi_from_its_release_tag_and_never_the_name_numi() {
+        let workflow = github_actions_workflow();
+        let install = format!(
+            "cargo install --locked --git {REPOSITORY} --tag v{} {PACKAGE}\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(workflow.contains(&install), "{workflow}");
+        assert_ne!(PACKAGE, "numi");
+        assert!(!workflow.contains("install --locked numi"), "{workflow}");
+        assert!(
+            REPOSITORY.starts_with("https://github.com/"),
+            "{REPOSITORY}"
+        );
     }
 
     #[test]
@@ -299,7 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn an_existing_pre_commit_configuration_alone_is_no_refusal() {
+    fn an_existing_pre_commit_configuration_is_kept() {
         let root = folder();
         let pre_commit = root.path().join(PRE_COMMIT_CONFIG_PATH);
         fs::write(&pre_commit, "repos: []\n").unwrap();

@@ -5,7 +5,10 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use walkdir::WalkDir;
+use std::sync::{Arc, Mutex};
+
+use ignore::WalkBuilder;
+use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::location::io_reason;
 
@@ -31,9 +34,40 @@ pub struct Input {
     pub source: Result<Source, String>,
 }
 
+/// What a folder walk passes over besides the ignore files: the
+/// `--exclude` globs, gitignore-style, relative to the folder argument
+/// (`--files`) or to the repository (DIR).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exclusions {
+    globs: Vec<String>,
+}
+
+impl Exclusions {
+    /// Checks every glob once, so a bad one is a usage error before any walk.
+    pub fn new(globs: &[String]) -> Result<Self, String> {
+        let exclusions = Exclusions {
+            globs: globs.to_vec(),
+        };
+        exclusions.overrides(Path::new("."))?;
+        Ok(exclusions)
+    }
+
+    fn overrides(&self, root: &Path) -> Result<Override, String> {
+        let mut builder = OverrideBuilder::new(root);
+        for glob in &self.globs {
+            // An override glob selects; `!` turns it into one that excludes.
+            builder
+                .add(&format!("!{glob}"))
+                .map_err(|error| format!("--exclude {glob:?}: {}", glob_reason(&error)))?;
+        }
+        builder.build().map_err(|error| glob_reason(&error))
+    }
+}
+
 /// The inputs of `numi validate --files PATH...`: arguments in the order
-/// given; within a folder, by display name in byte order.
-pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
+/// given; within a folder, by display name in byte order. A file argument is
+/// always read; the ignore rules and `exclusions` apply inside folders.
+pub fn from_arguments(arguments: &[String], exclusions: &Exclusions) -> Vec<Input> {
     let mut inputs = Vec::new();
     let mut stdin_taken = false;
     for argument in arguments {
@@ -54,9 +88,15 @@ pub fn from_arguments(arguments: &[String]) -> Vec<Input> {
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => {
-                inputs.extend(walk(path, path, Some(argument), None))
-            }
+            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(
+                path,
+                &Scope {
+                    base: path,
+                    argument: Some(argument),
+                    confine: None,
+                    exclusions,
+                },
+            )),
             Ok(metadata) => inputs.push(file_input(
                 file_display_name(path),
                 slashed(argument),
@@ -83,86 +123,238 @@ pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository"
 /// `DIR/.numinance/`, with display names relative to DIR. Links are followed
 /// only while they stay inside DIR: a pull request must not make numi read
 /// files elsewhere on the machine that runs it.
-pub fn from_repository(root: &Path) -> Vec<Input> {
+pub fn from_repository(root: &Path, exclusions: &Exclusions) -> Vec<Input> {
     let tree = root.join(CONFIGURATION_TREE);
     let confine = fs::canonicalize(root).ok();
+    let refused = |reason: String| {
+        vec![Input {
+            display_name: CONFIGURATION_TREE.to_owned(),
+            path: CONFIGURATION_TREE.to_owned(),
+            source: Err(reason),
+        }]
+    };
     match fs::metadata(&tree) {
-        Ok(metadata) if metadata.is_dir() => walk(&tree, root, None, confine.as_deref()),
-        Ok(_) => vec![Input {
-            display_name: CONFIGURATION_TREE.to_owned(),
-            path: CONFIGURATION_TREE.to_owned(),
-            source: Err("not a directory".to_owned()),
-        }],
-        Err(error) => vec![Input {
-            display_name: CONFIGURATION_TREE.to_owned(),
-            path: CONFIGURATION_TREE.to_owned(),
-            source: Err(io_reason(&error)),
-        }],
+        Ok(metadata) if metadata.is_dir() => {
+            if let Some(confine) = &confine {
+                if leads_outside(&tree, confine) {
+                    return refused(OUTSIDE_THE_REPOSITORY.to_owned());
+                }
+            }
+            walk(
+                &tree,
+                &Scope {
+                    base: root,
+                    argument: None,
+                    confine: confine.as_deref(),
+                    exclusions,
+                },
+            )
+        }
+        Ok(_) => refused("not a directory".to_owned()),
+        Err(error) => refused(io_reason(&error)),
     }
 }
 
-/// Every `*.yaml` and `*.yml` under `folder` (following links to folders,
-/// with loops reported), named relative to `base`; paths as given start
-/// with `argument` when the folder was one. With `confine`, a link that
-/// resolves outside that (canonical) folder is reported, not followed.
-fn walk(folder: &Path, base: &Path, argument: Option<&str>, confine: Option<&Path>) -> Vec<Input> {
-    let given = |display_name: &str| match argument {
-        Some(argument) => join_given(argument, display_name),
-        None => display_name.to_owned(),
-    };
+/// The inputs of `numi validate --only PATH...`: the named files of the
+/// repository at `root` (the current folder, as pre-commit runs hooks) that
+/// belong to its configuration tree, read as `numi validate` reads that tree.
+/// Display names are relative to the repository, so a hook and CI print the
+/// same lines; a named folder of the tree is walked. Paths outside the tree
+/// are not the tree's documents and are passed over, as `numi validate`
+/// never reads them. One report order: display names in byte order.
+pub fn from_named_in_repository(
+    root: &Path,
+    names: &[String],
+    exclusions: &Exclusions,
+) -> Vec<Input> {
+    let confine = fs::canonicalize(root).ok();
+    let absolute_root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     let mut inputs = Vec::new();
-    let mut entries = WalkDir::new(folder).follow_links(true).into_iter();
-    while let Some(entry) = entries.next() {
+    for name in names {
+        let Some(display_name) = name_in_repository(&absolute_root, Path::new(name)) else {
+            continue;
+        };
+        if !in_configuration_tree(&display_name) {
+            continue;
+        }
+        let path = root.join(&display_name);
+        if let Some(confine) = &confine {
+            if leads_outside(&path, confine) {
+                inputs.push(Input {
+                    path: display_name.clone(),
+                    display_name,
+                    source: Err(OUTSIDE_THE_REPOSITORY.to_owned()),
+                });
+                continue;
+            }
+        }
+        match fs::metadata(&path) {
+            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(
+                &path,
+                &Scope {
+                    base: root,
+                    argument: None,
+                    confine: confine.as_deref(),
+                    exclusions,
+                },
+            )),
+            Ok(metadata) => inputs.push(file_input(
+                display_name.clone(),
+                display_name,
+                &path,
+                &metadata,
+            )),
+            Err(error) => inputs.push(Input {
+                path: display_name.clone(),
+                display_name,
+                source: Err(io_reason(&error)),
+            }),
+        }
+    }
+    inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
+    inputs.dedup_by(|a, b| a.display_name == b.display_name);
+    inputs
+}
+
+/// `name` (relative to the current folder, or absolute) as a `/` separated
+/// path relative to `root` (absolute), by its components alone: `./` and
+/// `..` steps are resolved in the text, links are not. None when it lies
+/// outside `root`.
+fn name_in_repository(root: &Path, name: &Path) -> Option<String> {
+    let absolute = std::path::absolute(name).ok()?;
+    let mut parts: Vec<std::ffi::OsString> = Vec::new();
+    for component in absolute.strip_prefix(root).ok()?.components() {
+        match component {
+            std::path::Component::Normal(part) => parts.push(part.to_os_string()),
+            std::path::Component::ParentDir => {
+                parts.pop()?;
+            }
+            _ => {}
+        }
+    }
+    let parts: Vec<String> = parts
+        .iter()
+        .map(|part| part.to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+fn in_configuration_tree(display_name: &str) -> bool {
+    display_name
+        .strip_prefix(CONFIGURATION_TREE)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Where a walk's files are named from and what it may read.
+struct Scope<'a> {
+    /// Display names are relative to this folder.
+    base: &'a Path,
+    /// Paths as given start with the folder argument, when there is one.
+    argument: Option<&'a str>,
+    /// A link that resolves outside this (canonical) folder is reported,
+    /// not followed.
+    confine: Option<&'a Path>,
+    exclusions: &'a Exclusions,
+}
+
+impl Scope<'_> {
+    fn given(&self, display_name: &str) -> String {
+        match self.argument {
+            Some(argument) => join_given(argument, display_name),
+            None => display_name.to_owned(),
+        }
+    }
+
+    fn refused(&self, path: &Path, reason: String) -> Input {
+        let display_name = relative_name(path, self.base);
+        Input {
+            path: self.given(&display_name),
+            display_name,
+            source: Err(reason),
+        }
+    }
+}
+
+/// Every `*.yaml` and `*.yml` under `folder`, as ripgrep walks: `.gitignore`
+/// (inside a git repository), `.git/info/exclude` and `.ignore` files are
+/// honoured, hidden files and folders are passed over, and so is whatever
+/// the exclusions name. Links to folders are followed, with loops reported.
+fn walk(folder: &Path, scope: &Scope) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    let overrides = match scope.exclusions.overrides(scope.base) {
+        Ok(overrides) => overrides,
+        Err(reason) => return vec![scope.refused(folder, reason)],
+    };
+    // Links to folders outside the repository are found while walking (the
+    // walker cannot skip a folder once it is yielded), kept here and
+    // reported after the walk.
+    let outside = Arc::new(Mutex::new(Vec::new()));
+    let mut builder = WalkBuilder::new(folder);
+    builder
+        .follow_links(true)
+        .hidden(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .parents(true)
+        .require_git(true)
+        .overrides(overrides);
+    if let Some(root) = scope.confine {
+        let root = root.to_path_buf();
+        let outside = Arc::clone(&outside);
+        builder.filter_entry(move |entry| {
+            let leaves = entry.path_is_symlink()
+                && entry.file_type().is_some_and(|kind| kind.is_dir())
+                && leads_outside(entry.path(), &root);
+            if leaves {
+                if let Ok(mut outside) = outside.lock() {
+                    outside.push(entry.path().to_path_buf());
+                }
+            }
+            !leaves
+        });
+    }
+    for entry in builder.build() {
         match entry {
             Ok(entry) => {
-                let is_dir = entry.file_type().is_dir();
-                if !is_dir && !is_yaml_name(entry.path()) {
+                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+                if is_dir || !is_yaml_name(entry.path()) {
                     continue;
                 }
-                if let Some(root) = confine {
-                    if (entry.depth() == 0 || entry.path_is_symlink())
-                        && leads_outside(entry.path(), root)
-                    {
-                        if is_dir {
-                            entries.skip_current_dir();
-                        }
-                        let display_name = relative_name(entry.path(), base);
-                        inputs.push(Input {
-                            path: given(&display_name),
-                            display_name,
-                            source: Err(OUTSIDE_THE_REPOSITORY.to_owned()),
-                        });
+                if let Some(root) = scope.confine {
+                    if entry.path_is_symlink() && leads_outside(entry.path(), root) {
+                        inputs.push(scope.refused(entry.path(), OUTSIDE_THE_REPOSITORY.to_owned()));
                         continue;
                     }
                 }
-                if is_dir {
-                    continue;
-                }
-                let display_name = relative_name(entry.path(), base);
-                let path = given(&display_name);
-                match entry.metadata() {
+                let display_name = relative_name(entry.path(), scope.base);
+                let path = scope.given(&display_name);
+                match fs::metadata(entry.path()) {
                     Ok(metadata) => {
                         inputs.push(file_input(display_name, path, entry.path(), &metadata));
                     }
                     Err(error) => inputs.push(Input {
                         display_name,
                         path,
-                        source: Err(walk_reason(&error)),
+                        source: Err(io_reason(&error)),
                     }),
                 }
             }
             Err(error) => {
-                let Some(path) = error.path() else { continue };
-                if is_dangling_other(&error, path) {
+                let Some(path) = error_path(&error) else {
+                    continue;
+                };
+                if is_dangling_other(&error, &path) {
                     continue;
                 }
-                let display_name = relative_name(path, base);
-                inputs.push(Input {
-                    path: given(&display_name),
-                    display_name,
-                    source: Err(walk_reason(&error)),
-                });
+                inputs.push(scope.refused(&path, walk_reason(&error)));
             }
+        }
+    }
+    if let Ok(mut outside) = outside.lock() {
+        for path in outside.drain(..) {
+            inputs.push(scope.refused(&path, OUTSIDE_THE_REPOSITORY.to_owned()));
         }
     }
     inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
@@ -174,10 +366,32 @@ fn leads_outside(path: &Path, root: &Path) -> bool {
     fs::canonicalize(path).is_ok_and(|resolved| !resolved.starts_with(root))
 }
 
+/// The path a walk error is about: the loop's child, or the innermost path.
+fn error_path(error: &ignore::Error) -> Option<PathBuf> {
+    match error {
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        ignore::Error::WithPath { path, err } => error_path(err).or_else(|| Some(path.clone())),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
+    }
+}
+
+fn is_loop(error: &ignore::Error) -> bool {
+    match error {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        _ => false,
+    }
+}
+
 /// A link to nothing whose name is not a YAML name: were it there, it would
 /// be skipped like any other file, so its absence does not fail the run.
-fn is_dangling_other(error: &walkdir::Error, path: &Path) -> bool {
-    error.loop_ancestor().is_none()
+fn is_dangling_other(error: &ignore::Error, path: &Path) -> bool {
+    !is_loop(error)
         && !is_yaml_name(path)
         && error
             .io_error()
@@ -241,13 +455,30 @@ fn relative_name(path: &Path, base: &Path) -> String {
     parts.join("/")
 }
 
-fn walk_reason(error: &walkdir::Error) -> String {
-    if error.loop_ancestor().is_some() {
+fn walk_reason(error: &ignore::Error) -> String {
+    if is_loop(error) {
         return "too many levels of symbolic links (a folder loop)".to_owned();
     }
     match error.io_error() {
-        Some(io_error) => io_reason(io_error),
+        Some(io_error) => io_reason(innermost(io_error)),
         None => error.to_string(),
+    }
+}
+
+/// The system's error inside one the walker wrapped with its own words.
+fn innermost(error: &io::Error) -> &io::Error {
+    error
+        .get_ref()
+        .and_then(|wrapped| wrapped.source())
+        .and_then(|source| source.downcast_ref::<io::Error>())
+        .unwrap_or(error)
+}
+
+/// A glob error without the crate's own prefix.
+fn glob_reason(error: &ignore::Error) -> String {
+    match error {
+        ignore::Error::Glob { err, .. } => err.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -271,13 +502,16 @@ mod tests {
         fs::write(folder.join("b.yml"), "").expect("write");
         let folder_argument = folder.to_string_lossy().into_owned();
         let file_argument = folder.join("b.yml").to_string_lossy().into_owned();
-        let inputs = from_arguments(&[
-            folder_argument.clone(),
-            format!("{folder_argument}/"),
-            file_argument.clone(),
-            "missing.yaml".to_owned(),
-            "-".to_owned(),
-        ]);
+        let inputs = from_arguments(
+            &[
+                folder_argument.clone(),
+                format!("{folder_argument}/"),
+                file_argument.clone(),
+                "missing.yaml".to_owned(),
+                "-".to_owned(),
+            ],
+            &Exclusions::default(),
+        );
         let in_folder = |name: &str| format!("{folder_argument}/{name}");
         assert_eq!(
             paths(&inputs),
@@ -299,12 +533,12 @@ mod tests {
         let tree = temp.path().join(CONFIGURATION_TREE).join("policy");
         fs::create_dir_all(&tree).expect("mkdir");
         fs::write(tree.join("p.yaml"), "").expect("write");
-        let inputs = from_repository(temp.path());
+        let inputs = from_repository(temp.path(), &Exclusions::default());
         assert_eq!(
             paths(&inputs),
             vec![(".numinance/policy/p.yaml", ".numinance/policy/p.yaml")]
         );
-        let missing = from_repository(&temp.path().join("nowhere"));
+        let missing = from_repository(&temp.path().join("nowhere"), &Exclusions::default());
         assert_eq!(paths(&missing), vec![(".numinance", ".numinance")]);
     }
 
@@ -313,5 +547,70 @@ mod tests {
         assert_eq!(join_given("conf", "a.yaml"), "conf/a.yaml");
         assert_eq!(join_given("conf/", "a.yaml"), "conf/a.yaml");
         assert_eq!(join_given(".", "a.yaml"), "./a.yaml");
+    }
+
+    #[test]
+    fn a_named_path_is_named_relative_to_the_repository_by_its_text() {
+        let root = Path::new("/repo");
+        let named = |name: &str| name_in_repository(root, Path::new(name));
+        assert_eq!(
+            named("/repo/.numinance/a.yaml").as_deref(),
+            Some(".numinance/a.yaml")
+        );
+        assert_eq!(
+            named("/repo/./.numinance/x/../a.yaml").as_deref(),
+            Some(".numinance/a.yaml")
+        );
+        assert_eq!(named("/repo").as_deref(), Some(""));
+        assert_eq!(named("/elsewhere/.numinance/a.yaml"), None);
+        assert_eq!(named("/repo/../.numinance/a.yaml"), None);
+    }
+
+    #[test]
+    fn the_configuration_tree_is_the_folder_and_what_is_under_it() {
+        assert!(in_configuration_tree(".numinance"));
+        assert!(in_configuration_tree(".numinance/policy/a.yaml"));
+        assert!(!in_configuration_tree(".numinance-old/a.yaml"));
+        assert!(!in_configuration_tree("notes.yaml"));
+        assert!(!in_configuration_tree(""));
+    }
+
+    #[test]
+    fn exclusions_check_their_globs_once() {
+        assert!(Exclusions::new(&["drafts/".to_owned(), "*.yml".to_owned()]).is_ok());
+        let error = Exclusions::new(&["a[".to_owned()]).unwrap_err();
+        assert!(error.starts_with("--exclude \"a[\": "), "{error}");
+    }
+
+    #[test]
+    fn a_walk_passes_over_hidden_ignored_and_excluded_files() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        for name in [
+            "a.yaml",
+            "b/c.yml",
+            ".d/e.yaml",
+            ".f.yaml",
+            "g/h.yaml",
+            "i/j.yaml",
+        ] {
+            let path = root.join(name);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, "").expect("write");
+        }
+        fs::write(root.join(".ignore"), "g/\n").expect("write");
+        let argument = root.to_string_lossy().into_owned();
+        let names = |exclusions: &Exclusions| -> Vec<String> {
+            from_arguments(std::slice::from_ref(&argument), exclusions)
+                .into_iter()
+                .map(|input| input.display_name)
+                .collect()
+        };
+        assert_eq!(
+            names(&Exclusions::default()),
+            ["a.yaml", "b/c.yml", "i/j.yaml"]
+        );
+        let exclusions = Exclusions::new(&["i".to_owned()]).expect("glob");
+        assert_eq!(names(&exclusions), ["a.yaml", "b/c.yml"]);
     }
 }

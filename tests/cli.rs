@@ -41,9 +41,77 @@ fn a_usage_error_exits_2() {
 }
 
 #[test]
-fn dir_and_files_together_are_a_usage_error() {
-    let result = numi(&fixtures(), &["validate", ".", "--files", "x.yaml"]);
+fn files_and_only_together_are_a_usage_error() {
+    let result = numi(&fixtures(), &["validate", "--only", "--files", "x.yaml"]);
+    assert_eq!(result.code, 2, "{}", result.stderr);
+    assert!(result.stderr.contains("--only"), "{}", result.stderr);
+}
+
+#[test]
+fn a_repository_run_takes_one_dir() {
+    let result = numi(&fixtures(), &["validate", "verified", "formats"]);
     assert_eq!(result.code, 2);
+    assert!(result.stdout.is_empty());
+    assert!(
+        result.stderr.contains("numi validate reads one DIR"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
+fn files_without_a_path_is_a_usage_error() {
+    let result = numi(&fixtures(), &["validate", "--files"]);
+    assert_eq!(result.code, 2);
+    assert!(
+        result.stderr.contains("--files needs at least one PATH"),
+        "{}",
+        result.stderr
+    );
+}
+
+/// pre-commit appends the staged files after the hook's `args`, so options
+/// may stand between `--files` and the paths.
+#[test]
+fn options_may_stand_between_files_and_its_paths() {
+    let cwd = fixtures().join("verified/playbook-rate-20000");
+    let lenient = numi(&cwd, &["validate", "--files", "pb.yaml"]);
+    assert_eq!(lenient.code, 0, "{}", lenient.transcript());
+    let strict = numi(&cwd, &["validate", "--files", "--strict", "pb.yaml"]);
+    insta::assert_snapshot!(strict.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "files"
+    invalid  file "pb.yaml": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    "#);
+}
+
+#[test]
+fn paths_around_files_keep_their_command_line_order() {
+    let cwd = fixtures().join("formats");
+    let result = numi(
+        &cwd,
+        &[
+            "validate",
+            "ok.yaml",
+            "--files",
+            "broken.yaml",
+            "--strict",
+            "ok.yaml",
+        ],
+    );
+    let names: Vec<&str> = result
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split('"').nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        names,
+        ["ok.yaml", "broken.yaml", "ok.yaml"],
+        "{}",
+        result.stdout
+    );
 }
 
 #[test]

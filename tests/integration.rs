@@ -273,10 +273,10 @@ fn init_writes_a_tree_that_validates() {
     insta::assert_snapshot!(result.transcript(), @r"
     exit: 0
     --- stdout
-    created      .numinance/policy/playbook-bugfix-bounded.yaml
-    created      .numinance/policy/autonomy-policy.yaml
-    created      .pre-commit-config.yaml
-    created      .github/workflows/numi.yml
+    created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
+    created      repo/.numinance/policy/autonomy-policy.yaml
+    created      repo/.pre-commit-config.yaml
+    created      repo/.github/workflows/numi.yml
     ");
     let validated = numi(dir.path(), &["validate", "repo"]);
     insta::assert_snapshot!(validated.transcript(), @r#"
@@ -323,25 +323,42 @@ fn init_without_ci_writes_no_workflow() {
 }
 
 #[test]
-fn init_refuses_to_overwrite_and_writes_nothing() {
+fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(numi(dir.path(), &["init"]).code, 0);
-    fs::write(
+    assert_eq!(numi(dir.path(), &["init", "repo"]).code, 0);
+    let playbook = dir
+        .path()
+        .join("repo/.numinance/policy/playbook-bugfix-bounded.yaml");
+    fs::write(&playbook, "mine\n").unwrap();
+    fs::remove_file(
         dir.path()
-            .join(".numinance/policy/playbook-bugfix-bounded.yaml"),
-        "mine\n",
+            .join("repo/.numinance/policy/autonomy-policy.yaml"),
     )
     .unwrap();
-    fs::remove_file(dir.path().join(".numinance/policy/autonomy-policy.yaml")).unwrap();
-    let before = tree(dir.path());
 
-    let result = numi(dir.path(), &["init", "--ci", "github-actions"]);
+    let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
     insta::assert_snapshot!(result.transcript(), @r"
-    exit: 1
+    exit: 0
     --- stdout
-    --- stderr
-    numi: .numinance/policy/playbook-bugfix-bounded.yaml exists; nothing written (--force overwrites)
+    kept         repo/.numinance/policy/playbook-bugfix-bounded.yaml (exists; --force overwrites)
+    created      repo/.numinance/policy/autonomy-policy.yaml
+    kept         repo/.pre-commit-config.yaml (exists; add this hook to it)
+    repos:
+      - repo: local
+        hooks:
+          - id: numi-validate
+            name: numi validate
+            entry: numi validate --only
+            language: system
+            files: ^\.numinance/.*\.ya?ml$
+            require_serial: true
+    created      repo/.github/workflows/numi.yml
     ");
+    assert_eq!(fs::read_to_string(&playbook).unwrap(), "mine\n");
+    let before = tree(dir.path());
+    let again = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
+    assert_eq!(again.code, 0, "{}", again.transcript());
+    assert_eq!(again.stdout.matches("kept ").count(), 4, "{}", again.stdout);
     assert_eq!(tree(dir.path()), before);
 }
 
@@ -367,9 +384,10 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
         hooks:
           - id: numi-validate
             name: numi validate
-            entry: numi validate --files
+            entry: numi validate --only
             language: system
             files: ^\.numinance/.*\.ya?ml$
+            require_serial: true
     ");
     assert_eq!(numi(dir.path(), &["validate"]).code, 0);
     assert_eq!(
@@ -455,14 +473,26 @@ fn man_page_of_an_unknown_subcommand_is_a_usage_error() {
 // --- files other tools read
 
 #[test]
-fn pre_commit_hook_manifest_declares_the_numi_validate_hook() {
+fn pre_commit_hook_manifest_declares_the_repository_and_files_hooks() {
     let hooks = load_yaml(&checkout().join(".pre-commit-hooks.yaml"));
-    let hook = &hooks[0];
-    assert_eq!(hooks.as_array().unwrap().len(), 1);
-    assert_eq!(hook["id"], "numi-validate");
-    assert_eq!(hook["language"], "rust");
-    assert_eq!(hook["entry"], "numi validate --files");
-    assert_eq!(hook["files"], "^\\.numinance/.*\\.ya?ml$");
+    let hooks = hooks.as_array().unwrap();
+    let ids: Vec<&str> = hooks
+        .iter()
+        .map(|hook| hook["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["numi-validate", "numi-validate-files"]);
+    let entries: Vec<&str> = hooks
+        .iter()
+        .map(|hook| hook["entry"].as_str().unwrap())
+        .collect();
+    assert_eq!(entries, ["numi validate --only", "numi validate --files"]);
+    for hook in hooks {
+        assert_eq!(hook["language"], "rust");
+        assert_eq!(hook["files"], "^\\.numinance/.*\\.ya?ml$");
+        // One process for all the files: one report order, and duplicate
+        // names found across them.
+        assert_eq!(hook["require_serial"], true);
+    }
 }
 
 fn action() -> Value {
@@ -479,7 +509,21 @@ fn action_is_a_composite_action_with_the_documented_inputs() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(inputs, ["path", "files", "format", "version", "sarif-file"]);
+    assert_eq!(
+        inputs,
+        [
+            "path",
+            "files",
+            "format",
+            "strict",
+            "enable-alpha",
+            "args",
+            "version",
+            "sarif-file"
+        ]
+    );
+    assert_eq!(action["inputs"]["strict"]["default"], "false");
+    assert_eq!(action["inputs"]["enable-alpha"]["default"], "false");
     assert_eq!(action["inputs"]["path"]["default"], ".");
     assert_eq!(action["inputs"]["format"]["default"], "text");
     for step in action["runs"]["steps"].as_array().unwrap() {
@@ -502,6 +546,11 @@ fn action_is_a_composite_action_with_the_documented_inputs() {
             .unwrap()
             .starts_with("github/codeql-action/upload-sarif@")
     );
+    // A failed upload must not stop the step that reports numi's status.
+    assert_eq!(upload["continue-on-error"], true);
+    let last = action["runs"]["steps"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["name"], "Exit with numi's status");
+    assert!(last["if"].as_str().unwrap().contains("always()"), "{last}");
 }
 
 /// Runs the action's shell steps the way the runner does, with `inputs`
@@ -598,6 +647,208 @@ fn action_validates_a_configuration_tree_by_path() {
 }
 
 #[test]
+fn action_passes_strict_enable_alpha_and_args_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let evals = dir.path().join("repo/.numinance/evals");
+    fs::create_dir_all(&evals).unwrap();
+    fs::copy(
+        checkout().join("examples/core-replay.yaml"),
+        evals.join("core-replay.yaml"),
+    )
+    .unwrap();
+    let drafts = dir.path().join("repo/.numinance/drafts");
+    fs::create_dir_all(&drafts).unwrap();
+    fs::write(drafts.join("wip.yaml"), "not: [valid").unwrap();
+    let gated = run_action(
+        &[("path", "repo"), ("args", "--exclude drafts/")],
+        dir.path(),
+    );
+    assert_eq!(gated, (Some("3".to_owned()), 3));
+    let alpha = run_action(
+        &[
+            ("path", "repo"),
+            ("enable-alpha", "true"),
+            ("args", "--exclude .numinance/drafts/"),
+        ],
+        dir.path(),
+    );
+    assert_eq!(alpha, (Some("0".to_owned()), 0));
+
+    fs::copy(
+        checkout().join("tests/fixtures/verified/playbook-rate-20000/pb.yaml"),
+        dir.path().join("pb.yaml"),
+    )
+    .unwrap();
+    let lenient = run_action(&[("files", "pb.yaml")], dir.path());
+    assert_eq!(lenient, (Some("0".to_owned()), 0));
+    let strict = run_action(&[("files", "pb.yaml"), ("strict", "true")], dir.path());
+    assert_eq!(strict, (Some("3".to_owned()), 3));
+    let wrong = run_action(&[("files", "pb.yaml"), ("strict", "yes")], dir.path());
+    assert_eq!(wrong, (None, 2));
+}
+
+/// A release of numi laid out as GitHub serves it, under a `file://` URL,
+/// and the action's install script run against it.
+struct Release {
+    temp: tempfile::TempDir,
+}
+
+impl Release {
+    const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+    fn new() -> Self {
+        let temp = tempfile::tempdir().unwrap();
+        let folder = temp.path().join(format!(
+            "server/owner/numi/releases/download/v{}",
+            Self::VERSION
+        ));
+        fs::create_dir_all(&folder).unwrap();
+        let staging = temp.path().join("staging");
+        fs::create_dir(&staging).unwrap();
+        fs::copy(env!("CARGO_BIN_EXE_numi"), staging.join("numi")).unwrap();
+        let archive = format!("numi-v{}-x86_64-unknown-linux-musl.tar.gz", Self::VERSION);
+        let packed = Command::new("tar")
+            .args(["-czf"])
+            .arg(folder.join(&archive))
+            .arg("-C")
+            .arg(&staging)
+            .arg(".")
+            .status()
+            .unwrap();
+        assert!(packed.success());
+        let sums = Command::new("sha256sum")
+            .arg(&archive)
+            .current_dir(&folder)
+            .output()
+            .unwrap();
+        assert!(sums.status.success());
+        fs::write(folder.join("SHA256SUMS"), sums.stdout).unwrap();
+        Release { temp }
+    }
+
+    fn sums(&self) -> PathBuf {
+        self.temp.path().join(format!(
+            "server/owner/numi/releases/download/v{}/SHA256SUMS",
+            Self::VERSION
+        ))
+    }
+
+    /// Runs the install script; returns its exit status, its output, and
+    /// the folder it put on the PATH.
+    fn install(&self, env: &[(&str, &str)]) -> (i32, String, String) {
+        let runner_temp = self.temp.path().join("runner");
+        let _ = fs::remove_dir_all(&runner_temp);
+        fs::create_dir(&runner_temp).unwrap();
+        let github_path = self.temp.path().join("github-path");
+        fs::write(&github_path, "").unwrap();
+        // cargo stands in for the build from the checkout: it records how
+        // it was called.
+        let fake_bin = self.temp.path().join("fake-bin");
+        fs::create_dir_all(&fake_bin).unwrap();
+        let cargo = fake_bin.join("cargo");
+        fs::write(
+            &cargo,
+            format!(
+                "#!/bin/sh\necho \"$@\" > {}\n",
+                self.temp.path().join("cargo-called").display()
+            ),
+        )
+        .unwrap();
+        Command::new("chmod")
+            .arg("+x")
+            .arg(&cargo)
+            .status()
+            .unwrap();
+        let path = format!("{}:{}", fake_bin.display(), std::env::var("PATH").unwrap());
+        let mut command = Command::new("bash");
+        command
+            .arg(checkout().join("action/install-numi.sh"))
+            .env("PATH", path)
+            .env("GITHUB_ACTION_PATH", checkout())
+            .env(
+                "GITHUB_SERVER_URL",
+                format!("file://{}", self.temp.path().join("server").display()),
+            )
+            .env("NUMI_ACTION_REPOSITORY", "owner/numi")
+            .env("NUMI_VERSION", "")
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TEMP", &runner_temp)
+            .env("GITHUB_PATH", &github_path);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let output = command.output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let on_path = fs::read_to_string(&github_path).unwrap();
+        (
+            output.status.code().unwrap(),
+            text,
+            on_path.trim().to_owned(),
+        )
+    }
+
+    fn cargo_called(&self) -> Option<String> {
+        fs::read_to_string(self.temp.path().join("cargo-called")).ok()
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn action_installs_the_release_binary_whose_sum_matches() {
+    let release = Release::new();
+    let (status, text, on_path) = release.install(&[]);
+    assert_eq!(status, 0, "{text}");
+    assert!(text.contains("installed release v"), "{text}");
+    let installed = Path::new(&on_path).join("numi");
+    let version = Command::new(&installed).arg("-V").output().unwrap();
+    assert_eq!(
+        String::from_utf8(version.stdout).unwrap(),
+        format!("numi {}\n", Release::VERSION)
+    );
+    assert_eq!(release.cargo_called(), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn action_refuses_a_release_binary_whose_sum_differs() {
+    let release = Release::new();
+    let sums = fs::read_to_string(release.sums()).unwrap();
+    let tampered = format!("{}{}", "0".repeat(64), &sums[64..]);
+    fs::write(release.sums(), tampered).unwrap();
+    let (status, text, on_path) = release.install(&[]);
+    assert_eq!(status, 1, "{text}");
+    assert!(text.contains("does not match its SHA-256 sum"), "{text}");
+    assert_eq!(on_path, "");
+    assert_eq!(release.cargo_called(), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn action_builds_from_its_checkout_only_when_no_release_fits() {
+    let release = Release::new();
+    let build = |env: &[(&str, &str)]| {
+        let (status, text, on_path) = release.install(env);
+        assert_eq!(status, 0, "{text}");
+        let called = release.cargo_called().unwrap();
+        assert!(called.starts_with("install --locked --path "), "{called}");
+        assert!(on_path.ends_with("/numi/bin"), "{on_path}");
+        let _ = fs::remove_file(release.temp.path().join("cargo-called"));
+        text
+    };
+    assert!(build(&[("NUMI_VERSION", "9.9.9")]).contains("no release v9.9.9"));
+    assert!(build(&[("RUNNER_ARCH", "ARM")]).contains("no release binary for Linux on ARM"));
+    assert!(build(&[("NUMI_ACTION_REPOSITORY", "")]).contains("used from this repository"));
+    assert!(build(&[("NUMI_VERSION", "source")]).contains("version is 'source'"));
+    let (status, text, _) = release.install(&[("NUMI_VERSION", "latest")]);
+    assert_eq!(status, 2, "{text}");
+}
+
+#[test]
 fn workflows_parse_and_use_the_action_on_the_examples() {
     let folder = checkout().join(".github/workflows");
     let mut uses_action_on_examples = false;
@@ -607,7 +858,7 @@ fn workflows_parse_and_use_the_action_on_the_examples() {
         assert!(!jobs.is_empty(), "{}", path.display());
         for job in jobs.values() {
             for step in job["steps"].as_array().unwrap() {
-                if step["uses"] == "./" && step["with"]["files"] == "examples" {
+                if step["uses"] == "$/" && step["with"]["files"] == "examples" {
                     uses_action_on_examples = true;
                 }
             }

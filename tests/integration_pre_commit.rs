@@ -1,7 +1,7 @@
 //! The shipped `.pre-commit-hooks.yaml`, driven by the real `pre-commit`
 //! the way a user installs it: a repository whose `.pre-commit-config.yaml`
 //! names this checkout, so pre-commit builds numi with `language: rust`
-//! (cargo, offline) and runs the `numi-validate` hook on each commit.
+//! (cargo, offline) and runs both hooks, with `args`, on each commit.
 //!
 //! `.ci/run` installs pre-commit and sets `NUMI_REQUIRE_PRECOMMIT`, so CI
 //! never skips this test; elsewhere it is skipped, with a message, when
@@ -22,19 +22,35 @@ use std::time::Instant;
 
 const VALID_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
 kind: Playbook
-metadata: {name: bugfix-bounded}
+metadata: {name: NAME}
 spec: {change_type: bugfix}
 ";
 
-/// An EvalSet under the wrong apiVersion: a line the spec verifies.
-const INVALID_EVALSET: &str = "apiVersion: numinance.dev/v1
-kind: EvalSet
-metadata: {name: core-replay}
-spec: {version: 1.0.0, cases: []}
+/// Valid, with a producer-side finding: a warning, an error under `--strict`.
+const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
+kind: Playbook
+metadata: {name: rates}
+spec:
+  change_type: bugfix
+  qualification: {min_runs: 20, max_rework_rate: 20000}
 ";
 
-const INVALID_LINE: &str =
-    "invalid  file \"core-replay.yaml\": kind: invalid: apiVersion is not numinance.dev/v1alpha1";
+/// A valid EvalSet: an alpha kind, refused in the configuration tree
+/// unless alpha is enabled, as `numi validate .` refuses it.
+const EVALSET: &str = "apiVersion: numinance.dev/v1alpha1
+kind: EvalSet
+metadata: {name: core-replay}
+spec:
+  version: 1.0.0
+  cases:
+    - name: a-case
+      outcome: {value: \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"}
+      expect: {acceptance: EVAL_ACCEPTANCE_ACCEPTED, merged: true, severe: false, verification_failures: []}
+";
+
+fn playbook(name: &str) -> String {
+    VALID_PLAYBOOK.replace("NAME", name)
+}
 
 /// How to start pre-commit here, if it is installed.
 fn pre_commit() -> Option<Vec<String>> {
@@ -158,16 +174,34 @@ fn text(output: &Output) -> String {
     )
 }
 
+/// The hook configuration of the test repository: both hooks, with `args`
+/// as a user writes them; the files hook is verbose so its output shows.
+fn pre_commit_config(source: &Path, head: &str) -> String {
+    format!(
+        "repos:
+  - repo: {}
+    rev: {head}
+    hooks:
+      - id: numi-validate
+        args: [--strict]
+      - id: numi-validate-files
+        args: [--format, pretty, --color, never]
+        verbose: true
+",
+        source.display()
+    )
+}
+
 #[test]
-fn the_numi_validate_hook_guards_commits() {
+fn the_hooks_guard_commits_with_their_args() {
     let Some(pre_commit) = pre_commit() else {
         assert!(
             std::env::var_os("NUMI_REQUIRE_PRECOMMIT").is_none(),
             "pre-commit is not installed, and NUMI_REQUIRE_PRECOMMIT says it must be"
         );
         eprintln!(
-            "SKIPPED the_numi_validate_hook_guards_commits: pre-commit is not installed \
-             (python3 -m pip install pre-commit; .ci/run does)"
+            "SKIPPED the_hooks_guard_commits_with_their_args: pre-commit is not installed \
+             (python3 -m pip install pre-commit==4.7.0; .ci/run does)"
         );
         return;
     };
@@ -179,10 +213,7 @@ fn the_numi_validate_hook_guards_commits() {
     sandbox.git(&project, &["init", "--quiet"]);
     fs::write(
         project.join(".pre-commit-config.yaml"),
-        format!(
-            "repos:\n  - repo: {}\n    rev: {head}\n    hooks:\n      - id: numi-validate\n",
-            source.display()
-        ),
+        pre_commit_config(&source, &head),
     )
     .unwrap();
     let run_pre_commit = |args: &[&str]| {
@@ -200,54 +231,70 @@ fn the_numi_validate_hook_guards_commits() {
     let built = run_pre_commit(&["install-hooks"]);
     assert!(built.status.success(), "{}", text(&built));
     eprintln!(
-        "pre-commit built the numi-validate hook in {:.0?}",
+        "pre-commit built the numi hooks in {:.0?}",
         started.elapsed()
     );
+    let commit = |message: &str| {
+        sandbox.git(&project, &["add", "--all"]);
+        let output = sandbox
+            .command("git", &project)
+            .args(["commit", "-m", message])
+            .output()
+            .unwrap();
+        (output.status.success(), text(&output))
+    };
 
-    // A valid configuration tree: the commit goes through.
+    // Valid documents, two of one file name: both hooks pass, and the
+    // repository hook names them relative to the repository, in byte order.
     let policy = project.join(".numinance/policy");
-    fs::create_dir_all(&policy).unwrap();
-    fs::write(policy.join("playbook.yaml"), VALID_PLAYBOOK).unwrap();
-    sandbox.git(&project, &["add", "--all"]);
-    let valid = sandbox
-        .command("git", &project)
-        .args(["commit", "-m", "valid"])
-        .output()
-        .unwrap();
-    let valid_text = text(&valid);
-    assert!(valid.status.success(), "{valid_text}");
-    assert!(valid_text.contains("numi validate"), "{valid_text}");
-    assert!(valid_text.contains("Passed"), "{valid_text}");
+    for team in ["team-b", "team-a"] {
+        fs::create_dir_all(policy.join(team)).unwrap();
+        fs::write(policy.join(team).join("playbook.yaml"), playbook(team)).unwrap();
+    }
+    let (passed, output) = commit("valid");
+    assert!(passed, "{output}");
+    assert_eq!(output.matches("Passed").count(), 2, "{output}");
+    // `--format pretty` reached the files hook: its count line.
+    assert!(
+        output.contains("2 documents: 2 ok, 0 invalid, 0 error"),
+        "{output}"
+    );
 
-    // An invalid document: the commit is refused with numi's line.
-    fs::write(policy.join("core-replay.yaml"), INVALID_EVALSET).unwrap();
-    sandbox.git(&project, &["add", "--all"]);
-    let invalid = sandbox
-        .command("git", &project)
-        .args(["commit", "-m", "invalid"])
+    // A producer-side finding: `args: [--strict]` makes it an error in the
+    // repository hook; the files hook (no --strict) lets it through.
+    fs::write(policy.join("rates.yaml"), RATE_PLAYBOOK).unwrap();
+    let (passed, output) = commit("rates");
+    assert!(!passed, "{output}");
+    assert!(output.contains("exit code: 3"), "{output}");
+    assert!(
+        output.contains(
+            "invalid  repo \".numinance/policy/rates.yaml\": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000"
+        ),
+        "{output}"
+    );
+    assert_eq!(output.matches("Passed").count(), 1, "{output}");
+    fs::remove_file(policy.join("rates.yaml")).unwrap();
+
+    // An alpha kind: the repository hook refuses it as `numi validate .`
+    // does; the files hook reads alpha kinds.
+    fs::write(policy.join("core-replay.yaml"), EVALSET).unwrap();
+    let (passed, output) = commit("evalset");
+    assert!(!passed, "{output}");
+    let refused = "invalid  repo \".numinance/policy/core-replay.yaml\": kind: alpha kind is not enabled: EvalSet";
+    assert!(output.contains(refused), "{output}");
+    let ci = sandbox
+        .command(env!("CARGO_BIN_EXE_numi"), &project)
+        .args(["validate", "."])
         .output()
         .unwrap();
-    let invalid_text = text(&invalid);
-    assert!(!invalid.status.success(), "{invalid_text}");
-    assert!(invalid_text.contains("Failed"), "{invalid_text}");
-    assert!(invalid_text.contains("exit code: 3"), "{invalid_text}");
-    assert!(invalid_text.contains(INVALID_LINE), "{invalid_text}");
+    assert!(text(&ci).contains(refused), "{}", text(&ci));
     let log = sandbox.git(&project, &["log", "--format=%s"]);
     assert_eq!(String::from_utf8(log.stdout).unwrap(), "valid\n");
 
-    // Files outside the configuration tree are not the hook's business.
+    // Files outside the configuration tree are not the hooks' business.
     fs::remove_file(policy.join("core-replay.yaml")).unwrap();
-    fs::write(project.join("notes.yaml"), INVALID_EVALSET).unwrap();
-    sandbox.git(&project, &["add", "--all"]);
-    let outside = sandbox
-        .command("git", &project)
-        .args(["commit", "-m", "outside"])
-        .output()
-        .unwrap();
-    let outside_text = text(&outside);
-    assert!(outside.status.success(), "{outside_text}");
-    assert!(
-        outside_text.contains("(no files to check)"),
-        "{outside_text}"
-    );
+    fs::write(project.join("notes.yaml"), EVALSET).unwrap();
+    let (passed, output) = commit("outside");
+    assert!(passed, "{output}");
+    assert_eq!(output.matches("(no files to check)").count(), 2, "{output}");
 }

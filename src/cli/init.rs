@@ -1,7 +1,8 @@
-//! `numi init`: writes the starter configuration tree and says what it did.
+//! `numi init`: writes what is missing of the starter configuration tree
+//! and says what it wrote and what it kept.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -19,7 +20,8 @@ pub struct InitArgs {
     #[arg(long, value_name = "SYSTEM")]
     pub ci: Option<CiSystem>,
 
-    /// Overwrite files that exist (never the pre-commit configuration).
+    /// Overwrite files that exist (never the pre-commit configuration);
+    /// without it, files that exist are kept and only missing ones written.
     #[arg(long)]
     pub force: bool,
 }
@@ -35,37 +37,82 @@ pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     });
     let templates = init::templates(ci);
     match init::write(&args.dir, &templates, args.force) {
-        Ok(outcomes) => report(&outcomes, stdout),
-        Err(InitError::Exists(path)) => {
+        Ok(outcomes) => report(&args.dir, &outcomes, stdout),
+        Err(InitError { done, path, error }) => {
+            let _ = report(&args.dir, &done, stdout);
             let _ = writeln!(
                 stderr,
-                "numi: {path} exists; nothing written (--force overwrites)"
+                "numi: {}: {}",
+                shown(&args.dir, path),
+                io_reason(&error)
             );
-            Exit::Incomplete
-        }
-        Err(InitError::Io { path, error }) => {
-            let _ = writeln!(stderr, "numi: {path}: {}", io_reason(&error));
             Exit::Incomplete
         }
     }
 }
 
-fn report(outcomes: &[Outcome], stdout: &mut dyn Write) -> Exit {
+/// A written path as the user would type it: under the folder given, or
+/// bare when that folder is the current one.
+fn shown(dir: &Path, relative: &str) -> String {
+    if dir == Path::new(".") {
+        return relative.to_owned();
+    }
+    let dir = dir.to_string_lossy();
+    let dir = dir.trim_end_matches(std::path::MAIN_SEPARATOR);
+    format!("{dir}{}{relative}", std::path::MAIN_SEPARATOR)
+}
+
+fn report(dir: &Path, outcomes: &[Outcome], stdout: &mut dyn Write) -> Exit {
     let mut text = String::new();
     for outcome in outcomes {
         match outcome {
-            Outcome::Created(path) => text.push_str(&format!("created      {path}\n")),
-            Outcome::Overwritten(path) => text.push_str(&format!("overwritten  {path}\n")),
-            Outcome::Kept(path) => {
+            Outcome::Created(path) => {
+                text.push_str(&format!("created      {}\n", shown(dir, path)));
+            }
+            Outcome::Overwritten(path) => {
+                text.push_str(&format!("overwritten  {}\n", shown(dir, path)));
+            }
+            Outcome::Kept(path) if *path == init::PRE_COMMIT_CONFIG_PATH => {
                 text.push_str(&format!(
-                    "kept         {path} (exists; add this hook to it)\n"
+                    "kept         {} (exists; add this hook to it)\n",
+                    shown(dir, path)
                 ));
                 text.push_str(init::PRE_COMMIT_CONFIG);
+            }
+            Outcome::Kept(path) => {
+                text.push_str(&format!(
+                    "kept         {} (exists; --force overwrites)\n",
+                    shown(dir, path)
+                ));
             }
         }
     }
     match stdout.write_all(text.as_bytes()) {
         Ok(()) => Exit::Valid,
         Err(_) => Exit::Incomplete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::shown;
+
+    #[test]
+    fn paths_are_shown_under_the_folder_given() {
+        let separator = std::path::MAIN_SEPARATOR;
+        assert_eq!(
+            shown(Path::new("."), ".numinance/a.yaml"),
+            ".numinance/a.yaml"
+        );
+        assert_eq!(
+            shown(Path::new("repo"), ".numinance/a.yaml"),
+            format!("repo{separator}.numinance/a.yaml")
+        );
+        assert_eq!(
+            shown(Path::new("repo/"), "x"),
+            shown(Path::new("repo"), "x")
+        );
     }
 }

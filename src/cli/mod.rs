@@ -35,7 +35,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Explain a rule id: what it checks, why, and a failing and a passing example.
     Explain(ExplainArgs),
-    /// Write a starter configuration tree (never overwrites without --force).
+    /// Write what is missing of a starter configuration tree (overwrites only with --force).
     Init(init::InitArgs),
     /// Print the JSON Schema of a kind, or list the kinds.
     Schema(schema::SchemaArgs),
@@ -67,9 +67,12 @@ pub fn main(
 ) -> i32 {
     let parsed = command()
         .try_get_matches_from(arguments)
-        .and_then(|matches| Cli::from_arg_matches(&matches));
-    let cli = match parsed {
-        Ok(cli) => cli,
+        .and_then(|matches| {
+            let cli = Cli::from_arg_matches(&matches)?;
+            Ok((cli, matches))
+        });
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(error) => {
             let rendered = error.render().to_string();
             let written = if error.use_stderr() {
@@ -85,7 +88,12 @@ pub fn main(
         }
     };
     let exit = match cli.command {
-        Command::Validate(args) => validate::execute(&args, stdout, stderr),
+        Command::Validate(mut args) => {
+            if let Some(("validate", validate_matches)) = matches.subcommand() {
+                validate::paths_in_order(&mut args, validate_matches);
+            }
+            validate::execute(&args, stdout, stderr)
+        }
         Command::Explain(args) => explain::execute(&args, stdout, stderr),
         Command::Init(args) => init::execute(&args, stdout, stderr),
         Command::Schema(args) => schema::execute(&args, stdout, stderr),

@@ -4,7 +4,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::{ArgMatches, Args, ValueEnum};
 
 use crate::config::{self, Config};
 use crate::diagnostic::Stage;
@@ -26,14 +26,29 @@ use crate::yaml::Limits;
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Repository whose `.numinance/` configuration tree is validated.
-    #[arg(value_name = "DIR", conflicts_with = "files")]
-    pub dir: Option<PathBuf>,
+    /// The repository whose `.numinance/` configuration tree is validated
+    /// (one DIR, default `.`); with `--files` or `--only`, the paths to read.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
 
     /// Validate these files and folders instead (`-` reads standard input).
-    /// Alpha kinds are on and produced kinds are checked against their schema.
-    #[arg(long, value_name = "PATH", num_args = 1..)]
+    /// Alpha kinds are on and produced kinds are checked against their
+    /// schema. Paths may also follow the other options, as pre-commit
+    /// passes them.
+    #[arg(long, value_name = "PATH", num_args = 0.., conflicts_with = "only")]
     pub files: Option<Vec<String>>,
+
+    /// Validate only the named paths of the repository in the current
+    /// folder, with the gates of `numi validate .`: paths outside
+    /// `.numinance/` are passed over, names are relative to the repository.
+    #[arg(long)]
+    pub only: bool,
+
+    /// Pass over what this gitignore-style glob matches when walking a
+    /// folder (relative to the folder argument, or to the repository); a
+    /// file named on the command line is always read.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
 
     /// Read alpha kinds (EvalSet) in the configuration tree.
     #[arg(long)]
@@ -119,20 +134,53 @@ fn use_colour(choice: Colour, terminal: bool, no_color: Option<&std::ffi::OsStr>
     }
 }
 
-pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    let repository = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let base = match &args.files {
-        Some(_) => PathBuf::from("."),
-        None => repository.clone(),
+/// The paths of `--files`, those given as its values and those given on
+/// their own, in the order they stand on the command line.
+pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
+    let Some(values) = args.files.take() else {
+        return;
     };
-    let config = match configuration(args, &base) {
+    let indices = |id: &str| -> Vec<usize> {
+        matches
+            .indices_of(id)
+            .map(|indices| indices.collect())
+            .unwrap_or_default()
+    };
+    let mut placed: Vec<(usize, String)> = indices("files")
+        .into_iter()
+        .zip(values)
+        .chain(indices("paths").into_iter().zip(args.paths.drain(..)))
+        .collect();
+    placed.sort_by_key(|(index, _)| *index);
+    args.files = Some(placed.into_iter().map(|(_, path)| path).collect());
+}
+
+pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    let usage = |stderr: &mut dyn Write, message: &str| {
+        let _ = writeln!(
+            stderr,
+            "error: {message}\n\nFor more information, try '--help'."
+        );
+        Exit::Usage
+    };
+    let repository = match (&args.files, args.only, args.paths.as_slice()) {
+        (None, false, [dir]) => PathBuf::from(dir),
+        (None, false, [_, _, ..]) => {
+            return usage(
+                stderr,
+                "numi validate reads one DIR; name files with --files or --only",
+            );
+        }
+        _ => PathBuf::from("."),
+    };
+    let config = match configuration(args, &repository) {
         Ok(config) => config,
         Err(message) => {
             let _ = writeln!(stderr, "numi: {message}");
             return Exit::Usage;
         }
     };
-    let policy = match config.policy(&base) {
+    let policy = match config.policy(&repository) {
         Ok(policy) => policy,
         Err(message) => {
             let _ = writeln!(stderr, "numi: {message}");
@@ -141,17 +189,42 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     };
     let enable_alpha = args.enable_alpha || config.enable_alpha == Some(true);
     let strict = args.strict || config.strict == Some(true);
+    let exclusions = match inputs::Exclusions::new(&args.exclude) {
+        Ok(exclusions) => exclusions,
+        Err(reason) => return usage(stderr, &reason),
+    };
+    let repository_mode = Mode::Repository { enable_alpha };
     let (mut inputs, origin, mode) = match &args.files {
-        Some(paths) => (inputs::from_arguments(paths), Origin::File, Mode::Files),
-        None => {
-            let mode = Mode::Repository { enable_alpha };
-            (inputs::from_repository(&repository), Origin::Repo, mode)
+        Some(paths) if paths.is_empty() => {
+            return usage(stderr, "--files needs at least one PATH");
         }
+        Some(paths) => (
+            inputs::from_arguments(paths, &exclusions),
+            Origin::File,
+            Mode::Files,
+        ),
+        None if args.only => (
+            inputs::from_named_in_repository(Path::new("."), &args.paths, &exclusions),
+            Origin::Repo,
+            repository_mode,
+        ),
+        None => (
+            inputs::from_repository(&repository, &exclusions),
+            Origin::Repo,
+            repository_mode,
+        ),
     };
     // A path the configuration excludes is left out of a folder's walk; a
     // file named on the command line is always read.
-    let named = args.files.as_deref().unwrap_or_default();
+    let named: &[String] = match &args.files {
+        Some(paths) => paths,
+        None if args.only => &args.paths,
+        None => &[],
+    };
     inputs.retain(|input| named.contains(&input.path) || !policy.excludes(Path::new(&input.path)));
+    // Named paths that all lie outside the configuration tree leave nothing
+    // to check, which is no failure: the tree has nothing to say about them.
+    let nothing_asked = args.only && inputs.is_empty();
     let options = Options {
         mode,
         limits: Limits::default(),
@@ -185,6 +258,9 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     };
     if out.flush().is_err() {
         return Exit::Incomplete;
+    }
+    if nothing_asked {
+        return Exit::Valid;
     }
     if summary.total() == 0 {
         let _ = writeln!(stderr, "numi: nothing found to validate");
