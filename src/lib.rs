@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod diagnostic;
 pub mod digest;
+pub mod fix;
 pub mod init;
 pub mod inputs;
 pub mod kinds;
