@@ -402,7 +402,7 @@ mod tests {
     fn flow_items_end_at_their_bracket_whatever_they_quote() {
         let text = "[{a: \"}#\", b: 'it''s'}, {c: it's}]";
         assert_eq!(flow_node_end(text, 1), Some(22));
-        assert_eq!(flow_node_end(text, 24), Some(34));
+        assert_eq!(flow_node_end(text, 24), Some(33));
         assert_eq!(flow_node_end("{a: [1, 2}", 0), None);
         assert_eq!(flow_node_end("a", 0), None);
     }
