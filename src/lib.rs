@@ -12,6 +12,7 @@ pub mod init;
 pub mod inputs;
 pub mod kinds;
 pub mod location;
+pub mod repair;
 pub mod report;
 pub mod results;
 pub mod rules;

@@ -419,7 +419,15 @@ fn man_page_is_roff_and_lists_the_subcommands() {
     assert!(result.stdout.contains("\n.TH numi 1 "), "{}", result.stdout);
     assert!(result.stdout.contains(".SH NAME\n"));
     assert!(result.stdout.contains(".SH SUBCOMMANDS\n"));
-    for subcommand in ["validate", "fix", "init", "schema", "digest", "completions", "man"] {
+    for subcommand in [
+        "validate",
+        "fix",
+        "init",
+        "schema",
+        "digest",
+        "completions",
+        "man",
+    ] {
         assert!(
             result.stdout.contains(&format!("numi\\-{subcommand}(1)")),
             "{subcommand}"

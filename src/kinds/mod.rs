@@ -19,8 +19,8 @@ mod tests;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, RuleDoc};
-use crate::fix::RuleFix;
 use crate::location::Location;
+use crate::repair::RuleFix;
 use crate::schema::CompiledSchema;
 use crate::yaml::TextFacts;
 

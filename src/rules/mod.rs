@@ -38,7 +38,7 @@ pub fn find(id: &str) -> Option<&'static RuleDoc> {
 }
 
 /// What `numi fix` does about a finding of `id`, if the rule is fixable.
-pub fn fix_of(id: &str) -> Option<crate::fix::Repair> {
+pub fn fix_of(id: &str) -> Option<crate::repair::Repair> {
     kinds::all()
         .flat_map(|kind| kind.fixes)
         .find(|fix| fix.rule == id)

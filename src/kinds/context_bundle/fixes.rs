@@ -1,6 +1,6 @@
 //! The ContextBundle rules `numi fix` repairs: a digest in upper-case hex.
 
-use crate::fix::{Repair, RuleFix};
+use crate::repair::{Repair, RuleFix};
 
 pub const FIXES: &[RuleFix] = &[RuleFix {
     rule: "bundle/digest",

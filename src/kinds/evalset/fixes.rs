@@ -1,7 +1,7 @@
 //! The EvalSet rules `numi fix` repairs: the order rules and a digest in
 //! upper-case hex. A duplicate case or layer stays a finding.
 
-use crate::fix::{Repair, RuleFix};
+use crate::repair::{Repair, RuleFix};
 
 pub const FIXES: &[RuleFix] = &[
     RuleFix {
