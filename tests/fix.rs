@@ -196,3 +196,40 @@ fn explain_says_which_rules_are_fixable() {
     let version = numi(here, &["explain", "evalset/version"]);
     assert!(!version.stdout.contains("Fixable"));
 }
+
+/// The diff is one `git apply` takes: applied to the original, it gives
+/// the fixed file.
+#[test]
+fn git_applies_the_diff() {
+    let has_git = std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !has_git {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "git is not installed, and CI=true says it must be"
+        );
+        eprintln!("SKIPPED git_applies_the_diff: git is not installed");
+        return;
+    }
+    for name in ["block", "flow"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = copy(name, dir.path());
+        let file_name = format!("{name}.yaml");
+        let run = numi(dir.path(), &["fix", "--diff", "--files", &file_name]);
+        let patch = dir.path().join("fix.patch");
+        fs::write(&patch, &run.stdout).unwrap();
+        let applied = std::process::Command::new("git")
+            .args(["apply", "--unsafe-paths", "fix.patch"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            applied.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&applied.stderr)
+        );
+        assert_eq!(fs::read_to_string(&file).unwrap(), after(name), "{name}");
+    }
+}
