@@ -238,6 +238,36 @@ fn generated_cases() -> impl Strategy<Value = Vec<GeneratedCase>> {
     })
 }
 
+/// The same cases as one flow sequence, one case a line.
+fn write_flow_evalset(cases: &[GeneratedCase]) -> String {
+    let mut text = String::from(
+        "# header\napiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {name: core}\nspec:\n  version: 1.0.0\n  cases: [  # the cases\n",
+    );
+    for (i, case) in cases.iter().enumerate() {
+        let hex = if case.upper {
+            HEX.to_uppercase()
+        } else {
+            HEX.to_owned()
+        };
+        let failures: Vec<String> = case
+            .layers
+            .iter()
+            .map(|layer| format!("{{layer: {layer}, count: 1}}"))
+            .collect();
+        let comma = if i + 1 < cases.len() { "," } else { "" };
+        text.push_str(&format!(
+            "    # above {i}\n    {{name: {}, outcome: {{value: 'sha256:{hex}'}}, expect: {{acceptance: EVAL_ACCEPTANCE_ACCEPTED, merged: true, severe: false, verification_failures: [{}]}}}}{comma}  # trailing {i}\n",
+            case.name,
+            failures.join(", ")
+        ));
+        if i % 3 == 1 {
+            text.push('\n');
+        }
+    }
+    text.push_str("  ]\n# footer\n");
+    text
+}
+
 fn write_evalset(cases: &[GeneratedCase]) -> String {
     let mut text = String::from(
         "# header\napiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {name: core}  # name\nspec:\n  version: 1.0.0\n  # the cases\n  cases:\n",
@@ -309,9 +339,10 @@ proptest! {
 
     #[test]
     fn fixing_makes_exactly_the_intended_change_keeps_comments_and_settles(
-        cases in generated_cases()
+        cases in generated_cases(),
+        flow in any::<bool>(),
     ) {
-        let text = write_evalset(&cases);
+        let text = if flow { write_flow_evalset(&cases) } else { write_evalset(&cases) };
         let result = fixed(&text);
         let loaded = yaml::load(&result.text, &Limits::default()).unwrap();
         prop_assert_eq!(&loaded.value, &intended(&text));
