@@ -233,3 +233,23 @@ fn git_applies_the_diff() {
         assert_eq!(fs::read_to_string(&file).unwrap(), after(name), "{name}");
     }
 }
+
+#[test]
+fn standard_input_gets_the_document_back_when_nothing_can_be_fixed() {
+    let input: &[u8] = b"\xff\xfekind: EvalSet\n";
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_numi"))
+        .args(["fix", "--files", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(output.stdout, input);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("left     file \"-\": yaml/encoding"));
+}

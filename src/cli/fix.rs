@@ -158,20 +158,34 @@ impl Document<'_> {
                 Err(reason) => return self.failed(counts, report, &format!("read: {reason}")),
             },
         };
-        let Ok(text) = String::from_utf8(bytes) else {
-            counts.left += 1;
-            report.push(self.line(
-                "left",
-                "yaml/encoding: the file is not UTF-8; nothing to fix",
-            ));
-            return;
+        let dry_run = self.args.diff || self.args.check;
+        // Standard output stands for the document: whatever happens, it gets
+        // the document back, fixed or as it came.
+        let echo = self.input.source == Ok(Source::Stdin) && !dry_run;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                if echo {
+                    output.extend(error.as_bytes());
+                }
+                counts.left += 1;
+                report.push(self.line(
+                    "left",
+                    "yaml/encoding: the file is not UTF-8; nothing to fix",
+                ));
+                return;
+            }
         };
         let fixed = match fix::fix_document(&text, self.mode, location) {
             Ok(fixed) => fixed,
-            Err(refused) => return self.failed(counts, report, &refused.reason),
+            Err(refused) => {
+                if echo {
+                    output.extend(text.as_bytes());
+                }
+                return self.failed(counts, report, &refused.reason);
+            }
         };
         let changed = fixed.text != text;
-        let dry_run = self.args.diff || self.args.check;
         if changed {
             counts.fixed += 1;
             let verb = if dry_run { "fixable" } else { "fixed" };
