@@ -180,6 +180,9 @@ fn rules_markdown() -> String {
             doc.summary,
             doc.explanation.trim_end()
         ));
+        if let Some(repair) = numi::rules::fix_of(doc.id) {
+            text.push_str(&format!("\n{}\n", repair.describe()));
+        }
         for (title, example) in [("Fails:", doc.failing), ("Passes:", doc.passing)] {
             if !example.is_empty() {
                 text.push_str(&format!("\n{title}\n\n```yaml\n{}```\n", example));

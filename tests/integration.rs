@@ -437,7 +437,15 @@ fn man_page_is_roff_and_lists_the_subcommands() {
     assert!(result.stdout.contains("\n.TH numi 1 "), "{}", result.stdout);
     assert!(result.stdout.contains(".SH NAME\n"));
     assert!(result.stdout.contains(".SH SUBCOMMANDS\n"));
-    for subcommand in ["validate", "init", "schema", "digest", "completions", "man"] {
+    for subcommand in [
+        "validate",
+        "fix",
+        "init",
+        "schema",
+        "digest",
+        "completions",
+        "man",
+    ] {
         assert!(
             result.stdout.contains(&format!("numi\\-{subcommand}(1)")),
             "{subcommand}"
@@ -466,7 +474,7 @@ fn man_page_of_an_unknown_subcommand_is_a_usage_error() {
     assert_eq!(result.stdout, "");
     assert_eq!(
         result.stderr,
-        "numi: no subcommand \"frobnicate\" (numi has validate, explain, init, schema, digest, completions, man)\n"
+        "numi: no subcommand \"frobnicate\" (numi has validate, fix, explain, init, schema, digest, completions, man)\n"
     );
 }
 

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 /// Bottom to top. A module may use the modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
     // Shared text helpers, "did you mean", and the diagnostic model.
-    &["text", "suggest", "diagnostic"],
+    // What a fix is, as kinds declare it.
+    &["text", "suggest", "diagnostic", "repair"],
     // The YAML loader, and the one way to read a file beside a document.
     &["yaml", "location"],
     // Inputs from the command line, the schema stage, document digests,
@@ -22,8 +23,8 @@ const LAYERS: &[&[&str]] = &[
     &["kinds"],
     // One document.
     &["validate"],
-    // What a run found.
-    &["results"],
+    // What a run found; the fix engine (one document at a time).
+    &["results", "fix"],
     // Many documents, in parallel, in order.
     &["run"],
     // The rule catalogue (every kind's, and the run's).

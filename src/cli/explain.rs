@@ -56,6 +56,9 @@ fn explain(doc: &RuleDoc) -> String {
     for paragraph in std::iter::once(doc.summary).chain(doc.explanation.split("\n\n")) {
         blocks.push(wrap(paragraph.trim()));
     }
+    if let Some(repair) = rules::fix_of(doc.id) {
+        blocks.push(wrap(&repair.describe()));
+    }
     for (title, example) in [("Fails:", doc.failing), ("Passes:", doc.passing)] {
         if !example.is_empty() {
             blocks.push(format!("{title}\n"));

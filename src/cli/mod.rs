@@ -4,6 +4,7 @@
 mod completions;
 mod digest;
 mod explain;
+mod fix;
 mod init;
 mod man;
 mod schema;
@@ -33,6 +34,8 @@ pub struct Cli {
 pub enum Command {
     /// Validate the configuration tree of a repository, or named files.
     Validate(ValidateArgs),
+    /// Apply the safe fixes (sorting, digest case) in place, keeping every comment.
+    Fix(fix::FixArgs),
     /// Explain a rule id: what it checks, why, and a failing and a passing example.
     Explain(ExplainArgs),
     /// Write what is missing of a starter configuration tree (overwrites only with --force).
@@ -94,6 +97,7 @@ pub fn main(
             }
             validate::execute(&args, stdout, stderr)
         }
+        Command::Fix(args) => fix::execute(&args, stdout, stderr),
         Command::Explain(args) => explain::execute(&args, stdout, stderr),
         Command::Init(args) => init::execute(&args, stdout, stderr),
         Command::Schema(args) => schema::execute(&args, stdout, stderr),

@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::Location;
+use crate::repair::RuleFix;
 use crate::schema::CompiledSchema;
 use crate::yaml::TextFacts;
 
@@ -77,6 +78,8 @@ pub struct Kind {
     pub producer_checks: fn(&Subject<'_>) -> Vec<Diagnostic>,
     /// The documentation of the kind's rule ids.
     pub catalogue: &'static [RuleDoc],
+    /// The rules whose findings `numi fix` repairs, and how.
+    pub fixes: &'static [RuleFix],
 }
 
 /// One family of documents: how its documents are recognised, and its

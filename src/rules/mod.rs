@@ -37,6 +37,14 @@ pub fn find(id: &str) -> Option<&'static RuleDoc> {
     all().find(|doc| doc.id == id)
 }
 
+/// What `numi fix` does about a finding of `id`, if the rule is fixable.
+pub fn fix_of(id: &str) -> Option<crate::repair::Repair> {
+    kinds::all()
+        .flat_map(|kind| kind.fixes)
+        .find(|fix| fix.rule == id)
+        .map(|fix| fix.repair)
+}
+
 /// The documented id nearest to `id`, for a "did you mean" hint.
 pub fn nearest(id: &str) -> Option<&'static str> {
     crate::suggest::nearest(id, all().map(|doc| doc.id))

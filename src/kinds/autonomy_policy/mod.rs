@@ -18,4 +18,5 @@ pub const KIND: Kind = Kind {
     rules: super::no_rules,
     producer_checks: |subject| producer::check(subject.value),
     catalogue: catalogue::RULES,
+    fixes: &[],
 };

@@ -3,6 +3,7 @@
 
 mod catalogue;
 mod credentials;
+mod fixes;
 mod producer;
 mod untrusted_text;
 
@@ -39,6 +40,7 @@ pub const KIND: Kind = Kind {
     rules: |subject| rules(subject.value),
     producer_checks,
     catalogue: catalogue::RULES,
+    fixes: fixes::FIXES,
 };
 
 /// The only trust a retrieved source may carry.

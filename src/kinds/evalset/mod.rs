@@ -2,6 +2,7 @@
 //! of replay cases.
 
 mod catalogue;
+mod fixes;
 
 use serde::Deserialize;
 use serde_json::{Number, Value};
@@ -22,6 +23,7 @@ pub const KIND: Kind = Kind {
     rules: |subject| rules(subject.value),
     producer_checks: super::no_rules,
     catalogue: catalogue::RULES,
+    fixes: fixes::FIXES,
 };
 
 /// Most cases an EvalSet may hold.

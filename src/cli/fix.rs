@@ -1,0 +1,276 @@
+//! `numi fix`: the safe fixes of `crate::fix`, applied to the documents
+//! `numi validate` would read, with a line per fix and per finding left.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::config;
+use crate::fix::{self, Fixed, write_atomically};
+use crate::inputs::{self, Input, Source};
+use crate::location::{DEFAULT_MAX_FILE_SIZE, Location, read_file, read_stdin};
+use crate::results::{Exit, Origin};
+use crate::text::quote;
+use crate::validate::Mode;
+
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    /// Repository whose `.numinance/` configuration tree is fixed.
+    #[arg(value_name = "DIR", conflicts_with = "files")]
+    pub dir: Option<PathBuf>,
+
+    /// Fix these files and folders instead (`-` reads standard input and
+    /// writes the fixed document to standard output).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub files: Option<Vec<String>>,
+
+    /// Read alpha kinds (EvalSet) in the configuration tree.
+    #[arg(long)]
+    pub enable_alpha: bool,
+
+    /// Producer-side findings count as findings left.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Refuse files larger than this many bytes without reading them.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
+
+    /// Print a unified diff of the fixes instead of writing them.
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Write nothing; exit 3 when a fix would change a document.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// How one document fared.
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
+    documents: usize,
+    fixed: usize,
+    left: usize,
+    failed: usize,
+}
+
+pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    // The configuration's alpha gate holds for fixes as for validation.
+    let start = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let configured_alpha = config::discover(&start)
+        .and_then(|path| config::load(&path).ok())
+        .and_then(|config| config.enable_alpha)
+        == Some(true);
+    let exclusions = inputs::Exclusions::default();
+    let (inputs, origin, mode, root) = match &args.files {
+        Some(paths) => (
+            inputs::from_arguments(paths, &exclusions),
+            Origin::File,
+            Mode::Files,
+            None,
+        ),
+        None => {
+            let root = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+            let mode = Mode::Repository {
+                enable_alpha: args.enable_alpha || configured_alpha,
+            };
+            (
+                inputs::from_repository(&root, &exclusions),
+                Origin::Repo,
+                mode,
+                Some(root),
+            )
+        }
+    };
+    let dry_run = args.diff || args.check;
+    let stdin_written = !dry_run && inputs.iter().any(|input| input.source == Ok(Source::Stdin));
+    // Standard output holds the diff, or the fixed document of standard
+    // input; the report then goes to standard error.
+    let report_to_stderr = args.diff || stdin_written;
+    let mut counts = Counts::default();
+    let mut report = Vec::new();
+    let mut output = Vec::new();
+    for input in &inputs {
+        counts.documents += 1;
+        let document = Document {
+            input,
+            origin,
+            mode,
+            args,
+            root: root.as_deref(),
+        };
+        document.fix(&mut counts, &mut report, &mut output);
+    }
+    let verb = if dry_run { "fixable" } else { "fixed" };
+    let noun = if counts.documents == 1 {
+        "document"
+    } else {
+        "documents"
+    };
+    report.push(format!(
+        "{} {noun}: {} {verb}, {} with findings left, {} not fixed",
+        counts.documents, counts.fixed, counts.left, counts.failed
+    ));
+    if inputs.is_empty() {
+        report.push("numi: nothing found to fix".to_owned());
+    }
+    let text: String = report.iter().map(|line| format!("{line}\n")).collect();
+    let written = stdout.write_all(&output).and_then(|()| {
+        if report_to_stderr {
+            stderr.write_all(text.as_bytes())
+        } else {
+            stdout.write_all(text.as_bytes())
+        }
+    });
+    if written.and_then(|()| stdout.flush()).is_err() {
+        return Exit::Incomplete;
+    }
+    if counts.failed > 0 || inputs.is_empty() {
+        Exit::Incomplete
+    } else if counts.left > 0 || (dry_run && counts.fixed > 0) {
+        Exit::Invalid
+    } else {
+        Exit::Valid
+    }
+}
+
+/// One input of the run, and what the run was asked to do with it.
+struct Document<'a> {
+    input: &'a Input,
+    origin: Origin,
+    mode: Mode,
+    args: &'a FixArgs,
+    root: Option<&'a Path>,
+}
+
+impl Document<'_> {
+    fn line(&self, status: &str, rest: &str) -> String {
+        format!(
+            "{status:<9}{} {}: {rest}",
+            self.origin.name(),
+            quote(&self.input.display_name)
+        )
+    }
+
+    fn fix(&self, counts: &mut Counts, report: &mut Vec<String>, output: &mut Vec<u8>) {
+        let limit = self.args.max_file_size;
+        let (bytes, location) = match &self.input.source {
+            Err(reason) => return self.failed(counts, report, &format!("read: {reason}")),
+            Ok(Source::Stdin) => match read_stdin(limit) {
+                Ok(bytes) => (bytes, Location::detached(limit)),
+                Err(reason) => return self.failed(counts, report, &format!("read: {reason}")),
+            },
+            Ok(Source::Path(path)) => match read_file(path, limit) {
+                Ok(bytes) => (bytes, Location::file(path, limit)),
+                Err(reason) => return self.failed(counts, report, &format!("read: {reason}")),
+            },
+        };
+        let dry_run = self.args.diff || self.args.check;
+        // Standard output stands for the document: whatever happens, it gets
+        // the document back, fixed or as it came.
+        let echo = self.input.source == Ok(Source::Stdin) && !dry_run;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                if echo {
+                    output.extend(error.as_bytes());
+                }
+                counts.left += 1;
+                report.push(self.line(
+                    "left",
+                    "yaml/encoding: the file is not UTF-8; nothing to fix",
+                ));
+                return;
+            }
+        };
+        let fixed = match fix::fix_document(&text, self.mode, location) {
+            Ok(fixed) => fixed,
+            Err(refused) => {
+                if echo {
+                    output.extend(text.as_bytes());
+                }
+                return self.failed(counts, report, &refused.reason);
+            }
+        };
+        let changed = fixed.text != text;
+        if changed {
+            counts.fixed += 1;
+            let verb = if dry_run { "fixable" } else { "fixed" };
+            for (rule, title) in &fixed.applied {
+                report.push(self.line(verb, &format!("{rule}: {title}")));
+            }
+        }
+        if self.args.diff && changed {
+            output.extend(diff(&self.input.path, &text, &fixed.text).into_bytes());
+        }
+        if !dry_run {
+            match &self.input.source {
+                Ok(Source::Stdin) => output.extend(fixed.text.as_bytes()),
+                Ok(Source::Path(path)) if changed => {
+                    let root = self.root_of(path);
+                    if let Err(refused) = write_atomically(&root, path, &fixed.text) {
+                        counts.fixed -= 1;
+                        return self.failed(counts, report, &refused.reason);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let left = self.left(&fixed);
+        if !left.is_empty() {
+            counts.left += 1;
+            report.extend(left);
+        }
+    }
+
+    /// The tree a file may be written in: the repository, or with `--files`
+    /// the folder the path names.
+    fn root_of(&self, path: &Path) -> PathBuf {
+        match self.root {
+            Some(root) => root.to_path_buf(),
+            None => match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                _ => PathBuf::from("."),
+            },
+        }
+    }
+
+    /// A line for every error the fixed document still has: the findings
+    /// numi will not fix say why.
+    fn left(&self, fixed: &Fixed) -> Vec<String> {
+        let mut checked = fixed.checked.clone();
+        if self.args.strict {
+            checked.promote_warnings();
+        }
+        checked
+            .errors()
+            .map(|error| {
+                let pointer = error.pointer.as_deref().unwrap_or_default();
+                let unfixable = fixed
+                    .unfixable
+                    .iter()
+                    .find(|u| u.rule == error.rule && u.pointer == pointer);
+                let rest = match unfixable {
+                    Some(unfixable) => format!("{}: not fixable: {}", error.rule, unfixable.reason),
+                    None => format!("{}: {}", error.rule, error.message),
+                };
+                self.line("left", &rest)
+            })
+            .collect()
+    }
+
+    fn failed(&self, counts: &mut Counts, report: &mut Vec<String>, reason: &str) {
+        counts.failed += 1;
+        report.push(self.line("error", reason));
+    }
+}
+
+/// A unified diff of one file, as `git diff` and `patch` read it.
+fn diff(path: &str, before: &str, after: &str) -> String {
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}

@@ -1,0 +1,184 @@
+//! From a finding to its fix: each [`Repair`] made into text edits over the
+//! spans the loader knows.
+
+use serde_json::Value;
+
+use super::spans::{Lines, permute, sequence_items};
+use super::{Change, Fix, Repair, RuleFix, TextEdit, Unfixable};
+use crate::text::{quote, shorten};
+use crate::validate::Checked;
+use crate::yaml::{Document, NodePositions, PathSegment, format_pointer, parse_pointer};
+
+/// The fixes of the findings of `checked` whose rules `fixes` lists, and
+/// the findings of those rules that cannot be fixed. One fix per target:
+/// several findings in one sequence make one sort.
+pub(super) fn offer(
+    text: &str,
+    document: &Document,
+    fixes: &[RuleFix],
+    checked: &Checked,
+) -> (Vec<Fix>, Vec<Unfixable>) {
+    let lines = Lines::new(text);
+    let mut offered: Vec<Fix> = Vec::new();
+    let mut unfixable: Vec<Unfixable> = Vec::new();
+    for diagnostic in &checked.diagnostics {
+        let Some(rule_fix) = fixes.iter().find(|fix| fix.rule == diagnostic.rule) else {
+            continue;
+        };
+        let Some(pointer) = diagnostic.pointer.as_deref() else {
+            continue;
+        };
+        let path = parse_pointer(&document.value, pointer);
+        let made = match rule_fix.repair {
+            Repair::SortBy { key, noun } => {
+                let parent = path.get(..path.len().saturating_sub(1)).unwrap_or_default();
+                sort(text, &lines, document, parent, key, noun, diagnostic.rule)
+            }
+            Repair::LowercaseDigest => {
+                lowercase_digest(text, &lines, document, &path, diagnostic.rule)
+            }
+        };
+        match made {
+            Ok(fix) if offered.iter().any(|other| other.change == fix.change) => {}
+            Ok(fix) => offered.push(fix),
+            Err(reason) => unfixable.push(Unfixable {
+                rule: diagnostic.rule,
+                pointer: pointer.to_owned(),
+                reason,
+            }),
+        }
+    }
+    (offered, unfixable)
+}
+
+/// The value and the positions at `path`.
+fn node_at<'d>(
+    document: &'d Document,
+    path: &[PathSegment],
+) -> Option<(&'d Value, &'d NodePositions)> {
+    let mut value = &document.value;
+    let mut node = &document.positions;
+    for segment in path {
+        let index = match (segment, value) {
+            (PathSegment::Key(key), Value::Object(map)) => map.keys().position(|k| k == key)?,
+            (PathSegment::Index(index), Value::Array(_)) => *index,
+            _ => return None,
+        };
+        value = match segment {
+            PathSegment::Key(key) => value.get(key.as_str())?,
+            PathSegment::Index(index) => value.get(*index)?,
+        };
+        node = node.children.get(index)?;
+    }
+    Some((value, node))
+}
+
+const LAYOUT: &str = "numi cannot move these entries without changing the layout around them";
+
+fn sort(
+    text: &str,
+    lines: &Lines,
+    document: &Document,
+    path: &[PathSegment],
+    key: &'static str,
+    noun: &str,
+    rule: &'static str,
+) -> Result<Fix, String> {
+    let pointer = format_pointer(path);
+    let Some((Value::Array(items), node)) = node_at(document, path) else {
+        return Err(format!("{pointer} is not a sequence"));
+    };
+    let mut names = Vec::with_capacity(items.len());
+    for item in items {
+        match item.get(key).and_then(Value::as_str) {
+            Some(name) => names.push(name),
+            None => return Err(format!("an entry of {pointer} has no {key}")),
+        }
+    }
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| {
+        let name = |i: usize| names.get(i).map(|name| name.as_bytes());
+        name(a).cmp(&name(b))
+    });
+    let sorted: Vec<&str> = order
+        .iter()
+        .filter_map(|&i| names.get(i).copied())
+        .collect();
+    if let Some(pair) = sorted.windows(2).find(|pair| pair.first() == pair.get(1)) {
+        let name = pair.first().copied().unwrap_or_default();
+        return Err(format!(
+            "{noun} {} is a duplicate: numi cannot know which one to keep",
+            quote(&shorten(name))
+        ));
+    }
+    let sequence = lines.offset(text, node.at).ok_or(LAYOUT)?;
+    let starts: Option<Vec<usize>> = node
+        .children
+        .iter()
+        .map(|child| lines.offset(text, child.at))
+        .collect();
+    let starts = starts.ok_or(LAYOUT)?;
+    if starts.len() != names.len() {
+        return Err(LAYOUT.to_owned());
+    }
+    let spans = sequence_items(text, sequence, &starts).ok_or(LAYOUT)?;
+    let (range, replacement) = permute(text, &spans, &order).ok_or_else(|| {
+        "a comment at the end of a line would land before more of that line".to_owned()
+    })?;
+    Ok(Fix {
+        rule,
+        title: format!("sort {pointer} by {key}"),
+        edits: vec![TextEdit { range, replacement }],
+        change: Change::Sort {
+            path: path.to_vec(),
+            key,
+        },
+    })
+}
+
+fn lowercase_digest(
+    text: &str,
+    lines: &Lines,
+    document: &Document,
+    path: &[PathSegment],
+    rule: &'static str,
+) -> Result<Fix, String> {
+    let pointer = format_pointer(path);
+    let Some((Value::String(value), node)) = node_at(document, path) else {
+        return Err(format!("{pointer} is not a string"));
+    };
+    let hex = value.strip_prefix("sha256:").unwrap_or_default();
+    let upper_case_only = hex.len() == 64
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && hex.bytes().any(|b| b.is_ascii_uppercase());
+    if !upper_case_only {
+        return Err(
+            "only a digest in upper-case hex is fixable: numi cannot know the right digest"
+                .to_owned(),
+        );
+    }
+    let start = lines.offset(text, node.at).ok_or(LAYOUT)?;
+    let written = text.get(start..).unwrap_or_default();
+    let quote_length = usize::from(written.starts_with(['"', '\'']));
+    let verbatim = written
+        .get(quote_length..)
+        .is_some_and(|rest| rest.starts_with(value.as_str()));
+    if !verbatim {
+        return Err(
+            "the digest is not written as it reads (escapes, a tag or line breaks); fix it by hand"
+                .to_owned(),
+        );
+    }
+    let hex_start = start + quote_length + "sha256:".len();
+    Ok(Fix {
+        rule,
+        title: format!("write the digest at {pointer} in lower case"),
+        edits: vec![TextEdit {
+            range: hex_start..hex_start + hex.len(),
+            replacement: hex.to_ascii_lowercase(),
+        }],
+        change: Change::Lowercase {
+            path: path.to_vec(),
+        },
+    })
+}

@@ -1,0 +1,8 @@
+//! The ContextBundle rules `numi fix` repairs: a digest in upper-case hex.
+
+use crate::repair::{Repair, RuleFix};
+
+pub const FIXES: &[RuleFix] = &[RuleFix {
+    rule: "bundle/digest",
+    repair: Repair::LowercaseDigest,
+}];
