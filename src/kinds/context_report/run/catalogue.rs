@@ -103,6 +103,15 @@ pub const RULES: &[RuleDoc] = &[
         passing: include_str!("examples/rule-id.passing.yaml"),
     },
     RuleDoc {
+        id: "contextreport/whole-number",
+        stage: Stage::Rule,
+        severity: Severity::Error,
+        summary: "`arms.nPerArm` and `arms.seed` are written as whole numbers, not as `2.0`.",
+        explanation: "JSON Schema counts `2.0` as an integer, and context-report accepts it; numi refuses it on purpose: a count written with a fraction is a slip, and another reader may not take it as a count.\n\nWrite `2`, not `2.0`.",
+        failing: include_str!("examples/whole-number.failing.yaml"),
+        passing: include_str!("examples/whole-number.passing.yaml"),
+    },
+    RuleDoc {
         id: "contextreport/leave-one-out",
         stage: Stage::Rule,
         severity: Severity::Error,

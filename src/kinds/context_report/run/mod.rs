@@ -54,6 +54,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found.extend(tasks::unique_ids(&tasks));
     found.extend(tasks::known_subjects(&tasks, &subjects));
     found.extend(tasks::known_rule_ids(&tasks, &subjects));
+    found.extend(whole_numbers(document));
     found.extend(leave_one_out(document));
     found.extend(judge.as_ref().and_then(judge_provider));
     for model in models.iter().chain(judge.as_ref()) {
@@ -153,6 +154,25 @@ fn workdir_needs_claude_cli(
         ),
         format!("{}/workdir", first.entry.pointer()),
     ))
+}
+
+/// `nPerArm` and `seed` as written: JSON Schema counts `2.0` as an
+/// integer, but a count written as a float is a slip numi names.
+fn whole_numbers(document: &Value) -> Vec<Diagnostic> {
+    let Some(arms) = document.get("arms") else {
+        return Vec::new();
+    };
+    ["nPerArm", "seed"]
+        .into_iter()
+        .filter(|field| arms.get(*field).is_some_and(|n| n.is_f64()))
+        .map(|field| {
+            rule_fails(
+                "contextreport/whole-number",
+                &format!("arms.{field} is written as a whole number, without a fraction"),
+                format!("/arms/{field}"),
+            )
+        })
+        .collect()
 }
 
 fn leave_one_out(document: &Value) -> Option<Diagnostic> {
