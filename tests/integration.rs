@@ -79,10 +79,11 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     exit: 0
     --- stdout
     numi 0.1.0
-    AutonomyPolicy  numinance.dev/v1        configuration
-    ContextBundle   numinance.dev/v1        produced
-    EvalSet         numinance.dev/v1alpha1  alpha
-    Playbook        numinance.dev/v1        configuration
+    AutonomyPolicy    numinance.dev/v1        configuration
+    ContextBundle     numinance.dev/v1        produced
+    ContextReportRun  -                       configuration
+    EvalSet           numinance.dev/v1alpha1  alpha
+    Playbook          numinance.dev/v1        configuration
     "#);
     assert!(
         result
@@ -109,16 +110,23 @@ fn schema_list_names_every_kind() {
     insta::assert_snapshot!(result.transcript(), @r#"
     exit: 0
     --- stdout
-    AutonomyPolicy  numinance.dev/v1        configuration
-    ContextBundle   numinance.dev/v1        produced
-    EvalSet         numinance.dev/v1alpha1  alpha
-    Playbook        numinance.dev/v1        configuration
+    AutonomyPolicy    numinance.dev/v1        configuration
+    ContextBundle     numinance.dev/v1        produced
+    ContextReportRun  -                       configuration
+    EvalSet           numinance.dev/v1alpha1  alpha
+    Playbook          numinance.dev/v1        configuration
     "#);
 }
 
 #[test]
 fn schema_prints_the_shipped_schema_of_each_kind() {
-    for kind in ["AutonomyPolicy", "ContextBundle", "EvalSet", "Playbook"] {
+    for kind in [
+        "AutonomyPolicy",
+        "ContextBundle",
+        "ContextReportRun",
+        "EvalSet",
+        "Playbook",
+    ] {
         let result = numi(checkout(), &["schema", kind]);
         assert_eq!(result.code, 0, "{kind}: {}", result.stderr);
         let shipped =
@@ -136,9 +144,9 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     assert_eq!(result.code, 2);
     assert_eq!(result.stdout, "");
     assert!(
-        result
-            .stderr
-            .contains("[possible values: AutonomyPolicy, ContextBundle, EvalSet, Playbook]"),
+        result.stderr.contains(
+            "[possible values: AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, Playbook]"
+        ),
         "{}",
         result.stderr
     );
@@ -474,7 +482,7 @@ fn man_page_of_an_unknown_subcommand_is_a_usage_error() {
     assert_eq!(result.stdout, "");
     assert_eq!(
         result.stderr,
-        "numi: no subcommand \"frobnicate\" (numi has validate, fix, explain, init, schema, digest, completions, man)\n"
+        "numi: no subcommand \"frobnicate\" (numi has validate, fix, explain, init, schema, digest, slug, completions, man)\n"
     );
 }
 

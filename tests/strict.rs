@@ -83,7 +83,9 @@ fn every_check_warns_by_default_and_fails_under_strict() {
         .collect();
     let mut checked = 0;
     for rule in producer_side.iter().copied() {
-        if rule.id == "repo/duplicate-name" {
+        // A run manifest's examples need the folder they stand in:
+        // `kinds::context_report` tests them there.
+        if rule.id == "repo/duplicate-name" || rule.id.starts_with("contextreport/") {
             continue;
         }
         let (default, strict) = both_modes(rule.failing);
@@ -127,7 +129,11 @@ fn every_check_warns_by_default_and_fails_under_strict() {
         assert_eq!(default.stdout, strict.stdout, "{}", rule.id);
         checked += 1;
     }
-    assert_eq!(checked, producer_side.len() - 1);
+    let elsewhere = producer_side
+        .iter()
+        .filter(|rule| rule.id == "repo/duplicate-name" || rule.id.starts_with("contextreport/"))
+        .count();
+    assert_eq!(checked, producer_side.len() - elsewhere);
 }
 
 const BUNDLE: &str = include_str!("../examples/implement-stage.yaml");

@@ -8,6 +8,7 @@ mod fix;
 mod init;
 mod man;
 mod schema;
+mod slug;
 mod validate;
 
 use std::ffi::OsString;
@@ -44,6 +45,8 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     /// Print the sha256 digest of files, as the kinds' Digest format writes it.
     Digest(digest::DigestArgs),
+    /// Print the context-report rule id of each text, one a line.
+    Slug(slug::SlugArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff) of numi or of one subcommand.
@@ -102,6 +105,7 @@ pub fn main(
         Command::Init(args) => init::execute(&args, stdout, stderr),
         Command::Schema(args) => schema::execute(&args, stdout, stderr),
         Command::Digest(args) => digest::execute(&args, stdout, stderr),
+        Command::Slug(args) => slug::execute(&args, stdout, stderr),
         Command::Completions(args) => completions::execute(&args, stdout, stderr),
         Command::Man(args) => man::execute(&args, stdout, stderr),
     };

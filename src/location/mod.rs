@@ -116,6 +116,35 @@ impl<'a> Location<'a> {
         names.sort_unstable();
         Ok(names)
     }
+
+    /// `path` made absolute with its links resolved as far as it exists,
+    /// the rest taken by its words: where a tool that writes there will
+    /// write, whether or not it exists yet. Nothing is opened.
+    pub fn real_path(&self, path: &Path) -> PathBuf {
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir().map_or_else(|_| path.to_path_buf(), |cwd| cwd.join(path))
+        };
+        let components: Vec<Component<'_>> = absolute.components().collect();
+        for existing in (0..=components.len()).rev() {
+            let (head, tail) = components.split_at(existing);
+            let Ok(mut real) = fs::canonicalize(head.iter().collect::<PathBuf>()) else {
+                continue;
+            };
+            for component in tail {
+                match component {
+                    Component::ParentDir => {
+                        real.pop();
+                    }
+                    Component::Normal(name) => real.push(name),
+                    _ => {}
+                }
+            }
+            return real;
+        }
+        absolute
+    }
 }
 
 /// Whether `path`, with its links resolved, stays inside `root`. A path

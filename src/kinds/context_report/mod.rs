@@ -1,0 +1,27 @@
+//! The context-report family: documents of the open-coder-ai context-report
+//! project. A document belongs to it when its top level holds the version
+//! key of one of its formats; `contextReportRun` is the run manifest's.
+
+pub(crate) mod run;
+pub(crate) mod slug;
+
+use serde_json::Value;
+
+use super::{Family, Kind};
+use crate::diagnostic::Diagnostic;
+use crate::location::Location;
+
+pub static FAMILY: Family = Family {
+    name: "context-report",
+    kinds: &[&run::KIND],
+    identify,
+    display_name: super::no_name,
+};
+
+fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {
+    if value.get("contextReportRun").is_some() {
+        Some(Ok(&run::KIND))
+    } else {
+        None
+    }
+}

@@ -1,0 +1,247 @@
+//! ContextReportRun: the run manifest of context-report (v0.1, spec 003),
+//! the input of `context-report run`, which spends money on model calls.
+//! Everything `context-report run --dry-run` refuses before the first call
+//! is checked here, relative to the manifest's folder, so that a wrong
+//! manifest fails in the editor and in CI, every problem at once.
+
+mod catalogue;
+mod keys;
+mod manifest;
+mod paths;
+mod tasks;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+
+use super::super::{Kind, Role, Subject};
+use crate::diagnostic::Diagnostic;
+use crate::kinds::checks::rule_fails;
+use crate::text::{quote, shorten};
+use manifest::ModelEntry;
+
+pub const KIND: Kind = Kind {
+    name: "ContextReportRun",
+    api_version: None,
+    role: Role::Configuration,
+    inferred: false,
+    schema: include_str!("../../../../schemas/ContextReportRun.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/ContextReportRun.schema.json"),
+    display_name: super::super::no_name,
+    rules,
+    producer_checks,
+    catalogue: catalogue::RULES,
+};
+
+/// The only provider whose model works in a folder: the local claude CLI.
+const CLAUDE_CLI: &str = "claude-cli";
+
+/// The providers with a backend in v0.1, for subject models and the judge.
+const PROVIDERS: [&str; 3] = ["anthropic", CLAUDE_CLI, "openai-compatible"];
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let document = subject.value;
+    let location = &subject.location;
+    let models = manifest::models(document);
+    let judge = manifest::judge(document);
+    let mut found = Vec::new();
+    let subjects = paths::resolve_subjects(manifest::subjects(document), location, &mut found);
+    found.extend(unique_subject_ids(&subjects));
+    found.extend(workdir_needs_claude_cli(&subjects, &models));
+    found.extend(paths::out_overlaps(document, &subjects, location));
+    let tasks = tasks::load(document, location, &subjects, &mut found);
+    found.extend(tasks::unique_ids(&tasks));
+    found.extend(tasks::known_subjects(&tasks, &subjects));
+    found.extend(tasks::known_rule_ids(&tasks, &subjects));
+    found.extend(whole_numbers(document));
+    found.extend(leave_one_out(document));
+    found.extend(judge.as_ref().and_then(judge_provider));
+    for model in models.iter().chain(judge.as_ref()) {
+        found.extend(model_credentials(model));
+    }
+    // A prompt may quote a key to tempt a violation; a real one is worth a
+    // warning, never a refusal.
+    for task in &tasks {
+        for (text, pointer, what) in &task.texts {
+            for key in keys::keys(text) {
+                found.push(
+                    rule_fails(
+                        "contextreport/credential-in-prompt",
+                        &format!(
+                            "a task's prompt and criteria hold no real credential: the {what} of {} holds what looks like {}",
+                            task.named, key.looks_like
+                        ),
+                        pointer.clone(),
+                    )
+                    .with_secret(key.secret)
+                    .as_warning(),
+                );
+            }
+        }
+    }
+    found
+}
+
+/// A manifest without a folder (standard input) cannot have its paths
+/// checked: say so rather than pass them silently.
+fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    if subject.location.folder().is_some() {
+        return Vec::new();
+    }
+    vec![Diagnostic::new(
+        crate::diagnostic::Stage::Rule,
+        "contextreport/paths-unchecked",
+        "a manifest read from standard input has no folder: its subject, workdir, out and tasks paths are not checked",
+    )
+    .at_pointer("/subjects")]
+}
+
+fn unique_subject_ids(subjects: &[paths::Resolved<'_>]) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for (index, subject) in subjects.iter().enumerate() {
+        let Some(first) = subjects
+            .iter()
+            .take(index)
+            .find(|earlier| earlier.id == subject.id)
+        else {
+            continue;
+        };
+        let pointer = match subject.entry.id {
+            Some(_) => format!("{}/id", subject.entry.pointer()),
+            None => format!("{}/path", subject.entry.pointer()),
+        };
+        found.push(rule_fails(
+            "contextreport/subject-id-unique",
+            &format!(
+                "subject ids are unique, an id defaulted from the path's last name included: {} is the id of {} too",
+                quote(&shorten(&subject.id)),
+                first.entry.pointer()
+            ),
+            pointer,
+        ));
+    }
+    found
+}
+
+fn workdir_needs_claude_cli(
+    subjects: &[paths::Resolved<'_>],
+    models: &[ModelEntry<'_>],
+) -> Option<Diagnostic> {
+    let with_workdir: Vec<&paths::Resolved<'_>> = subjects
+        .iter()
+        .filter(|subject| subject.entry.workdir.is_some())
+        .collect();
+    let without_folder: Vec<String> = models
+        .iter()
+        .filter(|model| model.provider != CLAUDE_CLI)
+        .map(|model| quote(&shorten(&model.qualified())))
+        .collect();
+    let first = with_workdir.first()?;
+    if without_folder.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = with_workdir
+        .iter()
+        .map(|subject| quote(&shorten(&subject.id)))
+        .collect();
+    Some(rule_fails(
+        "contextreport/workdir-provider",
+        &format!(
+            "a workdir is honoured by claude-cli models only (an API has no filesystem): subjects {} set one, and models {} are not claude-cli",
+            named.join(", "),
+            without_folder.join(", ")
+        ),
+        format!("{}/workdir", first.entry.pointer()),
+    ))
+}
+
+/// `nPerArm` and `seed` as written: JSON Schema counts `2.0` as an
+/// integer, but a count written as a float is a slip numi names.
+fn whole_numbers(document: &Value) -> Vec<Diagnostic> {
+    let Some(arms) = document.get("arms") else {
+        return Vec::new();
+    };
+    ["nPerArm", "seed"]
+        .into_iter()
+        .filter(|field| arms.get(*field).is_some_and(|n| n.is_f64()))
+        .map(|field| {
+            rule_fails(
+                "contextreport/whole-number",
+                &format!("arms.{field} is written as a whole number, without a fraction"),
+                format!("/arms/{field}"),
+            )
+        })
+        .collect()
+}
+
+fn leave_one_out(document: &Value) -> Option<Diagnostic> {
+    let mode = document.get("arms")?.get("mode")?.as_str()?;
+    (mode == "leave-one-out").then(|| {
+        rule_fails(
+            "contextreport/leave-one-out",
+            "arms.mode is isolated: context-report v0.1 has nothing that runs leave-one-out",
+            "/arms/mode".to_owned(),
+        )
+    })
+}
+
+fn judge_provider(judge: &ModelEntry<'_>) -> Option<Diagnostic> {
+    (!PROVIDERS.contains(&judge.provider)).then(|| {
+        rule_fails(
+            "contextreport/judge-provider",
+            &format!(
+                "the judge's provider has a backend in v0.1 (anthropic, claude-cli or openai-compatible), and {} has none",
+                quote(&shorten(judge.provider))
+            ),
+            "/judge/provider".to_owned(),
+        )
+    })
+}
+
+/// `apiKeyEnv` is a variable's name, never the key; a `baseUrl` carries no
+/// credential. The secret is recorded for the renderers to mask, and named
+/// by its public prefix alone.
+fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    if let Some(name) = model.api_key_env {
+        let pointer = format!("{}/apiKeyEnv", model.pointer);
+        let held = keys::keys(name);
+        if let Some(key) = held.first() {
+            found.push(
+                rule_fails(
+                    "contextreport/credential",
+                    &format!(
+                        "a manifest holds no credential: apiKeyEnv names the variable that holds the key, and this one holds what looks like {}",
+                        key.looks_like
+                    ),
+                    pointer,
+                )
+                .with_secret(name),
+            );
+        } else if !keys::is_variable_name(name) {
+            // Not a name: possibly a key of a shape numi does not know.
+            found.push(
+                rule_fails(
+                    "contextreport/api-key-env",
+                    "apiKeyEnv is the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*)",
+                    pointer,
+                )
+                .with_secret(name),
+            );
+        }
+    }
+    if let Some(url) = model.base_url {
+        for (what, secret) in keys::in_url(url) {
+            found.push(
+                rule_fails(
+                    "contextreport/credential",
+                    &format!("a manifest holds no credential: a baseUrl holds {what}"),
+                    format!("{}/baseUrl", model.pointer),
+                )
+                .with_secret(secret),
+            );
+        }
+    }
+    found
+}

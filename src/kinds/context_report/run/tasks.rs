@@ -1,0 +1,582 @@
+//! The tasks of a manifest, wherever they are written: inline, in a tasks
+//! file, or as a folder of eval cases that context-report compiles into
+//! the same list. A file that cannot be read or compiled is named with its
+//! line; its contents are never quoted.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::paths::Resolved;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::checks::{items, rule_fails};
+use crate::location::{Entry, Location};
+use crate::schema::{self, CompiledSchema};
+use crate::text::{quote, shorten};
+use crate::yaml::{self, Limits, parse_pointer};
+
+/// The `{tasks: [...]}` shape of a tasks file: the same definition as the
+/// inline form in `schemas/ContextReportRun.schema.json`.
+static TASK_LIST: CompiledSchema =
+    crate::schema::compiled_schema!("src/kinds/context_report/run/tasks.schema.json");
+
+/// Grader types context-report 0.1 knows; any other is a manifest error.
+const GRADER_TYPES: [&str; 6] = [
+    "llm",
+    "regex",
+    "tool_used",
+    "tool_order",
+    "file_exists",
+    "baseline",
+];
+
+/// One task, with where each part of it stands.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub id: String,
+    /// The task in the manifest (`/tasks/tasks/N`), or `/tasks` for one
+    /// read from a file.
+    pub pointer: String,
+    /// How messages name the task: `task "x"`, with its file when it has one.
+    pub named: String,
+    /// Subject ids with their pointers; `None` means every subject.
+    pub subjects: Option<Vec<(String, String)>>,
+    pub rules: Vec<(String, String)>,
+    /// Prompt and criteria texts, with their pointers and what they are.
+    pub texts: Vec<(String, String, &'static str)>,
+}
+
+/// Every task the manifest names, with what is wrong with a tasks file or
+/// an eval case folder.
+pub fn load(
+    document: &Value,
+    location: &Location<'_>,
+    subjects: &[Resolved<'_>],
+    found: &mut Vec<Diagnostic>,
+) -> Vec<Task> {
+    match document.get("tasks") {
+        Some(Value::Object(inline)) => from_list(&Value::Object(inline.clone()), "/tasks", None),
+        Some(Value::String(raw)) => {
+            let Some(path) = location.resolve(raw) else {
+                return Vec::new();
+            };
+            match location.entry(&path) {
+                Entry::Folder => eval_cases(raw, &path, location, subjects, found),
+                Entry::File(_) => task_file(raw, &path, location, found),
+                Entry::Missing => {
+                    found.push(tasks_fail(raw, "does not exist"));
+                    Vec::new()
+                }
+                Entry::Other(reason) => {
+                    found.push(tasks_fail(raw, &format!("cannot be read: {reason}")));
+                    Vec::new()
+                }
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn tasks_fail(raw: &str, reason: &str) -> Diagnostic {
+    rule_fails(
+        "contextreport/tasks-file",
+        &format!(
+            "tasks names a task file or an eval case folder: {} {reason}",
+            quote(&shorten(raw))
+        ),
+        "/tasks".to_owned(),
+    )
+}
+
+/// The tasks of a `{tasks: [...]}` value. `file` is the shown name of the
+/// file it was read from, if any: then every pointer is `/tasks`.
+fn from_list(list: &Value, base: &str, file: Option<&str>) -> Vec<Task> {
+    items(list, "tasks")
+        .map(|(index, task)| {
+            let pointer = match file {
+                None => format!("{base}/tasks/{index}"),
+                Some(_) => base.to_owned(),
+            };
+            let at = |suffix: &str| match file {
+                None => format!("{pointer}{suffix}"),
+                Some(_) => base.to_owned(),
+            };
+            let id = task
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let strings = |field: &str| -> Vec<(String, String)> {
+                items(task, field)
+                    .filter_map(|(i, value)| {
+                        value
+                            .as_str()
+                            .map(|text| (text.to_owned(), at(&format!("/{field}/{i}"))))
+                    })
+                    .collect()
+            };
+            // An empty list means every subject, as context-report reads it.
+            let subjects = Some(strings("subjects")).filter(|named| !named.is_empty());
+            let mut texts = Vec::new();
+            if let Some(prompt) = task.get("prompt").and_then(Value::as_str) {
+                texts.push((prompt.to_owned(), at("/prompt"), "prompt"));
+            }
+            if let Some(criteria) = task.get("criteria").and_then(Value::as_object) {
+                for (rule, text) in criteria {
+                    if let Some(text) = text.as_str() {
+                        let key = rule.replace('~', "~0").replace('/', "~1");
+                        texts.push((text.to_owned(), at(&format!("/criteria/{key}")), "criteria"));
+                    }
+                }
+            }
+            Task {
+                named: match file {
+                    None => format!("task {}", quote(&shorten(&id))),
+                    Some(shown) => format!(
+                        "task {} of {}",
+                        quote(&shorten(&id)),
+                        quote(&shorten(shown))
+                    ),
+                },
+                id,
+                pointer: pointer.clone(),
+                subjects,
+                rules: strings("rules"),
+                texts,
+            }
+        })
+        .collect()
+}
+
+/// The text of a file beside the manifest, or why it cannot be read.
+fn read_text(location: &Location<'_>, path: &Path) -> Result<String, String> {
+    location
+        .read(path)
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned()))
+}
+
+fn task_file(
+    raw: &str,
+    path: &Path,
+    location: &Location<'_>,
+    found: &mut Vec<Diagnostic>,
+) -> Vec<Task> {
+    let text = match read_text(location, path) {
+        Ok(text) => text,
+        Err(reason) => {
+            found.push(tasks_fail(raw, &format!("cannot be read: {reason}")));
+            return Vec::new();
+        }
+    };
+    let document = match yaml::load(&text, &Limits::default()) {
+        Ok(document) => document,
+        Err(error) => {
+            let at = error
+                .position
+                .map(|position| format!(" at line {}", position.line))
+                .unwrap_or_default();
+            found.push(tasks_fail(
+                raw,
+                &format!("is not JSON or YAML ({}{at})", error.rule),
+            ));
+            return Vec::new();
+        }
+    };
+    let violations = schema::check(&TASK_LIST, &document.value);
+    if let Some(first) = violations.listed.first() {
+        let pointer = first.pointer.as_deref().unwrap_or_default();
+        let line = document
+            .locate(&parse_pointer(&document.value, pointer))
+            .node
+            .line;
+        let keyword = first.rule.strip_prefix("schema/").unwrap_or(first.rule);
+        let count = violations.listed.len() + violations.unlisted;
+        found.push(tasks_fail(
+            raw,
+            &format!("is no task list: line {line}: {keyword} (violations: {count})"),
+        ));
+        return Vec::new();
+    }
+    from_list(&document.value, "/tasks", Some(raw))
+}
+
+fn case_fails(shown: &str, reason: &str) -> Diagnostic {
+    rule_fails(
+        "contextreport/eval-case",
+        &format!(
+            "an eval case compiles into a task: {} {reason}",
+            quote(&shorten(shown))
+        ),
+        "/tasks".to_owned(),
+    )
+}
+
+/// The YAML mapping between the first two `---` lines of `text`, and the
+/// body after it; or why there is none. The front matter starts at line 2.
+fn front_matter(text: &str) -> Result<(Value, &str), String> {
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))
+        .ok_or("has no front matter (a first line `---`)")?;
+    // The block ends at the first `---` that starts a line.
+    let end = rest
+        .find("\n---")
+        .ok_or("has no front matter (no closing `---`)")?;
+    let block = rest.get(..end).unwrap_or_default();
+    let block = block.strip_suffix('\r').unwrap_or(block);
+    let after = rest.get(end + 4..).unwrap_or_default();
+    let after = after.strip_prefix('\r').unwrap_or(after);
+    let body = after.strip_prefix('\n').unwrap_or(after);
+    if block.trim().is_empty()
+        || block
+            .lines()
+            .all(|line| line.trim_start().starts_with('#') || line.trim().is_empty())
+    {
+        return Ok((Value::Object(serde_json::Map::new()), body));
+    }
+    match yaml::load(block, &Limits::default()) {
+        Ok(document) => Ok((document.value, body)),
+        Err(error) if error.rule == "yaml/empty" => {
+            Ok((Value::Object(serde_json::Map::new()), body))
+        }
+        Err(error) if error.rule == "yaml/root-not-mapping" => {
+            Err("has front matter that is not a YAML mapping".to_owned())
+        }
+        Err(error) => Err(format!(
+            "has front matter that is not YAML ({}{})",
+            error.rule,
+            error
+                .position
+                .map(|position| format!(" at line {}", position.line + 1))
+                .unwrap_or_default()
+        )),
+    }
+}
+
+/// A case folder's name relative to the manifest's folder, for messages.
+fn shown(raw: &str, parts: &[&str]) -> String {
+    let mut shown = raw.trim_end_matches('/').to_owned();
+    for part in parts {
+        shown.push('/');
+        shown.push_str(part);
+    }
+    shown
+}
+
+fn eval_cases(
+    raw: &str,
+    folder: &Path,
+    location: &Location<'_>,
+    subjects: &[Resolved<'_>],
+    found: &mut Vec<Diagnostic>,
+) -> Vec<Task> {
+    let names = match location.list(folder) {
+        Ok(names) => names,
+        Err(reason) => {
+            found.push(tasks_fail(raw, &format!("cannot be listed: {reason}")));
+            return Vec::new();
+        }
+    };
+    let mut tasks = Vec::new();
+    for name in names {
+        let case = folder.join(&name);
+        if name == "mocks" || location.entry(&case) != Entry::Folder {
+            continue;
+        }
+        if let Some(task) = eval_case(raw, &name, &case, location, subjects, found) {
+            tasks.push(task);
+        }
+    }
+    tasks
+}
+
+fn eval_case(
+    raw: &str,
+    name: &str,
+    case: &Path,
+    location: &Location<'_>,
+    subjects: &[Resolved<'_>],
+    found: &mut Vec<Diagnostic>,
+) -> Option<Task> {
+    let prompt_shown = shown(raw, &[name, "prompt.md"]);
+    let prompt_path = case.join("prompt.md");
+    if !matches!(location.entry(&prompt_path), Entry::File(_)) {
+        found.push(case_fails(&shown(raw, &[name]), "has no prompt.md file"));
+        return None;
+    }
+    let text = read_text(location, &prompt_path)
+        .map_err(|reason| {
+            found.push(case_fails(
+                &prompt_shown,
+                &format!("cannot be read: {reason}"),
+            ))
+        })
+        .ok()?;
+    let (meta, body) = front_matter(&text)
+        .map_err(|reason| found.push(case_fails(&prompt_shown, &reason)))
+        .ok()?;
+    if body.trim().is_empty() {
+        found.push(case_fails(&prompt_shown, "has an empty prompt body"));
+        return None;
+    }
+    let named = format!(
+        "task {} of {}",
+        quote(&shorten(name)),
+        quote(&shorten(&prompt_shown))
+    );
+    let strings = |field: &str| -> Result<Vec<String>, ()> {
+        match meta.get(field) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|item| item.as_str().map(str::to_owned).ok_or(()))
+                .collect(),
+            Some(_) => Err(()),
+        }
+    };
+    let Ok(tags) = strings("tags") else {
+        found.push(case_fails(
+            &prompt_shown,
+            "has tags that are not a list of strings",
+        ));
+        return None;
+    };
+    let Ok(plugins) = strings("plugins") else {
+        found.push(case_fails(
+            &prompt_shown,
+            "has plugins that are not a list of strings",
+        ));
+        return None;
+    };
+    let rules: Vec<(String, String)> = tags
+        .iter()
+        .filter_map(|tag| tag.strip_prefix("rule:"))
+        .filter(|id| !id.is_empty() && !id.contains('\n'))
+        .map(|id| (id.to_owned(), "/tasks".to_owned()))
+        .collect();
+    let mut task_subjects = Vec::new();
+    for (index, plugin) in plugins.iter().enumerate() {
+        let real = location.real_path(&case.join(plugin));
+        match subjects
+            .iter()
+            .find(|subject| subject.real.as_ref() == Some(&real))
+        {
+            Some(subject) => task_subjects.push((subject.id.clone(), "/tasks".to_owned())),
+            None => {
+                found.push(rule_fails(
+                    "contextreport/task-subject",
+                    &format!(
+                        "a task's subjects are subject ids: plugins entry {index} of {} resolves to no subject's path",
+                        quote(&shorten(&prompt_shown))
+                    ),
+                    "/tasks".to_owned(),
+                ));
+                return None;
+            }
+        }
+    }
+    let mut texts = vec![(body.to_owned(), "/tasks".to_owned(), "prompt")];
+    let graders = case.join("graders");
+    if location.entry(&graders) == Entry::Folder {
+        for grader in location.list(&graders).unwrap_or_default() {
+            if !grader.ends_with(".md") {
+                continue;
+            }
+            let grader_shown = shown(raw, &[name, "graders", &grader]);
+            let text = read_text(location, &graders.join(&grader))
+                .map_err(|reason| {
+                    found.push(case_fails(
+                        &grader_shown,
+                        &format!("cannot be read: {reason}"),
+                    ))
+                })
+                .ok()?;
+            let (meta, _) = front_matter(&text)
+                .map_err(|reason| found.push(case_fails(&grader_shown, &reason)))
+                .ok()?;
+            let truthy = |value: Option<&Value>| {
+                value.is_some_and(|value| match value {
+                    Value::Null | Value::Bool(false) => false,
+                    Value::String(text) => !text.is_empty(),
+                    Value::Array(list) => !list.is_empty(),
+                    Value::Object(map) => !map.is_empty(),
+                    Value::Number(number) => number.as_f64() != Some(0.0),
+                    Value::Bool(true) => true,
+                })
+            };
+            let kind = meta.get("type");
+            if !truthy(kind) {
+                found.push(case_fails(&grader_shown, "has no type in its front matter"));
+                return None;
+            }
+            let kind = kind.and_then(Value::as_str).unwrap_or_default();
+            if !GRADER_TYPES.contains(&kind) {
+                found.push(case_fails(
+                    &grader_shown,
+                    &format!("has a type that is none of {}", GRADER_TYPES.join(", ")),
+                ));
+                return None;
+            }
+            if kind == "llm" {
+                let criteria = meta.get("criteria");
+                if !truthy(criteria) {
+                    found.push(case_fails(
+                        &grader_shown,
+                        "is an llm grader without criteria",
+                    ));
+                    return None;
+                }
+                if let Some(text) = criteria.and_then(Value::as_str) {
+                    texts.push((text.to_owned(), "/tasks".to_owned(), "criteria"));
+                }
+            }
+        }
+    }
+    Some(Task {
+        id: name.to_owned(),
+        pointer: "/tasks".to_owned(),
+        named,
+        subjects: Some(task_subjects).filter(|named| !named.is_empty()),
+        rules,
+        texts,
+    })
+}
+
+/// Task ids are unique within the manifest.
+pub fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for (index, task) in tasks.iter().enumerate() {
+        if tasks
+            .iter()
+            .take(index)
+            .any(|earlier| earlier.id == task.id)
+        {
+            let pointer = if task.pointer == "/tasks" {
+                task.pointer.clone()
+            } else {
+                format!("{}/id", task.pointer)
+            };
+            found.push(rule_fails(
+                "contextreport/task-id-unique",
+                &format!(
+                    "task ids are unique: {} is the id of two tasks",
+                    quote(&shorten(&task.id))
+                ),
+                pointer,
+            ));
+        }
+    }
+    found
+}
+
+/// Every subject a task names is a subject id.
+pub fn known_subjects(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
+    let ids: Vec<&str> = subjects.iter().map(|subject| subject.id.as_str()).collect();
+    let mut found = Vec::new();
+    for task in tasks {
+        for (named, pointer) in task.subjects.iter().flatten() {
+            if !ids.contains(&named.as_str()) {
+                found.push(rule_fails(
+                    "contextreport/task-subject",
+                    &format!(
+                        "a task's subjects are subject ids: {} names {}; the subject ids are {}",
+                        task.named,
+                        quote(&shorten(named)),
+                        listed(ids.iter().copied())
+                    ),
+                    pointer.clone(),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Most ids a message lists.
+const LISTED: usize = 12;
+
+fn listed<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let ids: Vec<String> = ids.map(|id| quote(&shorten(id))).collect();
+    if ids.is_empty() {
+        return "none".to_owned();
+    }
+    let more = ids.len().saturating_sub(LISTED);
+    let mut text = ids.into_iter().take(LISTED).collect::<Vec<_>>().join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more"));
+    }
+    text
+}
+
+/// Every rule id a task names is the id of a block of its subject's text;
+/// a task of several subjects may name a block of any subject, as
+/// context-report reads a shared task.
+pub fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for task in tasks {
+        let of_task: Vec<&Resolved<'_>> = match &task.subjects {
+            None => subjects.iter().collect(),
+            Some(named) => subjects
+                .iter()
+                .filter(|subject| named.iter().any(|(id, _)| *id == subject.id))
+                .collect(),
+        };
+        let mentioned = task.subjects.as_ref().map_or(subjects.len(), Vec::len);
+        let names_unknown = task
+            .subjects
+            .iter()
+            .flatten()
+            .any(|(id, _)| !subjects.iter().any(|subject| subject.id == *id));
+        if names_unknown {
+            // Reported as context-report/task-subject.
+            continue;
+        }
+        let single = if mentioned == 1 {
+            of_task.first().copied()
+        } else {
+            None
+        };
+        for (rule, pointer) in &task.rules {
+            let message = match single {
+                Some(subject) => {
+                    let Some(ids) = &subject.rule_ids else {
+                        continue;
+                    };
+                    if ids.contains(rule) {
+                        continue;
+                    }
+                    format!(
+                        "a task's rule ids name blocks of its subject's text: {} names {}, which subject {} does not have; its ids are {}",
+                        task.named,
+                        quote(&shorten(rule)),
+                        quote(&shorten(&subject.id)),
+                        listed(ids.iter().map(String::as_str))
+                    )
+                }
+                None => {
+                    if subjects.iter().any(|subject| subject.rule_ids.is_none()) {
+                        continue;
+                    }
+                    let known = subjects
+                        .iter()
+                        .filter_map(|subject| subject.rule_ids.as_ref())
+                        .any(|ids| ids.contains(rule));
+                    if known {
+                        continue;
+                    }
+                    format!(
+                        "a task's rule ids name blocks of its subjects' text: {} names {}, which no subject has",
+                        task.named,
+                        quote(&shorten(rule))
+                    )
+                }
+            };
+            found.push(rule_fails(
+                "contextreport/rule-id",
+                &message,
+                pointer.clone(),
+            ));
+        }
+    }
+    found
+}

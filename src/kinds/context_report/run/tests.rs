@@ -1,0 +1,214 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Severity;
+use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
+use crate::validate::{Checked, Mode, validate_at, validate_bytes};
+use crate::yaml::Limits;
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/kinds/context_report/run/examples/x.yaml")
+}
+
+fn check(text: &str) -> Checked {
+    let path = examples();
+    validate_at(
+        text.as_bytes(),
+        Mode::Files,
+        &Limits::default(),
+        Location::file(&path, DEFAULT_MAX_FILE_SIZE),
+    )
+}
+
+fn rules(checked: &Checked) -> Vec<&'static str> {
+    checked.diagnostics.iter().map(|d| d.rule).collect()
+}
+
+const BASE: &str = "contextReportRun: v0.1
+subjects: [{id: agents, path: tree/AGENTS.md, kind: instruction-file}]
+target: {name: claude-code}
+models: []
+arms: {nPerArm: 1}
+out: reports
+";
+
+#[test]
+fn a_document_with_the_version_key_is_a_run_manifest() {
+    let checked = check(BASE);
+    assert_eq!(checked.kind, Some("ContextReportRun"));
+    assert_eq!(checked.name, None);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+}
+
+#[test]
+fn the_schema_refuses_unknown_keys_and_a_missing_base_url() {
+    let checked = check(&BASE.replace("out: reports", "out: reports\nextra: 1"));
+    assert_eq!(rules(&checked), ["schema/additionalProperties"]);
+    let checked = check(&BASE.replace(
+        "models: []",
+        "models: [{provider: openai-compatible, id: m}]\ntasks: tree/tasks.json",
+    ));
+    assert_eq!(rules(&checked), ["schema/required"]);
+    let checked = check(&BASE.replace("models: []", "models: [{provider: anthropic, id: m}]"));
+    assert_eq!(
+        rules(&checked),
+        ["schema/required"],
+        "tasks is required with models"
+    );
+    let checked = check(&BASE.replace("nPerArm: 1", "nPerArm: 2.0"));
+    assert_eq!(
+        rules(&checked),
+        ["contextreport/whole-number"],
+        "an integral float is no integer"
+    );
+}
+
+#[test]
+fn a_default_id_counts_for_uniqueness() {
+    let text = BASE.replace(
+        "subjects: [{id: agents, path: tree/AGENTS.md, kind: instruction-file}]",
+        "subjects: [{path: tree/AGENTS.md, kind: instruction-file}, {id: AGENTS.md, path: tree/skill, kind: skill}]",
+    );
+    assert_eq!(rules(&check(&text)), ["contextreport/subject-id-unique"]);
+}
+
+#[test]
+fn out_equal_to_or_around_a_subject_is_refused() {
+    for out in ["tree/AGENTS.md", "tree", ".", "tree/../tree/"] {
+        let text = BASE.replace("out: reports", &format!("out: '{out}'"));
+        assert_eq!(
+            rules(&check(&text)),
+            ["contextreport/out-overlaps-subject"],
+            "{out}"
+        );
+    }
+    let text = BASE.replace("out: reports", "out: tree/reports");
+    assert!(rules(&check(&text)).is_empty());
+}
+
+#[test]
+fn a_task_file_that_is_no_task_list_is_named_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "- Never commit secrets.\n").unwrap();
+    std::fs::write(
+        dir.path().join("tasks.json"),
+        "{\"tasks\": [\n  {\"id\": \"t\"}\n]}\n",
+    )
+    .unwrap();
+    let manifest = dir.path().join("run.json");
+    let text = BASE
+        .replace("tree/AGENTS.md", "AGENTS.md")
+        .replace("models: []", "models: []\ntasks: tasks.json");
+    let checked = validate_at(
+        text.as_bytes(),
+        Mode::Files,
+        &Limits::default(),
+        Location::file(&manifest, DEFAULT_MAX_FILE_SIZE),
+    );
+    let messages: Vec<&str> = checked
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "tasks names a task file or an eval case folder: \"tasks.json\" is no task list: line 2: required (violations: 1)"
+        ]
+    );
+}
+
+#[test]
+fn rule_ids_of_a_plugin_and_a_shared_task() {
+    let text = BASE
+        .replace(
+            "subjects: [{id: agents, path: tree/AGENTS.md, kind: instruction-file}]",
+            "subjects: [{id: agents, path: tree/AGENTS.md, kind: instruction-file}, {path: tree/plugin, kind: plugin}]",
+        )
+        .replace(
+            "models: []",
+            "models: []\ntasks: {tasks: [{id: a, prompt: p, subjects: [plugin], rules: [prefer-small-functions-with-one-purpose, always-read-the-whole-diff-before]}, {id: b, prompt: p, rules: [never-commit-secrets-to-the-repository]}, {id: c, prompt: p, subjects: [plugin], rules: [never-commit-secrets-to-the-repository]}]}",
+        );
+    let checked = check(&text);
+    assert_eq!(rules(&checked), ["contextreport/rule-id"]);
+    assert_eq!(
+        checked.diagnostics[0].pointer.as_deref(),
+        Some("/tasks/tasks/2/rules/0")
+    );
+}
+
+#[test]
+fn secrets_are_recorded_and_never_in_a_message() {
+    let key = "sk-ant-api03-EXAMPLE00000000000000000000";
+    let text = BASE.replace(
+        "models: []",
+        &format!("models: [{{provider: openai-compatible, id: m, baseUrl: 'https://u:{key}@example.com/v1?key=abc', apiKeyEnv: {key}}}]\njudge: null\ntasks: {{tasks: [{{id: t, prompt: 'use {key}', criteria: {{x: '{key}'}}}}]}}"),
+    );
+    let checked = check(&text);
+    assert_eq!(
+        rules(&checked),
+        [
+            "contextreport/credential",
+            "contextreport/credential",
+            "contextreport/credential",
+            "contextreport/credential-in-prompt",
+            "contextreport/credential-in-prompt",
+        ]
+    );
+    for diagnostic in &checked.diagnostics {
+        assert!(!diagnostic.secrets.is_empty(), "{diagnostic:?}");
+        assert!(!diagnostic.message.contains("EXAMPLE0"), "{diagnostic:?}");
+        assert!(!diagnostic.message.contains("abc"), "{diagnostic:?}");
+    }
+    let warnings: Vec<Severity> = checked.warnings().map(|d| d.severity).collect();
+    assert_eq!(warnings.len(), 2);
+}
+
+#[test]
+fn a_manifest_without_a_folder_warns_that_its_paths_are_unchecked() {
+    let checked = validate_bytes(BASE.as_bytes(), Mode::Files, &Limits::default());
+    assert_eq!(rules(&checked), ["contextreport/paths-unchecked"]);
+    assert_eq!(checked.errors().count(), 0);
+}
+
+#[test]
+fn a_fifo_as_a_subject_is_refused_without_opening_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("AGENTS.md");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|status| status.success()) {
+        return;
+    }
+    let manifest = dir.path().join("run.json");
+    let text = BASE.replace("tree/AGENTS.md", "AGENTS.md");
+    let checked = validate_at(
+        text.as_bytes(),
+        Mode::Files,
+        &Limits::default(),
+        Location::file(&manifest, DEFAULT_MAX_FILE_SIZE),
+    );
+    assert_eq!(rules(&checked), ["contextreport/subject-path"]);
+}
+
+#[test]
+fn the_producer_side_examples_warn_and_fail_once_promoted() {
+    let rule = crate::rules::find("contextreport/credential-in-prompt").unwrap();
+    let failing = check(rule.failing);
+    assert_eq!(rules(&failing), [rule.id]);
+    let mut promoted = failing.clone();
+    promoted.promote_warnings();
+    assert_eq!(promoted.errors().count(), 1);
+    assert!(check(rule.passing).diagnostics.is_empty());
+}
+
+#[test]
+fn the_task_list_schema_is_the_inline_one() {
+    let kind: serde_json::Value = serde_json::from_str(super::KIND.schema).unwrap();
+    let tasks: serde_json::Value = serde_json::from_str(include_str!("tasks.schema.json")).unwrap();
+    assert_eq!(kind["$defs"]["task"], tasks["$defs"]["task"]);
+    assert_eq!(
+        kind["$defs"]["inlineTasks"]["properties"],
+        tasks["properties"]
+    );
+}

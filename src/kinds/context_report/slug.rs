@@ -1,0 +1,179 @@
+//! Rule ids as context-report derives them from a rule's own text (spec
+//! 003, "Tasks"), and the blocks of an instruction text that carry them.
+//! The same words give the same id in every tool, so a task can name a rule
+//! without importing context-report.
+
+/// Most words an id keeps.
+const WORDS: usize = 6;
+/// Most characters an id keeps.
+const CHARACTERS: usize = 48;
+
+/// The id of `text`: lower-cased as Unicode does, its runs of `[a-z0-9]`,
+/// the first six joined by `-`, cut to 48 characters without a trailing
+/// `-`; `rule` when nothing is left.
+pub fn slug(text: &str) -> String {
+    let lowered = text.to_lowercase();
+    let words: Vec<&str> = lowered
+        .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+        .filter(|word| !word.is_empty())
+        .take(WORDS)
+        .collect();
+    let joined = words.join("-");
+    // Only ASCII is left, so a byte count is a character count.
+    let cut = joined.get(..CHARACTERS).unwrap_or(&joined);
+    let id = cut.trim_end_matches('-');
+    if id.is_empty() {
+        "rule".to_owned()
+    } else {
+        id.to_owned()
+    }
+}
+
+/// The ids of `texts` in order, a repeat getting `-2`, `-3`, ... as the
+/// repeats of one subject's file do.
+pub fn numbered<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    texts
+        .into_iter()
+        .map(|text| {
+            let base = slug(text);
+            let count = seen.entry(base.clone()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                base
+            } else {
+                format!("{base}-{count}")
+            }
+        })
+        .collect()
+}
+
+/// The logical blocks of a Markdown instruction text, as context-report's
+/// extractor reads them: a bullet, or a run of lines, up to a blank line, a
+/// heading, a table row, an HTML comment, a quote or a callout; fenced code
+/// is skipped; `*`, `_` and backticks are dropped.
+pub fn blocks(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut parts: Vec<&str> = Vec::new();
+    let mut in_fence = false;
+    let mut flush = |parts: &mut Vec<&str>| {
+        if !parts.is_empty() {
+            found.push(clean(&parts.join(" ")));
+            parts.clear();
+        }
+    };
+    for line in lines(text) {
+        let content = line.trim_start();
+        if content.starts_with("```") {
+            flush(&mut parts);
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        if is_break(content) {
+            flush(&mut parts);
+            continue;
+        }
+        if let Some(item) = bullet_text(content) {
+            flush(&mut parts);
+            parts.push(item);
+        } else {
+            parts.push(line.trim());
+        }
+    }
+    flush(&mut parts);
+    found
+}
+
+/// Every block id of `text`, repeats numbered.
+pub fn block_ids(text: &str) -> Vec<String> {
+    let blocks = blocks(text);
+    numbered(blocks.iter().map(String::as_str))
+}
+
+/// Lines split where Python's `str.splitlines` splits them, as the
+/// extractor does; `\r\n` is one break.
+fn lines(text: &str) -> Vec<&str> {
+    let breaks = |c: char| {
+        matches!(
+            c,
+            '\n' | '\r'
+                | '\u{0b}'
+                | '\u{0c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+    };
+    let mut found = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if !breaks(c) {
+            continue;
+        }
+        found.push(text.get(start..at).unwrap_or_default());
+        start = at + c.len_utf8();
+        if c == '\r' && chars.next_if(|&(_, next)| next == '\n').is_some() {
+            start += 1;
+        }
+    }
+    if start < text.len() {
+        found.push(text.get(start..).unwrap_or_default());
+    }
+    found
+}
+
+/// Whether `content` (a line without its leading space) ends a block.
+fn is_break(content: &str) -> bool {
+    content.trim().is_empty()
+        || is_heading(content)
+        || content.starts_with('|')
+        || content.starts_with("<!--")
+        || content.starts_with('>')
+        || content.starts_with("[!")
+}
+
+/// `#` to `######`, then a space.
+fn is_heading(content: &str) -> bool {
+    let hashes = content.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&hashes)
+        && content
+            .get(hashes..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_whitespace)
+}
+
+/// The text of a bullet or numbered item: `-`, `*`, `+`, or digits and
+/// `.` or `)`, then space.
+fn bullet_text(content: &str) -> Option<&str> {
+    let after_marker = if let Some(rest) = content.strip_prefix(['-', '*', '+']) {
+        rest
+    } else {
+        let digits = content.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        content.get(digits..)?.strip_prefix(['.', ')'])?
+    };
+    if !after_marker.starts_with(char::is_whitespace) {
+        return None;
+    }
+    Some(after_marker.trim_start())
+}
+
+fn clean(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, '*' | '_' | '`'))
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,81 @@
+use super::*;
+
+#[test]
+fn the_spec_example() {
+    assert_eq!(
+        slug("Never commit secrets to the repository."),
+        "never-commit-secrets-to-the-repository"
+    );
+}
+
+#[test]
+fn six_words_48_characters_no_trailing_dash() {
+    assert_eq!(
+        slug("one two three four five six seven"),
+        "one-two-three-four-five-six"
+    );
+    let long = "abcdefghijklmnopqrstuvwx abcdefghijklmnopqrstuvw abc";
+    // 24 + 1 + 23 = 48 characters end with a word; one more would be `-`.
+    assert_eq!(
+        slug(long),
+        "abcdefghijklmnopqrstuvwx-abcdefghijklmnopqrstuvw"
+    );
+    let cut_at_dash = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu x";
+    assert_eq!(
+        slug(cut_at_dash),
+        "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"
+    );
+}
+
+#[test]
+fn empty_gives_rule_and_unicode_lowercases() {
+    assert_eq!(slug(""), "rule");
+    assert_eq!(slug("!!! ---"), "rule");
+    assert_eq!(slug("Ünïcode ÉTÉ"), "n-code-t");
+    // The Kelvin sign lower-cases to an ASCII k.
+    assert_eq!(slug("\u{212a}eep it"), "keep-it");
+    assert_eq!(slug("Use `cargo` 2x"), "use-cargo-2x");
+}
+
+#[test]
+fn repeats_are_numbered() {
+    assert_eq!(
+        numbered(["Do X.", "Do Y.", "do x", "DO X!"]),
+        ["do-x", "do-y", "do-x-2", "do-x-3"]
+    );
+}
+
+#[test]
+fn blocks_follow_the_extractor() {
+    let text = "# Title\n\nNever commit secrets.\nEver.\n- Run the *tests* first\n  before pushing.\n\
+1. Use `rg`.\n2) Second item\n| table | row |\n> a quote\n```\n- not a block\n```\n<!-- c -->\n\
+####### seven hashes\n-no space\n";
+    assert_eq!(
+        blocks(text),
+        [
+            "Never commit secrets. Ever.",
+            "Run the tests first before pushing.",
+            "Use rg.",
+            "Second item",
+            "####### seven hashes -no space",
+        ]
+    );
+}
+
+#[test]
+fn lines_break_as_python_does() {
+    assert_eq!(
+        lines("a\r\nb\rc\n\nd\u{2028}e"),
+        ["a", "b", "c", "", "d", "e"]
+    );
+    assert_eq!(lines("a\n"), ["a"]);
+    assert!(lines("").is_empty());
+}
+
+#[test]
+fn block_ids_number_repeats() {
+    assert_eq!(
+        block_ids("- Keep it short.\n- keep it short\n\nOther text here"),
+        ["keep-it-short", "keep-it-short-2", "other-text-here"]
+    );
+}
