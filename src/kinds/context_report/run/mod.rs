@@ -32,6 +32,7 @@ pub const KIND: Kind = Kind {
     rules,
     producer_checks,
     catalogue: catalogue::RULES,
+    fixes: &[],
 };
 
 /// The only provider whose model works in a folder: the local claude CLI.
