@@ -78,6 +78,11 @@ pub struct Summary {
     pub ok: usize,
     pub invalid: usize,
     pub error: usize,
+    /// Warnings reported, over every document.
+    pub warnings: usize,
+    /// Findings a suppression silenced; numi has no suppressions yet, so
+    /// this stays 0, and the summary's shape is already the one it will be.
+    pub suppressed: usize,
 }
 
 /// The exit statuses of the contract.

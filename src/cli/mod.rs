@@ -6,6 +6,7 @@ mod digest;
 mod explain;
 mod init;
 mod man;
+mod paths;
 mod schema;
 mod validate;
 

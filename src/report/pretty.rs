@@ -15,6 +15,7 @@ use crate::diagnostic::{Diagnostic, Position, Severity, Stage};
 use crate::kinds;
 use crate::results::{FileResult, Status, Summary};
 use crate::rules;
+use crate::secrets::{MASK, mask};
 use crate::suggest::nearest;
 use crate::text::{is_invisible_format, quote};
 
@@ -78,16 +79,18 @@ impl PrettyReporter {
             .map(unquote);
         let schema = kind.and_then(|kind| self.schema(kind));
         let label = span.map(|(start, length)| {
-            LabeledSpan::new_primary_with_span(Some(label(diagnostic)), (start, length))
+            let text = mask(&label(diagnostic), &diagnostic.secrets).into_owned();
+            LabeledSpan::new_primary_with_span(Some(text), (start, length))
         });
+        let secrets = &diagnostic.secrets;
         Report {
-            message: headline(diagnostic),
+            message: mask(&headline(diagnostic), secrets).into_owned(),
             code: diagnostic.rule,
             severity: match diagnostic.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: help(diagnostic, token.as_deref(), schema),
+            help: mask(&help(diagnostic, token.as_deref(), schema), secrets).into_owned(),
             source,
             label,
         }
@@ -109,7 +112,12 @@ impl Reporter for PrettyReporter {
             .source
             .as_deref()
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
-            .map(|text| NamedSource::new(escaped_name(&result.display_name), printable(text)));
+            .map(|text| {
+                NamedSource::new(
+                    escaped_name(&result.display_name),
+                    printable(&masked_source(text, diagnostics)),
+                )
+            });
         for diagnostic in diagnostics {
             let report = self.report(diagnostic, result.checked.kind, source.as_ref());
             let mut rendered = String::new();
@@ -122,16 +130,10 @@ impl Reporter for PrettyReporter {
         Ok(())
     }
 
-    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
-        let documents = match summary.total() {
-            1 => "1 document".to_owned(),
-            n => format!("{n} documents"),
-        };
-        writeln!(
-            out,
-            "{documents}: {} ok, {} invalid, {} error",
-            summary.ok, summary.invalid, summary.error
-        )
+    /// The run's summary line follows, written by the command, which times
+    /// the run.
+    fn end(&mut self, _out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -202,6 +204,33 @@ fn heading(result: &FileResult) -> String {
     let problems = if count == 1 { "problem" } else { "problems" };
     line.push_str(&format!(": {count} {problems}"));
     line
+}
+
+/// The source with every secret of every diagnostic masked. A secret that
+/// the text does not hold as written (a quoted scalar with escapes) is
+/// masked by blanking the whole node its diagnostic points at.
+fn masked_source(text: &str, diagnostics: &[Diagnostic]) -> String {
+    let secrets: Vec<&str> = diagnostics
+        .iter()
+        .flat_map(|diagnostic| diagnostic.secrets.iter().map(String::as_str))
+        .collect();
+    let mut masked = mask(text, &secrets).into_owned();
+    for diagnostic in diagnostics {
+        let hidden = diagnostic
+            .secrets
+            .iter()
+            .any(|secret| !secret.is_empty() && !text.contains(secret.as_str()));
+        let Some(position) = diagnostic.position.filter(|_| hidden) else {
+            continue;
+        };
+        let start = offset(&masked, position);
+        let length = token_length(&masked, start);
+        if let Some(node) = masked.get(start..start + length) {
+            let stars: String = node.chars().map(|_| MASK).collect();
+            masked.replace_range(start..start + length, &stars);
+        }
+    }
+    masked
 }
 
 /// A display name as the snippet's title may show it: escaped as the text

@@ -88,6 +88,7 @@ impl Sink<'_> {
             result.checked.promote_warnings();
         }
         self.summary.add(result.status());
+        self.summary.warnings += result.checked.warnings().count();
         self.consumer.result(&result)
     }
 }
@@ -344,7 +345,9 @@ mod tests {
             Summary {
                 ok: inputs.len() - errors,
                 invalid: 0,
-                error: errors
+                error: errors,
+                warnings: 0,
+                suppressed: 0,
             }
         );
     }
