@@ -306,7 +306,9 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
         _ => None,
     };
     let doc = rules::find(diagnostic.rule);
-    let fix = fix.or_else(|| doc.map(|doc| doc.summary.to_owned()));
+    // The summary states the passing state ("The file is well-formed
+    // YAML."), which reads as if nothing were wrong: the help says the fix.
+    let fix = fix.or_else(|| doc.and_then(|doc| how_to_fix(doc.explanation)));
     let more = match doc {
         Some(doc) if !doc.failing.is_empty() => format!(
             "`numi explain {}` shows a failing and a passing example",
@@ -318,6 +320,26 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
         Some(fix) => format!("{fix}\n{more}"),
         None => more,
     }
+}
+
+/// How to fix a failure, from a rule's explanation: its last paragraph
+/// when it has several (why, then how to fix), else its last sentence.
+fn how_to_fix(explanation: &str) -> Option<String> {
+    let paragraphs: Vec<&str> = explanation
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|paragraph| !paragraph.is_empty())
+        .collect();
+    let last = match paragraphs.as_slice() {
+        [] => return None,
+        [only] => only
+            .trim_end_matches('.')
+            .rsplit(". ")
+            .next()
+            .map(|sentence| format!("{}.", sentence.trim()))?,
+        [.., last] => (*last).to_owned(),
+    };
+    Some(last.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 fn listed(names: &[&str]) -> String {
