@@ -138,3 +138,20 @@ fn numi_threads_that_is_not_a_number_is_refused() {
         "numi: NUMI_THREADS must be a positive whole number of threads, not \"four\"\n"
     );
 }
+
+#[test]
+fn pretty_points_at_a_tab_and_shows_it() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        temp.path().join("tab.yaml"),
+        "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata:\n  name: x\n  scope: SCOPE_ORG\n\tspec: 1\n",
+    )
+    .expect("write");
+    let run = validate(
+        temp.path(),
+        &[
+            "--files", "tab.yaml", "--format", "pretty", "--color", "never",
+        ],
+    );
+    insta::assert_snapshot!("pretty_tab", run.transcript());
+}

@@ -23,6 +23,9 @@ use crate::text::{is_invisible_format, quote};
 /// a run does not depend on where it ran.
 const WIDTH: usize = 100;
 
+/// What a tab in the source is shown as.
+const TAB: char = '→';
+
 /// Most allowed values or property names a help line lists.
 const MAX_LISTED: usize = 8;
 
@@ -418,8 +421,8 @@ fn enum_values(schema: &Value) -> Vec<&str> {
 }
 
 /// The source as it may be shown on a terminal: line breaks normalised to
-/// `\n`, and control and invisible formatting characters replaced one for
-/// one, so a file cannot drive the terminal and columns still count true.
+/// `\n`, tabs shown as `→`, and control and invisible formatting characters
+/// replaced one for one, so a file cannot drive the terminal and columns still count true.
 fn printable(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -427,7 +430,10 @@ fn printable(text: &str) -> String {
         match c {
             '\r' if chars.peek() == Some(&'\n') => {}
             '\r' => shown.push('\n'),
-            '\n' | '\t' => shown.push(c),
+            '\n' => shown.push(c),
+            // Shown, not expanded to spaces, so a tab that breaks the YAML
+            // can be seen; one character still, so columns count true.
+            '\t' => shown.push(TAB),
             c if c.is_control() || is_invisible_format(c) => shown.push('\u{FFFD}'),
             c => shown.push(c),
         }

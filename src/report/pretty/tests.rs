@@ -55,7 +55,7 @@ fn the_underline_covers_the_token_at_the_node() {
 
 #[test]
 fn the_source_shown_cannot_drive_the_terminal() {
-    assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc\td");
+    assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc→d");
     assert_eq!(printable("x\u{1b}[2J\u{7}"), "x\u{fffd}[2J\u{fffd}");
     assert_eq!(printable("a\u{202e}b"), "a\u{fffd}b");
     // One character for one: columns still count true.
