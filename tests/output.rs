@@ -155,3 +155,42 @@ fn pretty_points_at_a_tab_and_shows_it() {
     );
     insta::assert_snapshot!("pretty_tab", run.transcript());
 }
+
+/// The notes that say what and where: the nearest enum value, a YAML 1.1
+/// boolean, why a digest is malformed, how many cases an EvalSet has.
+#[test]
+fn messages_say_what_and_where() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let hex = "0".repeat(64);
+    let files = [
+        (
+            "playbook.yaml",
+            "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: x, scope: SCOPE_REPOSITORY}\nspec:\n  max_repair_attempts: 2\n  change_type: bugfix\n  qualification: {min_runs: 20, zero_security_escapes: yes, max_rework_rate: 1, max_regression_rate: 0, max_rollback_rate: 0}\n".to_owned(),
+        ),
+        (
+            "evalset.yaml",
+            format!(
+                "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {{name: e}}\nspec:\n  version: 1.0.0\n  cases:\n    - {{name: b, outcome: {{value: \"sha256:{}\"}}, expect: {{acceptance: EVAL_ACCEPTANCE_ACCEPTED, merged: true, severe: false}}}}\n    - {{name: a, outcome: {{value: \"sha256:{}\"}}, expect: {{acceptance: EVAL_ACCEPTANCE_ACCEPTED, merged: true, severe: false}}}}\n",
+                hex.to_uppercase().replace('0', "A"),
+                &hex[1..]
+            ),
+        ),
+        (
+            "empty-evalset.yaml",
+            "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {name: e}\nspec:\n  version: 1.0.0\n  cases: []\n".to_owned(),
+        ),
+    ];
+    for (name, text) in &files {
+        std::fs::write(temp.path().join(name), text).expect("write");
+    }
+    let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    let run = validate(
+        temp.path(),
+        &[
+            &["--format", "concise", "--summary", "never", "--files"],
+            &names[..],
+        ]
+        .concat(),
+    );
+    insta::assert_snapshot!("messages", run.transcript());
+}

@@ -93,7 +93,7 @@ impl PrettyReporter {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: mask(&help(diagnostic, token.as_deref(), schema), secrets).into_owned(),
+            help: mask(&noted_help(diagnostic, token.as_deref(), schema), secrets).into_owned(),
             source,
             label,
         }
@@ -322,6 +322,17 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
     match fix {
         Some(fix) => format!("{fix}\n{more}"),
         None => more,
+    }
+}
+
+/// The help with the diagnostic's note first (where a case belongs, why a
+/// digest is malformed), except where the help already names the nearest
+/// allowed value.
+fn noted_help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
+    let help = help(diagnostic, token, schema);
+    match &diagnostic.note {
+        Some(note) if diagnostic.rule != "schema/enum" => format!("{note}\n{help}"),
+        _ => help,
     }
 }
 
