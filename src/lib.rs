@@ -19,6 +19,7 @@ pub mod results;
 pub mod rules;
 pub mod run;
 pub mod schema;
+pub mod secrets;
 pub mod suggest;
 pub mod text;
 pub mod validate;

@@ -78,6 +78,8 @@ pub struct Summary {
     pub ok: usize,
     pub invalid: usize,
     pub error: usize,
+    /// Warnings reported, over every document.
+    pub warnings: usize,
     /// Findings silenced by suppression comments: reported, never deciding
     /// a status.
     pub suppressed: usize,

@@ -74,7 +74,7 @@ pub fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> V
     let mut first: BinaryHeap<Ranked> = BinaryHeap::new();
     let mut found = 0usize;
     for error in (schema.iter_errors)(document) {
-        for (path, rule, message) in violations_of(&error) {
+        for (path, rule, message, note) in violations_of(&error) {
             found = found.saturating_add(1);
             let ranked = Ranked {
                 order: document_order_with(document, &path, &mut keys),
@@ -82,6 +82,7 @@ pub fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> V
                 seen: found,
                 path,
                 message,
+                note,
             };
             if first.len() < cap {
                 first.push(ranked);
@@ -120,12 +121,17 @@ struct Ranked {
     seen: usize,
     path: Vec<PathSegment>,
     message: String,
+    note: Option<String>,
 }
 
 impl Ranked {
     fn into_diagnostic(self) -> Diagnostic {
-        Diagnostic::new(Stage::Schema, self.rule, self.message)
-            .at_pointer(format_pointer(&self.path))
+        let diagnostic = Diagnostic::new(Stage::Schema, self.rule, self.message)
+            .at_pointer(format_pointer(&self.path));
+        match self.note {
+            Some(note) => diagnostic.with_note(note),
+            None => diagnostic,
+        }
     }
 }
 
@@ -165,7 +171,7 @@ pub fn keyword(diagnostic: &Diagnostic) -> &str {
 /// would be.
 fn violations_of<'e>(
     error: &'e ValidationError<'_>,
-) -> impl Iterator<Item = (Vec<PathSegment>, &'static str, String)> + 'e {
+) -> impl Iterator<Item = (Vec<PathSegment>, &'static str, String, Option<String>)> + 'e {
     let base: Vec<PathSegment> = error
         .instance_path()
         .iter()
@@ -184,18 +190,30 @@ fn violations_of<'e>(
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
             let message = format!("missing required property {}", crate::text::quote(name));
-            (&[], Some((at(&base, name), "schema/required", message)))
+            (
+                &[],
+                Some((at(&base, name), "schema/required", message, None)),
+            )
         }
         kind => {
             let message = describe(kind, error.instance());
-            (&[], Some((base.clone(), rule_id(kind.keyword()), message)))
+            let note = hint(kind, error.instance());
+            (
+                &[],
+                Some((base.clone(), rule_id(kind.keyword()), message, note)),
+            )
         }
     };
     unexpected
         .iter()
         .map(move |name| {
             let message = format!("unexpected property {}", crate::text::quote(name));
-            (at(&base, name), "schema/additionalProperties", message)
+            (
+                at(&base, name),
+                "schema/additionalProperties",
+                message,
+                None,
+            )
         })
         .chain(single)
 }
@@ -216,6 +234,42 @@ fn describe(kind: &ValidationErrorKind, instance: &Value) -> String {
         ValidationErrorKind::MinLength { limit } => format!("expected at least {limit} characters"),
         ValidationErrorKind::Pattern { pattern } => format!("expected a string matching {pattern}"),
         other => format!("fails the {} keyword", other.keyword()),
+    }
+}
+
+/// YAML 1.1 booleans that YAML 1.2 (numi's schema) reads as strings.
+const YAML_11_TRUE: &[&str] = &["y", "yes", "on"];
+const YAML_11_FALSE: &[&str] = &["n", "no", "off"];
+
+/// What the user most likely meant, for the violation's note: the nearest
+/// allowed value of an enum, or `true`/`false` for a YAML 1.1 boolean.
+fn hint(kind: &ValidationErrorKind, instance: &Value) -> Option<String> {
+    let text = instance.as_str()?;
+    match kind {
+        ValidationErrorKind::Type { kind } if type_names(kind).contains("boolean") => {
+            let lower = text.to_ascii_lowercase();
+            let meant = if YAML_11_TRUE.contains(&lower.as_str()) || lower == "true" {
+                "true"
+            } else if YAML_11_FALSE.contains(&lower.as_str()) || lower == "false" {
+                "false"
+            } else {
+                return None;
+            };
+            let why = if lower == meant {
+                "is a quoted string".to_owned()
+            } else {
+                "is a boolean in YAML 1.1 only; YAML 1.2 reads it as a string".to_owned()
+            };
+            Some(format!(
+                "{} {why}: use {meant}",
+                crate::text::quote(&crate::text::shorten(text))
+            ))
+        }
+        ValidationErrorKind::Enum { options } => {
+            let allowed = options.as_array()?.iter().filter_map(Value::as_str);
+            crate::suggest::nearest(text, allowed).map(|near| format!("did you mean {near}?"))
+        }
+        _ => None,
     }
 }
 

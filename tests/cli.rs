@@ -123,6 +123,8 @@ fn a_repository_without_a_configuration_tree_exits_1() {
     --- stdout
     revision: "worktree"
     error    repo ".numinance": read: no such file or directory
+    --- stderr
+    numi: hint: "." has no .numinance/ folder; `numi init .` starts one
     "#);
 }
 
@@ -136,7 +138,7 @@ fn a_folder_with_nothing_to_validate_exits_1() {
     --- stdout
     revision: "files"
     --- stderr
-    numi: nothing found to validate
+    numi: nothing found to validate (skipped 1 file not named *.yaml or *.yml: "notes.txt")
     "#);
 }
 

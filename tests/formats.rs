@@ -326,7 +326,7 @@ fn an_unknown_format_is_a_usage_error() {
     assert!(run.stdout.is_empty());
     assert!(
         run.stderr
-            .contains("possible values: text, pretty, json, sarif, github, junit"),
+            .contains("possible values: text, pretty, concise, json, sarif, github, junit"),
         "{}",
         run.stderr
     );
@@ -416,6 +416,7 @@ fn warnings_in_every_format() {
         ok: 1,
         invalid: 1,
         error: 0,
+        warnings: 2,
         suppressed: 0,
     };
     let render = |reporter: &mut dyn Reporter| {

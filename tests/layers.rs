@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 /// Bottom to top. A module may use the modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
     // Shared text helpers, "did you mean", and the diagnostic model.
-    // What a fix is, as kinds declare it.
-    &["text", "suggest", "diagnostic", "repair"],
+    // What a fix is, as kinds declare it; masking secrets in shown text.
+    &["text", "suggest", "diagnostic", "repair", "secrets"],
     // The YAML loader, and the one way to read a file beside a document.
     &["yaml", "location"],
     // Inputs from the command line, the schema stage, document digests,

@@ -7,6 +7,7 @@ mod explain;
 mod fix;
 mod init;
 mod man;
+mod paths;
 mod schema;
 mod slug;
 mod validate;

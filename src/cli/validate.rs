@@ -3,20 +3,24 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::{ArgMatches, Args, ValueEnum};
 
+use super::paths;
 use crate::config::{self, Config};
 use crate::diagnostic::Stage;
 use crate::inputs;
+use crate::inputs::CONFIGURATION_TREE;
 use crate::location::DEFAULT_MAX_FILE_SIZE;
+use crate::report::concise::ConciseReporter;
 use crate::report::github::GithubReporter;
 use crate::report::json::JsonReporter;
 use crate::report::junit::JunitReporter;
 use crate::report::pretty::PrettyReporter;
 use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
-use crate::report::{self, Output, Reporter};
+use crate::report::{self, Output, Reporter, summary};
 use crate::results::{Exit, Origin};
 use crate::rules;
 use crate::run::Options;
@@ -79,6 +83,18 @@ pub struct ValidateArgs {
     /// NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = Colour::Auto, value_name = "WHEN")]
     pub color: Colour,
+
+    /// Leave out documents with nothing to report: only what failed or
+    /// warned is shown (text, concise, pretty).
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// When to end with the summary line (counts and time): `auto` means
+    /// always for concise and pretty, and for text when standard error is a
+    /// terminal (text writes it there, so standard output stays the
+    /// reference's). Machine formats carry their own counts.
+    #[arg(long, value_enum, default_value_t = Colour::Auto, value_name = "WHEN")]
+    pub summary: Colour,
 }
 
 /// The report formats of `--format`.
@@ -88,6 +104,8 @@ pub enum Format {
     Text,
     /// Every problem with its source snippet, for people at a terminal.
     Pretty,
+    /// One line per diagnostic: `path:line:column: severity[rule] message`.
+    Concise,
     /// One JSON document per run (schema: schemas/report.schema.json).
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
@@ -108,6 +126,7 @@ pub enum Colour {
 fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
     match format {
         Format::Text => Box::new(TextReporter),
+        Format::Concise => Box::new(ConciseReporter),
         Format::Pretty => {
             let no_color = std::env::var_os("NO_COLOR");
             let terminal = io::stdout().is_terminal();
@@ -156,6 +175,11 @@ pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
 }
 
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    if let Some(problem) = paths::threads_problem(std::env::var_os("NUMI_THREADS").as_deref()) {
+        let _ = writeln!(stderr, "numi: {problem}");
+        return Exit::Usage;
+    }
+    let started = Instant::now();
     let usage = |stderr: &mut dyn Write, message: &str| {
         let _ = writeln!(
             stderr,
@@ -225,6 +249,11 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     // Named paths that all lie outside the configuration tree leave nothing
     // to check, which is no failure: the tree has nothing to say about them.
     let nothing_asked = args.only && inputs.is_empty();
+    let root = repository.clone();
+    let hint = match (&args.files, args.only) {
+        (None, false) => paths::repository_hint(&root),
+        _ => None,
+    };
     let options = Options {
         mode,
         limits: Limits::default(),
@@ -235,17 +264,19 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     };
     let mut out = io::BufWriter::new(stdout);
     let mut reporter = reporter(args.format, args.color);
+    let is_text = args.format == Format::Text;
     // The text format has no place for warnings on its lines, so they go to
     // standard error; every other format carries them itself.
-    let warnings: Option<&mut dyn Write> = if args.format == Format::Text {
-        Some(&mut *stderr)
-    } else {
-        None
-    };
+    let warnings: Option<&mut dyn Write> = if is_text { Some(&mut *stderr) } else { None };
+    let people_format = matches!(args.format, Format::Text | Format::Concise | Format::Pretty);
     let mut output = Output {
         reporter: reporter.as_mut(),
         out: &mut out,
         warnings,
+        quiet: args.quiet && people_format,
+        read_note: hint
+            .clone()
+            .map(|hint| (CONFIGURATION_TREE.to_owned(), hint)),
     };
     let rendered = report::render(&inputs, origin, &options, &mut output);
     let summary = match rendered {
@@ -256,14 +287,30 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
             return Exit::Incomplete;
         }
     };
+    let summary_line = summary::line(&summary, started.elapsed());
+    let shows_summary = match args.summary {
+        Colour::Always => people_format,
+        Colour::Never => false,
+        Colour::Auto => !is_text || io::stderr().is_terminal(),
+    } && people_format;
+    if shows_summary && !is_text && writeln!(out, "{summary_line}").is_err() {
+        return Exit::Incomplete;
+    }
     if out.flush().is_err() {
         return Exit::Incomplete;
     }
     if nothing_asked {
         return Exit::Valid;
     }
+    if let Some(hint) = hint.filter(|_| is_text) {
+        let _ = writeln!(stderr, "numi: hint: {hint}");
+    }
     if summary.total() == 0 {
-        let _ = writeln!(stderr, "numi: nothing found to validate");
+        let skipped = nothing_found_detail(args, &root);
+        let _ = writeln!(stderr, "numi: nothing found to validate{skipped}");
+    }
+    if shows_summary && is_text {
+        let _ = writeln!(stderr, "{summary_line}");
     }
     summary.exit()
 }
@@ -306,6 +353,22 @@ fn configuration(args: &ValidateArgs, base: &Path) -> Result<Config, String> {
         }
     }
     Ok(config)
+}
+
+/// What a run that found nothing skipped, as ` (skipped ...)`, or nothing.
+fn nothing_found_detail(args: &ValidateArgs, root: &Path) -> String {
+    let folders: Vec<PathBuf> = match &args.files {
+        Some(paths) => paths
+            .iter()
+            .map(PathBuf::from)
+            .filter(|path| path.is_dir())
+            .collect(),
+        None => vec![root.join(CONFIGURATION_TREE)],
+    };
+    let folders: Vec<&Path> = folders.iter().map(PathBuf::as_path).collect();
+    paths::skipped_files(&folders)
+        .map(|skipped| format!(" ({skipped})"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -15,6 +15,28 @@ pub fn is_digest(value: &str) -> bool {
     })
 }
 
+/// What is wrong with a value that is not a digest, for the finding's note:
+/// the prefix, the length, or the characters of its hex.
+pub fn digest_problem(value: &str) -> String {
+    let Some(hex) = value.strip_prefix("sha256:") else {
+        return match value.split_once(':') {
+            Some((prefix, _)) => format!(
+                "the prefix is {}, not `sha256:`",
+                crate::text::quote(&crate::text::shorten(prefix))
+            ),
+            None => "the `sha256:` prefix is missing".to_owned(),
+        };
+    };
+    let length = hex.chars().count();
+    if hex.bytes().any(|b| b.is_ascii_uppercase()) {
+        "the hex is written in upper case; write it in lower case".to_owned()
+    } else if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        "the hex holds a character that is not 0-9 or a-f".to_owned()
+    } else {
+        format!("the hex has {length} digits, not 64")
+    }
+}
+
 /// 1 to 64 characters of `[a-z0-9._-]`, starting with a letter or digit:
 /// the shape of case names and of tokens such as layers and defects.
 pub fn is_token(value: &str) -> bool {
@@ -83,6 +105,34 @@ pub fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = (usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_digest_problem_is_named() {
+        let hex = "0".repeat(64);
+        let cases = [
+            (
+                format!("sha512:{hex}"),
+                "the prefix is \"sha512\", not `sha256:`",
+            ),
+            (hex.clone(), "the `sha256:` prefix is missing"),
+            (
+                format!("sha256:{}", "A".repeat(64)),
+                "the hex is written in upper case; write it in lower case",
+            ),
+            (
+                format!("sha256:{}", "g".repeat(64)),
+                "the hex holds a character that is not 0-9 or a-f",
+            ),
+            (
+                format!("sha256:{}", "0".repeat(63)),
+                "the hex has 63 digits, not 64",
+            ),
+        ];
+        for (value, problem) in cases {
+            assert!(!is_digest(&value), "{value}");
+            assert_eq!(digest_problem(&value), problem, "{value}");
+        }
+    }
 
     #[test]
     fn digests() {

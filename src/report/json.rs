@@ -2,6 +2,7 @@
 //! the revision, every result with every diagnostic, then the counts. Its
 //! JSON Schema is `schemas/report.schema.json`.
 
+use std::borrow::Cow;
 use std::io;
 
 use serde::Serialize;
@@ -9,6 +10,7 @@ use serde::Serialize;
 use super::{Reporter, status_name};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::results::{FileResult, Summary};
+use crate::secrets::mask;
 
 #[derive(Debug, Default)]
 pub struct JsonReporter {
@@ -41,8 +43,8 @@ struct DiagnosticRecord<'a> {
     stage: &'static str,
     rule: &'static str,
     severity: &'static str,
-    message: &'a str,
-    note: Option<&'a str>,
+    message: Cow<'a, str>,
+    note: Option<Cow<'a, str>>,
     pointer: Option<&'a str>,
     line: Option<u32>,
     column: Option<u32>,
@@ -75,8 +77,11 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
             stage: diagnostic.stage.name(),
             rule: diagnostic.rule,
             severity: diagnostic.severity.name(),
-            message: &diagnostic.message,
-            note: diagnostic.note.as_deref(),
+            message: mask(&diagnostic.message, &diagnostic.secrets),
+            note: diagnostic
+                .note
+                .as_deref()
+                .map(|note| mask(note, &diagnostic.secrets)),
             pointer: diagnostic.pointer.as_deref(),
             line: diagnostic.position.map(|position| position.line),
             column: diagnostic.position.map(|position| position.column),

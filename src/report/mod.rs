@@ -1,18 +1,21 @@
 //! Renderers: pure functions from results to a writer. Only they print.
 
+pub mod concise;
 pub mod github;
 pub mod json;
 pub mod junit;
 pub mod pretty;
 pub mod sarif;
+pub mod summary;
 pub mod text;
 
 use std::io;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Stage};
 use crate::inputs::Input;
 use crate::results::{FileResult, Origin, Status, Summary};
 use crate::run::{Consumer, Options, run};
+use crate::secrets::mask;
 
 /// Renders one run in one format. Results arrive in report order.
 pub trait Reporter {
@@ -28,10 +31,23 @@ pub struct Output<'a> {
     pub reporter: &'a mut dyn Reporter,
     pub out: &'a mut dyn io::Write,
     pub warnings: Option<&'a mut dyn io::Write>,
+    /// Leave out the documents that have nothing to report (`--quiet`).
+    pub quiet: bool,
+    /// A note for the read error of one path (what to run instead), as
+    /// `(path, note)`.
+    pub read_note: Option<(String, String)>,
 }
 
 impl Consumer for Output<'_> {
     fn result(&mut self, result: &FileResult) -> io::Result<()> {
+        if self.quiet && result.checked.diagnostics.is_empty() {
+            return Ok(());
+        }
+        let noted = self
+            .read_note
+            .as_ref()
+            .and_then(|(path, note)| (path == &result.path).then(|| with_read_note(result, note)));
+        let result = noted.as_ref().unwrap_or(result);
         self.reporter.result(self.out, result)?;
         if let Some(warnings) = self.warnings.as_deref_mut() {
             if result.checked.warnings().next().is_some() {
@@ -48,6 +64,17 @@ impl Consumer for Output<'_> {
     fn idle(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// `result` with `note` on each read error that has none.
+fn with_read_note(result: &FileResult, note: &str) -> FileResult {
+    let mut noted = result.clone();
+    for diagnostic in &mut noted.checked.diagnostics {
+        if diagnostic.stage == Stage::Read && diagnostic.note.is_none() {
+            diagnostic.note = Some(note.to_owned());
+        }
+    }
+    noted
 }
 
 /// Runs the inputs and renders the run: its beginning, each result as it
@@ -73,12 +100,20 @@ pub fn status_name(status: Status) -> &'static str {
     }
 }
 
-/// A diagnostic's message with its note, for formats that show one text.
+/// A diagnostic's message with its note, for formats that show one text;
+/// its secrets masked.
 pub fn message_with_note(diagnostic: &Diagnostic) -> String {
-    match &diagnostic.note {
+    let text = match &diagnostic.note {
         Some(note) => format!("{} ({note})", diagnostic.message),
         None => diagnostic.message.clone(),
-    }
+    };
+    masked(&text, diagnostic)
+}
+
+/// Text about a diagnostic (its message, its note) as an output may show
+/// it: every secret of the diagnostic masked.
+pub fn masked(text: &str, diagnostic: &Diagnostic) -> String {
+    mask(text, &diagnostic.secrets).into_owned()
 }
 
 /// A path as given, without the leading `./` steps that tools matching

@@ -15,12 +15,16 @@ use crate::diagnostic::{Diagnostic, Position, Severity, Stage};
 use crate::kinds;
 use crate::results::{FileResult, Status, Summary};
 use crate::rules;
+use crate::secrets::{MASK, mask};
 use crate::suggest::nearest;
 use crate::text::{is_invisible_format, quote};
 
 /// Columns the report is wrapped to, whatever the terminal, so the output of
 /// a run does not depend on where it ran.
 const WIDTH: usize = 100;
+
+/// What a tab in the source is shown as.
+const TAB: char = '→';
 
 /// Most allowed values or property names a help line lists.
 const MAX_LISTED: usize = 8;
@@ -78,16 +82,18 @@ impl PrettyReporter {
             .map(unquote);
         let schema = kind.and_then(|kind| self.schema(kind));
         let label = span.map(|(start, length)| {
-            LabeledSpan::new_primary_with_span(Some(label(diagnostic)), (start, length))
+            let text = mask(&label(diagnostic), &diagnostic.secrets).into_owned();
+            LabeledSpan::new_primary_with_span(Some(text), (start, length))
         });
+        let secrets = &diagnostic.secrets;
         Report {
-            message: headline(diagnostic),
+            message: mask(&headline(diagnostic), secrets).into_owned(),
             code: diagnostic.rule,
             severity: match diagnostic.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: help(diagnostic, token.as_deref(), schema),
+            help: mask(&noted_help(diagnostic, token.as_deref(), schema), secrets).into_owned(),
             source,
             label,
         }
@@ -109,7 +115,12 @@ impl Reporter for PrettyReporter {
             .source
             .as_deref()
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
-            .map(|text| NamedSource::new(escaped_name(&result.display_name), printable(text)));
+            .map(|text| {
+                NamedSource::new(
+                    escaped_name(&result.display_name),
+                    printable(&masked_source(text, diagnostics)),
+                )
+            });
         for diagnostic in diagnostics {
             let report = self.report(diagnostic, result.checked.kind, source.as_ref());
             let mut rendered = String::new();
@@ -122,16 +133,10 @@ impl Reporter for PrettyReporter {
         Ok(())
     }
 
-    fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
-        let documents = match summary.total() {
-            1 => "1 document".to_owned(),
-            n => format!("{n} documents"),
-        };
-        writeln!(
-            out,
-            "{documents}: {} ok, {} invalid, {} error",
-            summary.ok, summary.invalid, summary.error
-        )
+    /// The run's summary line follows, written by the command, which times
+    /// the run.
+    fn end(&mut self, _out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -202,6 +207,33 @@ fn heading(result: &FileResult) -> String {
     let problems = if count == 1 { "problem" } else { "problems" };
     line.push_str(&format!(": {count} {problems}"));
     line
+}
+
+/// The source with every secret of every diagnostic masked. A secret that
+/// the text does not hold as written (a quoted scalar with escapes) is
+/// masked by blanking the whole node its diagnostic points at.
+fn masked_source(text: &str, diagnostics: &[Diagnostic]) -> String {
+    let secrets: Vec<&str> = diagnostics
+        .iter()
+        .flat_map(|diagnostic| diagnostic.secrets.iter().map(String::as_str))
+        .collect();
+    let mut masked = mask(text, &secrets).into_owned();
+    for diagnostic in diagnostics {
+        let hidden = diagnostic
+            .secrets
+            .iter()
+            .any(|secret| !secret.is_empty() && !text.contains(secret.as_str()));
+        let Some(position) = diagnostic.position.filter(|_| hidden) else {
+            continue;
+        };
+        let start = offset(&masked, position);
+        let length = token_length(&masked, start);
+        if let Some(node) = masked.get(start..start + length) {
+            let stars: String = node.chars().map(|_| MASK).collect();
+            masked.replace_range(start..start + length, &stars);
+        }
+    }
+    masked
 }
 
 /// A display name as the snippet's title may show it: escaped as the text
@@ -277,7 +309,9 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
         _ => None,
     };
     let doc = rules::find(diagnostic.rule);
-    let fix = fix.or_else(|| doc.map(|doc| doc.summary.to_owned()));
+    // The summary states the passing state ("The file is well-formed
+    // YAML."), which reads as if nothing were wrong: the help says the fix.
+    let fix = fix.or_else(|| doc.and_then(|doc| how_to_fix(doc.explanation)));
     let more = match doc {
         Some(doc) if !doc.failing.is_empty() => format!(
             "`numi explain {}` shows a failing and a passing example",
@@ -289,6 +323,37 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
         Some(fix) => format!("{fix}\n{more}"),
         None => more,
     }
+}
+
+/// The help with the diagnostic's note first (where a case belongs, why a
+/// digest is malformed), except where the help already names the nearest
+/// allowed value.
+fn noted_help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
+    let help = help(diagnostic, token, schema);
+    match &diagnostic.note {
+        Some(note) if diagnostic.rule != "schema/enum" => format!("{note}\n{help}"),
+        _ => help,
+    }
+}
+
+/// How to fix a failure, from a rule's explanation: its last paragraph
+/// when it has several (why, then how to fix), else its last sentence.
+fn how_to_fix(explanation: &str) -> Option<String> {
+    let paragraphs: Vec<&str> = explanation
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|paragraph| !paragraph.is_empty())
+        .collect();
+    let last = match paragraphs.as_slice() {
+        [] => return None,
+        [only] => only
+            .trim_end_matches('.')
+            .rsplit(". ")
+            .next()
+            .map(|sentence| format!("{}.", sentence.trim()))?,
+        [.., last] => (*last).to_owned(),
+    };
+    Some(last.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 fn listed(names: &[&str]) -> String {
@@ -367,8 +432,8 @@ fn enum_values(schema: &Value) -> Vec<&str> {
 }
 
 /// The source as it may be shown on a terminal: line breaks normalised to
-/// `\n`, and control and invisible formatting characters replaced one for
-/// one, so a file cannot drive the terminal and columns still count true.
+/// `\n`, tabs shown as `→`, and control and invisible formatting characters
+/// replaced one for one, so a file cannot drive the terminal and columns still count true.
 fn printable(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -376,7 +441,10 @@ fn printable(text: &str) -> String {
         match c {
             '\r' if chars.peek() == Some(&'\n') => {}
             '\r' => shown.push('\n'),
-            '\n' | '\t' => shown.push(c),
+            '\n' => shown.push(c),
+            // Shown, not expanded to spaces, so a tab that breaks the YAML
+            // can be seen; one character still, so columns count true.
+            '\t' => shown.push(TAB),
             c if c.is_control() || is_invisible_format(c) => shown.push('\u{FFFD}'),
             c => shown.push(c),
         }

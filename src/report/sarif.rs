@@ -12,9 +12,17 @@ use serde_sarif::sarif::{
 };
 
 use super::{Reporter, message_with_note, repository_path};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, RuleDoc, Severity};
 use crate::results::{FileResult, Summary};
 use crate::rules;
+
+/// Where numi is published. The package names no repository, so this one
+/// constant is the address the SARIF log links to: the tool's
+/// `informationUri`, and each rule's `helpUri` under [`RULES_PAGE`].
+pub const REPOSITORY_URL: &str = "https://github.com/numinance/numi";
+
+/// The rules page of the repository, whose headings are the rule ids.
+pub const RULES_PAGE: &str = "blob/main/docs/rules.md";
 
 /// The published schema of SARIF 2.1.0.
 const SCHEMA: &str =
@@ -65,6 +73,7 @@ impl Reporter for SarifReporter {
         let driver = ToolComponent::builder()
             .name("numi")
             .version(env!("CARGO_PKG_VERSION"))
+            .information_uri(REPOSITORY_URL)
             .rules(rule_ids.iter().map(|id| descriptor(id)).collect::<Vec<_>>())
             .build();
         let invocation = Invocation::builder()
@@ -92,11 +101,64 @@ fn descriptor(id: &str) -> ReportingDescriptor {
     let doc = rules::find(id);
     let short = doc.map_or(id, |doc| doc.summary);
     let full = doc.map_or(id, |doc| doc.explanation);
+    let help = match doc {
+        Some(doc) => MultiformatMessageString::builder()
+            .text(help_text(doc))
+            .markdown(help_markdown(doc))
+            .build(),
+        None => MultiformatMessageString::builder()
+            .text(format!("`numi explain {id}` tells more."))
+            .build(),
+    };
     ReportingDescriptor::builder()
         .id(id)
         .short_description(MultiformatMessageString::builder().text(short).build())
         .full_description(MultiformatMessageString::builder().text(full).build())
+        .help(help)
+        .help_uri(help_uri(id))
         .build()
+}
+
+/// The rule's entry in docs/rules.md: GitHub's anchor of a heading that is
+/// the id in backticks keeps letters, digits, `-` and `_`.
+pub fn help_uri(id: &str) -> String {
+    let anchor: String = id
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .collect();
+    format!("{REPOSITORY_URL}/{RULES_PAGE}#{anchor}")
+}
+
+/// What `numi explain` says, as plain text: what the rule checks, why and
+/// how to fix a failure, then its examples.
+fn help_text(doc: &RuleDoc) -> String {
+    let mut text = format!("{}\n\n{}", doc.summary, doc.explanation.trim_end());
+    for (title, example) in [("Fails:", doc.failing), ("Passes:", doc.passing)] {
+        if !example.is_empty() {
+            text.push_str(&format!("\n\n{title}\n\n{}", example.trim_end()));
+        }
+    }
+    text
+}
+
+/// The same as Markdown, as docs/rules.md writes it.
+fn help_markdown(doc: &RuleDoc) -> String {
+    let mut text = format!(
+        "**{}**\n\n{}\n\n`numi explain {}` prints the same.",
+        doc.summary,
+        doc.explanation.trim_end(),
+        doc.id
+    );
+    for (title, example) in [("Fails:", doc.failing), ("Passes:", doc.passing)] {
+        if !example.is_empty() {
+            text.push_str(&format!(
+                "\n\n{title}\n\n```yaml\n{}\n```",
+                example.trim_end()
+            ));
+        }
+    }
+    text
 }
 
 fn sarif_result(path: &str, diagnostic: &Diagnostic) -> SarifResult {
@@ -133,8 +195,11 @@ fn location(path: &str, diagnostic: &Diagnostic) -> Option<Location> {
                     .build(),
             )
             .build(),
+        // A finding about the whole file (it cannot be read) points at its
+        // start: code scanning shows a result only with a region.
         None => PhysicalLocation::builder()
             .artifact_location(artifact)
+            .region(Region::builder().start_line(1).start_column(1).build())
             .build(),
     };
     Some(Location::builder().physical_location(physical).build())

@@ -93,6 +93,7 @@ impl Sink<'_> {
         self.weigh(&mut result.checked, &result.path);
         self.summary.add(result.status());
         self.summary.suppressed += result.checked.suppressed.len();
+        self.summary.warnings += result.checked.warnings().count();
         self.consumer.result(&result)
     }
 
@@ -386,6 +387,7 @@ mod tests {
                 ok: inputs.len() - errors,
                 invalid: 0,
                 error: errors,
+                warnings: 0,
                 suppressed: 0,
             }
         );

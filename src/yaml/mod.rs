@@ -327,7 +327,11 @@ fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits, shifts: &Shifts
 fn syntax_error(text: &str, error: &ScanError, shifts: &Shifts) -> YamlError {
     let mut at = position(error.marker());
     if error.info().contains("tab") {
-        at = at_leading_tabs(text, error.marker()).unwrap_or(at);
+        // saphyr marks where the scalar holding the tab started, or just
+        // after indenting tabs; point at the tab itself.
+        at = at_leading_tabs(text, error.marker())
+            .or_else(|| first_tab_from(text, at))
+            .unwrap_or(at);
     }
     let at = shifts.original(at);
     YamlError::new("yaml/syntax", format!("{} at {at}", error.info()), Some(at))
@@ -350,6 +354,22 @@ fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
         line: u32::try_from(marker.line()).ok()?,
         column: u32::try_from(column).ok()?,
     })
+}
+
+/// The first tab at or after `from` (a line and a column in characters).
+fn first_tab_from(text: &str, from: Position) -> Option<Position> {
+    let first_line = usize::try_from(from.line.checked_sub(1)?).ok()?;
+    let skip = usize::try_from(from.column.saturating_sub(1)).ok()?;
+    for (index, line) in text.lines().enumerate().skip(first_line) {
+        let start = if index == first_line { skip } else { 0 };
+        if let Some(column) = line.chars().skip(start).position(|c| c == '\t') {
+            return Some(Position {
+                line: u32::try_from(index + 1).ok()?,
+                column: u32::try_from(start + column + 1).ok()?,
+            });
+        }
+    }
+    None
 }
 
 fn position(marker: &Marker) -> Position {

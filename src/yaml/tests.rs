@@ -1191,3 +1191,15 @@ fn text_facts_vouch_only_for_printable_one_line_text() {
     }
     assert_eq!(load_ok("a: |\n  two\n  lines\n").text.longest, 10);
 }
+
+#[test]
+fn a_tab_after_a_plain_scalar_is_pointed_at_itself() {
+    let found = load_err("a:\n  b: x\n\tc: 1\n");
+    assert_eq!(found.rule, "yaml/syntax");
+    assert_eq!(found.position, Some(pos(3, 1)), "{found:?}");
+    assert!(
+        found.message.ends_with("at line 3 column 1"),
+        "{}",
+        found.message
+    );
+}

@@ -1,6 +1,6 @@
 //! Runs the built `numi` binary the way a user does.
 
-#![allow(dead_code, clippy::expect_used)]
+#![allow(dead_code, clippy::expect_used, clippy::indexing_slicing)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,15 +14,39 @@ pub struct Run {
 }
 
 impl Run {
-    /// stdout, stderr and exit status in one text, for snapshots.
+    /// stdout, stderr and exit status in one text, for snapshots; the time
+    /// of the summary line is replaced, so snapshots do not depend on it.
     pub fn transcript(&self) -> String {
         let mut text = format!("exit: {}\n--- stdout\n{}", self.code, self.stdout);
         if !self.stderr.is_empty() {
             text.push_str("--- stderr\n");
             text.push_str(&self.stderr);
         }
-        text
+        without_times(&text)
     }
+}
+
+/// `text` with each summary time `(in 0.01s)` written `(in [time])`.
+pub fn without_times(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("(in ") {
+        let (before, from) = rest.split_at(at);
+        shown.push_str(before);
+        let after = &from[4..];
+        let digits = after
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(after.len());
+        if digits > 0 && after[digits..].starts_with("s)") {
+            shown.push_str("(in [time])");
+            rest = &after[digits + 2..];
+        } else {
+            shown.push_str("(in ");
+            rest = after;
+        }
+    }
+    shown.push_str(rest);
+    shown
 }
 
 pub fn fixtures() -> PathBuf {

@@ -33,7 +33,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
             continue;
         };
         for credential in credentials(reference) {
-            found.push(rule_fails(
+            let mut diagnostic = rule_fails(
                 "bundle/credential-in-ref",
                 &format!(
                     "a ref is redacted: {} holds {}",
@@ -41,7 +41,11 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
                     credential.describe()
                 ),
                 pointer.clone(),
-            ));
+            );
+            for secret in secret_texts(reference, credential) {
+                diagnostic = diagnostic.with_secret(secret);
+            }
+            found.push(diagnostic);
         }
     }
     found
@@ -105,6 +109,63 @@ pub fn credentials(reference: &str) -> Vec<Credential> {
         found.push(Credential::JsonWebToken);
     }
     found
+}
+
+/// The text of `reference` that is the credential itself, for renderers to
+/// mask: the userinfo, the query, or each token of the kind found.
+pub fn secret_texts(reference: &str, credential: Credential) -> Vec<&str> {
+    match credential {
+        Credential::UrlUserinfo => reference
+            .split_once("://")
+            .and_then(|(_, after_scheme)| after_scheme.split(['/', '?', '#']).next())
+            .and_then(|authority| authority.rsplit_once('@'))
+            .map(|(userinfo, _)| userinfo)
+            .into_iter()
+            .collect(),
+        Credential::QueryString => reference
+            .split('#')
+            .next()
+            .and_then(|before_fragment| before_fragment.split_once('?'))
+            .map(|(_, query)| query)
+            .filter(|query| !query.is_empty())
+            .into_iter()
+            .collect(),
+        Credential::GitHubToken(_) | Credential::SlackToken(_) | Credential::AwsAccessKeyId(_) => {
+            prefixed_tokens(reference, credential)
+        }
+        Credential::JsonWebToken => json_web_tokens(reference),
+    }
+}
+
+/// Each token of `reference` that [`prefixed_token_at`] classifies as
+/// `credential`, up to where its characters end.
+fn prefixed_tokens(reference: &str, credential: Credential) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let mut previous = None;
+    for (start, c) in reference.char_indices() {
+        let at_boundary = previous.is_none_or(|p: char| !p.is_ascii_alphanumeric());
+        previous = Some(c);
+        let Some(rest) = reference.get(start..).filter(|_| at_boundary) else {
+            continue;
+        };
+        if prefixed_token_at(rest) == Some(credential) {
+            let length = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len());
+            tokens.extend(rest.get(..length));
+        }
+    }
+    tokens
+}
+
+/// Each `header.payload.signature` run of `reference` that reads as a JSON
+/// Web Token.
+fn json_web_tokens(reference: &str) -> Vec<&str> {
+    let base64url = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
+    reference
+        .split(|c: char| !base64url(c))
+        .filter(|run| has_json_web_token(run))
+        .collect()
 }
 
 /// `scheme://user[:password]@host...`: an `@` in the authority.

@@ -7,7 +7,9 @@ mod fixes;
 use serde::Deserialize;
 use serde_json::{Number, Value};
 
-use super::checks::{field_fails, is_digest, is_strict_version, is_token, rule_fails};
+use super::checks::{
+    digest_problem, field_fails, is_digest, is_strict_version, is_token, rule_fails,
+};
 use super::{Kind, Role};
 use crate::diagnostic::Diagnostic;
 use crate::text::{quote, shorten};
@@ -116,11 +118,14 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             ));
         }
         if !is_digest(case.outcome.value) {
-            found.push(field_fails(
-                "evalset/outcome-digest",
-                "Digest.value",
-                format!("{}/outcome/value", at()),
-            ));
+            found.push(
+                field_fails(
+                    "evalset/outcome-digest",
+                    "Digest.value",
+                    format!("{}/outcome/value", at()),
+                )
+                .with_note(digest_problem(case.outcome.value)),
+            );
         }
         for (j, failure) in case.expect.verification_failures.iter().enumerate() {
             let failure_at = || format!("{}/expect/verification_failures/{j}", at());
@@ -163,11 +168,18 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
 fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     if spec.cases.is_empty() || spec.cases.len() > MAX_CASES {
-        found.push(rule_fails(
-            "evalset/case-count",
-            "an EvalSet holds 1 to 256 cases",
-            "/spec/cases".into(),
-        ));
+        let count = match spec.cases.len() {
+            1 => "1 case".to_owned(),
+            n => format!("{n} cases"),
+        };
+        found.push(
+            rule_fails(
+                "evalset/case-count",
+                "an EvalSet holds 1 to 256 cases",
+                "/spec/cases".into(),
+            )
+            .with_note(format!("it has {count}")),
+        );
     }
     let names: Vec<&str> = spec.cases.iter().map(|case| case.name).collect();
     if let Some((i, note)) = first_out_of_order("case", &names) {

@@ -160,7 +160,7 @@ fn case_count_passes_for_a_single_case() {
 fn case_count_fails_for_no_cases() {
     assert_eq!(
         check(|d| d["spec"]["cases"] = json!([])),
-        vec![rule("evalset/case-count", CASE_COUNT, "/spec/cases")]
+        vec![rule("evalset/case-count", CASE_COUNT, "/spec/cases").with_note("it has 0 cases")]
     );
 }
 
@@ -173,7 +173,7 @@ fn case_count_passes_for_256_cases() {
 fn case_count_fails_for_257_cases() {
     assert_eq!(
         rules(&set_of(&numbered(257))),
-        vec![rule("evalset/case-count", CASE_COUNT, "/spec/cases")]
+        vec![rule("evalset/case-count", CASE_COUNT, "/spec/cases").with_note("it has 257 cases")]
     );
 }
 
@@ -256,11 +256,14 @@ fn outcome_digest_fails_with_uppercase_hex() {
     let upper = DIGEST.replace("b29", "B29");
     assert_eq!(
         check(|d| d["spec"]["cases"][1]["outcome"]["value"] = json!(upper)),
-        vec![field(
-            "evalset/outcome-digest",
-            "Digest.value",
-            "/spec/cases/1/outcome/value"
-        )]
+        vec![
+            field(
+                "evalset/outcome-digest",
+                "Digest.value",
+                "/spec/cases/1/outcome/value"
+            )
+            .with_note("the hex is written in upper case; write it in lower case")
+        ]
     );
 }
 
@@ -268,14 +271,20 @@ fn outcome_digest_fails_with_uppercase_hex() {
 fn outcome_digest_fails_with_63_hex_digits_or_another_algorithm() {
     let short = DIGEST.get(..DIGEST.len() - 1).expect("ascii").to_owned();
     let sha1 = DIGEST.replace("sha256:", "sha1:");
-    for value in [short, sha1] {
+    for (value, why) in [
+        (short, "the hex has 63 digits, not 64"),
+        (sha1, "the prefix is \"sha1\", not `sha256:`"),
+    ] {
         assert_eq!(
             check(|d| d["spec"]["cases"][2]["outcome"]["value"] = json!(value)),
-            vec![field(
-                "evalset/outcome-digest",
-                "Digest.value",
-                "/spec/cases/2/outcome/value"
-            )],
+            vec![
+                field(
+                    "evalset/outcome-digest",
+                    "Digest.value",
+                    "/spec/cases/2/outcome/value"
+                )
+                .with_note(why)
+            ],
             "{value}"
         );
     }
@@ -776,7 +785,8 @@ fn several_failures_come_out_field_checks_first_then_cross_field_rules() {
                 "evalset/outcome-digest",
                 "Digest.value",
                 "/spec/cases/0/outcome/value"
-            ),
+            )
+            .with_note("the hex has 2 digits, not 64"),
             field(
                 "evalset/failure-count",
                 "EvalVerificationFailure.count",
@@ -827,7 +837,7 @@ fn case_count_comes_before_the_other_cross_field_rules() {
     assert_eq!(
         found,
         vec![
-            rule("evalset/case-count", CASE_COUNT, "/spec/cases"),
+            rule("evalset/case-count", CASE_COUNT, "/spec/cases").with_note("it has 257 cases"),
             rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
                 .with_note(r#"case "case-000" should come first"#),
         ]

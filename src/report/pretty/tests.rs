@@ -55,7 +55,7 @@ fn the_underline_covers_the_token_at_the_node() {
 
 #[test]
 fn the_source_shown_cannot_drive_the_terminal() {
-    assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc\td");
+    assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc→d");
     assert_eq!(printable("x\u{1b}[2J\u{7}"), "x\u{fffd}[2J\u{fffd}");
     assert_eq!(printable("a\u{202e}b"), "a\u{fffd}b");
     // One character for one: columns still count true.
@@ -117,11 +117,28 @@ fn help_suggests_the_nearest_allowed_value_or_property() {
     let rule = diagnostic("evalset/cases-sorted", "/spec/cases/1");
     assert_eq!(
         help_of(&rule, None),
-        "EvalSet cases are sorted by name in byte order, without duplicates.\n\
+        "Move the case to its place, or rename or remove the duplicate.\n\
          `numi explain evalset/cases-sorted` shows a failing and a passing example"
     );
     let read = Diagnostic::new(Stage::Read, "read/io", "permission denied");
     assert!(help(&read, None, None).ends_with("\n`numi explain read/io` tells more"));
     let kind = Diagnostic::new(Stage::Kind, "kind/unknown", "unknown kind");
     assert!(help(&kind, Some("evalset"), None).starts_with("did you mean `EvalSet`?\n"));
+}
+
+#[test]
+fn the_help_says_how_to_fix_never_the_passing_state() {
+    let two = "Why the rule exists.\n\nFix the text at the\nposition shown.";
+    assert_eq!(
+        how_to_fix(two).as_deref(),
+        Some("Fix the text at the position shown.")
+    );
+    let one = "A ref leaks. Remove the query string.";
+    assert_eq!(how_to_fix(one).as_deref(), Some("Remove the query string."));
+    assert_eq!(how_to_fix(""), None);
+    for doc in crate::rules::all() {
+        if let Some(fix) = how_to_fix(doc.explanation) {
+            assert_ne!(fix, doc.summary, "{}", doc.id);
+        }
+    }
 }

@@ -152,3 +152,41 @@ fn every_ref_place_is_checked_and_no_message_holds_the_secret() {
 fn a_bundle_with_redacted_refs_passes() {
     assert_eq!(check(&bundle("confluence-eng/ENG/pages/4211")), vec![]);
 }
+
+#[test]
+fn each_finding_records_the_credential_text_as_its_secret() {
+    let cases = [
+        ("https://bot:hunter2@wiki.example.com/a", "bot:hunter2"),
+        (
+            "https://wiki.example.com/a?token=abc&x=1#f",
+            "token=abc&x=1",
+        ),
+        (&*format!("repo/{GITHUB_TOKEN}/x"), GITHUB_TOKEN),
+        (&*format!("chan:{SLACK_TOKEN}"), SLACK_TOKEN),
+        (&*format!("key {AWS_KEY_ID}."), AWS_KEY_ID),
+        (&*format!("bearer {JWT} end"), JWT),
+    ];
+    for (reference, secret) in cases {
+        let document = json!({"spec": {"sources": [{"ref": reference}]}});
+        let found = check(&document);
+        assert!(!found.is_empty(), "{reference:?}");
+        for diagnostic in &found {
+            assert!(
+                diagnostic.secrets.iter().any(|s| s == secret),
+                "{reference:?}: {:?}",
+                diagnostic.secrets
+            );
+            assert!(!diagnostic.message.contains(secret));
+        }
+    }
+}
+
+#[test]
+fn a_redacted_ref_records_no_secret() {
+    let document = json!({"spec": {"sources": [{"ref": "https://wiki.example.com/a#f"}]}});
+    assert!(check(&document).is_empty());
+    assert_eq!(
+        secret_texts("https://wiki.example.com/a?", Credential::QueryString),
+        Vec::<&str>::new()
+    );
+}

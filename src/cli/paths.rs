@@ -1,0 +1,187 @@
+//! What to tell a user whose paths found nothing to check: a DIR that does
+//! not exist, a file or a folder of documents given where a repository was
+//! expected, a tree that holds no `*.yaml` or `*.yml`. The hints go into the
+//! read error's note (never the text line, which stays the reference's) and,
+//! for the text format, onto standard error.
+
+use std::fs;
+use std::path::Path;
+
+use walkdir::WalkDir;
+
+use crate::inputs::CONFIGURATION_TREE;
+use crate::text::quote;
+
+/// Most skipped file names a message lists.
+const MAX_NAMED: usize = 5;
+
+/// Most entries looked at when telling whether a folder holds documents or
+/// what a tree skipped, so a hint costs little on a huge folder.
+const MAX_LOOKED_AT: usize = 10_000;
+
+/// Why `numi validate DIR` found no configuration tree, and what to run
+/// instead; `None` when DIR holds a `.numinance/` folder.
+pub fn repository_hint(root: &Path) -> Option<String> {
+    let shown = quote(&root.to_string_lossy());
+    let tree = root.join(CONFIGURATION_TREE);
+    if tree.is_dir() {
+        return None;
+    }
+    let Ok(metadata) = fs::metadata(root) else {
+        return Some(format!("the folder {shown} does not exist"));
+    };
+    if !metadata.is_dir() {
+        return Some(format!(
+            "{shown} is a file, not a repository; to check it, use `numi validate --files {}`",
+            root.display()
+        ));
+    }
+    if tree.exists() {
+        return Some(format!("{shown} holds a .numinance that is not a folder"));
+    }
+    let init = format!("`numi init {}` starts one", root.display());
+    if holds_documents(root) {
+        Some(format!(
+            "{shown} has no .numinance/ folder, but it holds YAML documents: `numi validate --files {}` checks them; {init}",
+            root.display()
+        ))
+    } else {
+        Some(format!("{shown} has no .numinance/ folder; {init}"))
+    }
+}
+
+/// Whether `folder` holds a `*.yaml` or `*.yml` file anywhere below it.
+fn holds_documents(folder: &Path) -> bool {
+    WalkDir::new(folder)
+        .into_iter()
+        .take(MAX_LOOKED_AT)
+        .filter_map(Result::ok)
+        .any(|entry| entry.file_type().is_file() && is_yaml_name(entry.path()))
+}
+
+/// What a run that found nothing skipped under `folders`: files that are
+/// not `*.yaml` or `*.yml`, counted, the first few named. `None` when there
+/// were none.
+pub fn skipped_files(folders: &[&Path]) -> Option<String> {
+    let mut names = Vec::new();
+    let mut count = 0usize;
+    for folder in folders {
+        let files = WalkDir::new(folder)
+            .sort_by_file_name()
+            .into_iter()
+            .take(MAX_LOOKED_AT)
+            .filter_map(Result::ok)
+            .filter(|entry| !entry.file_type().is_dir() && !is_yaml_name(entry.path()));
+        for entry in files {
+            count += 1;
+            if names.len() < MAX_NAMED {
+                let relative = entry.path().strip_prefix(folder).unwrap_or(entry.path());
+                names.push(quote(&relative.to_string_lossy()));
+            }
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let files = if count == 1 { "file" } else { "files" };
+    let more = count.saturating_sub(names.len());
+    let listed = if more > 0 {
+        format!("{} and {more} more", names.join(", "))
+    } else {
+        names.join(", ")
+    };
+    Some(format!(
+        "skipped {count} {files} not named *.yaml or *.yml: {listed}"
+    ))
+}
+
+fn is_yaml_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|extension| extension == "yaml" || extension == "yml")
+}
+
+/// Why `NUMI_THREADS` cannot be used, when it is set to anything but a
+/// positive whole number.
+pub fn threads_problem(value: Option<&std::ffi::OsStr>) -> Option<String> {
+    let value = value?;
+    let valid = value
+        .to_str()
+        .and_then(|text| text.parse::<usize>().ok())
+        .is_some_and(|threads| threads > 0);
+    if valid {
+        None
+    } else {
+        Some(format!(
+            "NUMI_THREADS must be a positive whole number of threads, not {}",
+            quote(&value.to_string_lossy())
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used, clippy::unwrap_used)]
+
+    use std::ffi::OsStr;
+    use std::fs;
+
+    use super::*;
+
+    #[test]
+    fn a_repository_with_a_tree_needs_no_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join(".numinance")).unwrap();
+        assert_eq!(repository_hint(dir.path()), None);
+    }
+
+    #[test]
+    fn each_missing_tree_gets_its_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope");
+        assert!(
+            repository_hint(&missing)
+                .unwrap()
+                .ends_with("does not exist")
+        );
+        let file = dir.path().join("doc.yaml");
+        fs::write(&file, "kind: Playbook\n").unwrap();
+        assert!(
+            repository_hint(&file)
+                .unwrap()
+                .contains("is a file, not a repository")
+        );
+        assert!(repository_hint(&file).unwrap().contains("--files"));
+        let empty = dir.path().join("empty");
+        fs::create_dir(&empty).unwrap();
+        let hint = repository_hint(&empty).unwrap();
+        assert!(
+            hint.contains("numi init") && !hint.contains("--files"),
+            "{hint}"
+        );
+        assert!(repository_hint(dir.path()).unwrap().contains("--files"));
+    }
+
+    #[test]
+    fn skipped_files_are_counted_and_the_first_named() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(skipped_files(&[dir.path()]), None);
+        for name in [
+            "a.json", "b.json", "c.txt", "d.json", "e.json", "f.json", "g.yaml",
+        ] {
+            fs::write(dir.path().join(name), "{}").unwrap();
+        }
+        assert_eq!(
+            skipped_files(&[dir.path()]).unwrap(),
+            r#"skipped 6 files not named *.yaml or *.yml: "a.json", "b.json", "c.txt", "d.json", "e.json" and 1 more"#
+        );
+    }
+
+    #[test]
+    fn threads_must_be_a_positive_number() {
+        assert_eq!(threads_problem(None), None);
+        assert_eq!(threads_problem(Some(OsStr::new("4"))), None);
+        for bad in ["", "0", "four", "-1", "2.5"] {
+            assert!(threads_problem(Some(OsStr::new(bad))).is_some(), "{bad:?}");
+        }
+    }
+}

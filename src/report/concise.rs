@@ -1,0 +1,102 @@
+//! `--format concise`: one line per diagnostic,
+//! `path:line:column: severity[rule-id] message`, the shape editors,
+//! terminals and `grep` turn into links (ruff's `concise`, actionlint's
+//! default). A valid document prints nothing; the run ends with the summary.
+
+use std::io;
+
+use super::{Reporter, message_with_note};
+use crate::diagnostic::Diagnostic;
+use crate::results::{FileResult, Summary};
+use crate::text::quote;
+
+#[derive(Debug, Default)]
+pub struct ConciseReporter;
+
+impl Reporter for ConciseReporter {
+    fn begin(&mut self, _out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        for diagnostic in &result.checked.diagnostics {
+            writeln!(out, "{}", line(&result.path, diagnostic))?;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The line of one diagnostic. A diagnostic without a position (a read
+/// error) names the file alone.
+pub fn line(path: &str, diagnostic: &Diagnostic) -> String {
+    let at = match diagnostic.position {
+        Some(position) => format!("{}:{}:{}", shown_path(path), position.line, position.column),
+        None => shown_path(path),
+    };
+    format!(
+        "{at}: {}[{}] {}",
+        diagnostic.severity.name(),
+        diagnostic.rule,
+        message_with_note(diagnostic)
+    )
+}
+
+/// The path as given when it is plain text, else quoted, so a file name
+/// cannot break or forge a line.
+fn shown_path(path: &str) -> String {
+    let quoted = quote(path);
+    let plain = quoted.len() == path.len() + 2 && !path.contains(": ");
+    if plain { path.to_owned() } else { quoted }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line;
+    use crate::diagnostic::{Diagnostic, Position, Stage};
+
+    #[test]
+    fn a_located_diagnostic_is_path_line_column_severity_rule_message() {
+        let diagnostic = Diagnostic::new(Stage::Rule, "evalset/cases-sorted", "cases are sorted")
+            .at_position(Position { line: 4, column: 5 })
+            .with_note("case \"b\" should follow case \"c\"");
+        assert_eq!(
+            line("conf/evals.yaml", &diagnostic),
+            "conf/evals.yaml:4:5: error[evalset/cases-sorted] cases are sorted (case \"b\" should follow case \"c\")"
+        );
+    }
+
+    #[test]
+    fn a_diagnostic_without_position_names_the_file_and_a_warning_says_so() {
+        let diagnostic = Diagnostic::new(Stage::Read, "read/io", "no such file or directory");
+        assert_eq!(
+            line("missing.yaml", &diagnostic),
+            "missing.yaml: error[read/io] no such file or directory"
+        );
+        let warning = diagnostic.as_warning();
+        assert!(line("m.yaml", &warning).starts_with("m.yaml: warning[read/io] "));
+    }
+
+    #[test]
+    fn a_path_that_could_forge_a_line_is_quoted() {
+        let diagnostic = Diagnostic::new(Stage::Read, "read/io", "gone");
+        assert_eq!(
+            line("a\nb.yaml", &diagnostic),
+            "\"a\\nb.yaml\": error[read/io] gone"
+        );
+        assert_eq!(
+            line("a: b.yaml", &diagnostic),
+            "\"a: b.yaml\": error[read/io] gone"
+        );
+    }
+
+    #[test]
+    fn the_secret_of_a_finding_is_masked() {
+        let diagnostic = Diagnostic::new(Stage::Rule, "bundle/credential-in-ref", "holds ghp_x")
+            .with_secret("ghp_x");
+        assert!(!line("b.yaml", &diagnostic).contains("ghp_x"));
+    }
+}
