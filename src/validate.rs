@@ -213,7 +213,10 @@ fn locate<'v>(
     }
     if let Some(pointer) = &diagnostic.pointer {
         let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
-        let at_key = diagnostic.rule == "schema/additionalProperties";
+        let at_key = matches!(
+            diagnostic.rule,
+            "schema/additionalProperties" | "events/unnamed-field"
+        );
         diagnostic.position = Some(match located.key {
             Some(key) if at_key => key,
             _ => located.node,

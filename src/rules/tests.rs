@@ -36,7 +36,7 @@ fn stage_of_prefix(prefix: &str) -> Option<Stage> {
         "yaml" => Some(Stage::Yaml),
         "kind" => Some(Stage::Kind),
         "schema" => Some(Stage::Schema),
-        "evalset" | "bundle" | "playbook" | "policy" | "repo" => Some(Stage::Rule),
+        "evalset" | "bundle" | "playbook" | "policy" | "repo" | "events" => Some(Stage::Rule),
         "internal" => Some(Stage::Internal),
         _ => None,
     }
