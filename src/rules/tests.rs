@@ -228,6 +228,7 @@ fn the_producer_side_rules_are_frozen() {
     policy/rule-above-floor
     policy/duplicate-rule
     policy/duplicate-floor
+    events/unnamed-field
     repo/duplicate-name
     ");
 }
