@@ -29,7 +29,10 @@ fn the_schema_requires_the_stratum_and_origin_and_types_the_origin() {
     assert_eq!(
         messages,
         ["playbook", "component", "origin"]
-            .map(|field| ("schema/required", format!("missing required property \"{field}\"")))
+            .map(|field| (
+                "schema/required",
+                format!("missing required property \"{field}\"")
+            ))
             .to_vec()
     );
 
