@@ -141,3 +141,24 @@ fn each_payload_schema_is_printed_and_marked_inferred() {
         );
     }
 }
+
+#[test]
+fn many_unnamed_fields_are_each_reported_in_document_order() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let mut text = example("outcome-corrected.yaml");
+    for i in 0..20_000 {
+        text.push_str(&format!("  extra{i}: 1\n"));
+    }
+    std::fs::write(temp.path().join("many.yaml"), text).expect("write");
+    let run = numi(temp.path(), &["validate", "--files", "many.yaml"]);
+    assert_eq!(run.code, 0);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 20_000);
+    assert!(
+        lines.last().is_some_and(
+            |line| line.starts_with("warning: file \"many.yaml\" at line 20005 column 3:")
+        ),
+        "{:?}",
+        lines.last()
+    );
+}

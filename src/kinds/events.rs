@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::checks::{field_fails, is_digest};
 use crate::diagnostic::{Diagnostic, RuleDoc, Severity, Stage};
 use crate::text::{quote, shorten};
-use crate::yaml::{document_order, parse_pointer};
+use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
 
 /// The autonomy ladder, lowest first (spec 002).
 pub const LADDER: [&str; 8] = [
@@ -65,9 +65,10 @@ pub fn whole_number(spec: &Value, field: &str) -> Option<u64> {
 /// `found` in the order their values stand in `document`: one fixed order
 /// whatever the rule.
 pub fn in_document_order(document: &Value, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut keys = KeyIndex::default();
     found.sort_by_cached_key(|diagnostic| {
         let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        document_order(document, &parse_pointer(document, pointer))
+        document_order_with(document, &parse_pointer(document, pointer), &mut keys)
     });
     found
 }
