@@ -8,7 +8,9 @@ use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
-use crate::yaml::{self, Document, KeyIndex, Limits, Positions, document_order, parse_pointer};
+use crate::yaml::{
+    self, Document, KeyIndex, Limits, Positions, document_order_with, parse_pointer,
+};
 
 /// Where a document was found, which decides the gates it meets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,9 +152,16 @@ fn check_document(document: &Document, mode: Mode, location: Location<'_>) -> Ch
 /// warnings, in the order their values stand in the document.
 fn producer_findings(kind: &Kind, subject: &Subject<'_>) -> Vec<Diagnostic> {
     let mut found = (kind.producer_checks)(subject);
+    // One index for every lookup: a mapping of many keys with a finding on
+    // each stays linear.
+    let mut keys = KeyIndex::default();
     found.sort_by_cached_key(|diagnostic| {
         let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        document_order(subject.value, &parse_pointer(subject.value, pointer))
+        document_order_with(
+            subject.value,
+            &parse_pointer(subject.value, pointer),
+            &mut keys,
+        )
     });
     found.into_iter().map(Diagnostic::as_warning).collect()
 }
@@ -225,7 +234,10 @@ fn locate<'v>(
     }
     if let Some(pointer) = &diagnostic.pointer {
         let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
-        let at_key = diagnostic.rule == "schema/additionalProperties";
+        let at_key = matches!(
+            diagnostic.rule,
+            "schema/additionalProperties" | "events/unnamed-field"
+        );
         diagnostic.position = Some(match located.key {
             Some(key) if at_key => key,
             _ => located.node,

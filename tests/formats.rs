@@ -278,7 +278,7 @@ fn standard_input_has_no_file_to_point_at() {
     assert_eq!(
         String::from_utf8(output.stdout).expect("UTF-8"),
         "::error line=2,col=7,title=kind/unknown::unknown kind: \"Nope\" \
-         (this build knows AutonomyPolicy, ContextBundle, EvalSet, Playbook)\n"
+         (this build knows AutonomyPolicy, ContextBundle, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, PromotionDecided, PromotionProposed, QualificationUpdated)\n"
     );
 }
 

@@ -125,6 +125,11 @@ fn the_spec_examples_validate() {
     ok       file "autonomy-policy-org-default.yaml" AutonomyPolicy "org-default"
     ok       file "core-replay.yaml" EvalSet "core-replay"
     ok       file "implement-stage.yaml" ContextBundle
+    ok       file "outcome-corrected.yaml" OutcomeCorrected
+    ok       file "outcome-recorded.yaml" OutcomeRecorded
     ok       file "playbook-bugfix-bounded.yaml" Playbook "bugfix-bounded"
+    ok       file "promotion-decided.yaml" PromotionDecided
+    ok       file "promotion-proposed.yaml" PromotionProposed
+    ok       file "qualification-updated.yaml" QualificationUpdated
     "#);
 }

@@ -22,7 +22,8 @@ pub struct SchemaArgs {
     )]
     pub kind: Option<String>,
 
-    /// List the kinds with their apiVersion and role instead.
+    /// List the kinds with their apiVersion and role instead (and `inferred`
+    /// for a schema inferred from the spec's prose).
     #[arg(long, conflicts_with = "config")]
     pub list: bool,
 
@@ -50,7 +51,8 @@ pub fn execute(args: &SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
     }
 }
 
-/// One line per kind: name, apiVersion and role, in aligned columns.
+/// One line per kind: name, apiVersion and role, in aligned columns, and
+/// `inferred` after a kind whose schema numi infers from the spec's prose.
 pub fn kind_table() -> String {
     let mut listed: Vec<&kinds::Kind> = kinds::all().collect();
     listed.sort_unstable_by_key(|kind| kind.name);
@@ -61,15 +63,21 @@ pub fn kind_table() -> String {
         .map(|kind| version_of(kind).len())
         .max()
         .unwrap_or(0);
+    let role_width = listed
+        .iter()
+        .map(|kind| role_name(kind.role).len())
+        .max()
+        .unwrap_or(0);
     let mut table = String::new();
     for kind in listed {
-        let _ = writeln!(
-            table,
-            "{:name_width$}  {:version_width$}  {}",
+        let row = format!(
+            "{:name_width$}  {:version_width$}  {:role_width$}  {}",
             kind.name,
             version_of(kind),
-            role_name(kind.role)
+            role_name(kind.role),
+            if kind.inferred { "inferred" } else { "" }
         );
+        let _ = writeln!(table, "{}", row.trim_end());
     }
     table
 }

@@ -6,13 +6,19 @@
 //! line of its family's list; nothing outside the folder names the kind.
 
 pub(crate) mod checks;
+mod events;
 mod numinance;
 
 mod autonomy_policy;
 mod context_bundle;
 pub(crate) mod context_report;
 mod evalset;
+mod outcome_corrected;
+mod outcome_recorded;
 mod playbook;
+mod promotion_decided;
+mod promotion_proposed;
+mod qualification_updated;
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,10 @@
 
 use serde_json::Value;
 
-use super::{Family, Kind, autonomy_policy, context_bundle, evalset, playbook};
+use super::{
+    Family, Kind, autonomy_policy, context_bundle, evalset, outcome_corrected, outcome_recorded,
+    playbook, promotion_decided, promotion_proposed, qualification_updated,
+};
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::location::Location;
 use crate::text::{quote, shorten};
@@ -18,6 +21,11 @@ pub static FAMILY: Family = Family {
         &context_bundle::KIND,
         &playbook::KIND,
         &autonomy_policy::KIND,
+        &outcome_recorded::KIND,
+        &qualification_updated::KIND,
+        &promotion_proposed::KIND,
+        &promotion_decided::KIND,
+        &outcome_corrected::KIND,
     ],
     identify,
     display_name: super::metadata_name,

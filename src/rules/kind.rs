@@ -8,8 +8,8 @@ pub const KIND: &[RuleDoc] = &[
         id: "kind/unknown",
         stage: Stage::Kind,
         severity: Severity::Error,
-        summary: "The document names, as a string, a kind this build knows: AutonomyPolicy, ContextBundle, \
-EvalSet or Playbook.",
+        summary: "The document names, as a string, a kind this build knows (`numi schema --list` lists \
+them).",
         explanation: "The kind decides which schema and rules apply; without a known kind nothing else can be \
 checked. Kind names are case-sensitive.\n\nAdd a `kind:` line, or fix its spelling.",
         failing: include_str!("examples/kind/unknown.failing.yaml"),
@@ -19,10 +19,13 @@ checked. Kind names are case-sensitive.\n\nAdd a `kind:` line, or fix its spelli
         id: "kind/produced",
         stage: Stage::Kind,
         severity: Severity::Error,
-        summary: "A produced kind (ContextBundle) is not kept in the configuration tree.",
-        explanation: "The runtime writes ContextBundle records; people do not configure them. One under \
+        summary: "A produced kind (ContextBundle, the evals event payloads) is not kept in the configuration \
+tree.",
+        explanation: "The runtime writes ContextBundle records and the evals event payloads (OutcomeRecorded, \
+QualificationUpdated, PromotionProposed, PromotionDecided, OutcomeCorrected); people do \
+not configure them. One under \
 `.numinance/` would be read as configuration, so `numi validate [DIR]` refuses it. `numi \
-validate --files` checks a bundle against its own schema and rules.\n\nMove the file out \
+validate --files` checks one against its own schema and rules.\n\nMove the file out \
 of `.numinance/`, and check it with `numi validate --files PATH`.",
         failing: include_str!("examples/kind/produced.failing.yaml"),
         passing: include_str!("examples/kind/produced.passing.yaml"),

@@ -38,7 +38,7 @@ fn stage_of_prefix(prefix: &str) -> Option<Stage> {
         "yaml" => Some(Stage::Yaml),
         "kind" => Some(Stage::Kind),
         "schema" => Some(Stage::Schema),
-        "evalset" | "bundle" | "playbook" | "policy" | "repo" | "contextreport" => {
+        "evalset" | "bundle" | "playbook" | "policy" | "repo" | "contextreport" | "events" => {
             Some(Stage::Rule)
         }
         "internal" => Some(Stage::Internal),
@@ -245,6 +245,7 @@ fn the_producer_side_rules_are_frozen() {
     policy/rule-above-floor
     policy/duplicate-rule
     policy/duplicate-floor
+    events/unnamed-field
     repo/duplicate-name
     ");
 }

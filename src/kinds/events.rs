@@ -1,0 +1,216 @@
+//! What the five evals event payloads of spec 002 share (OutcomeRecorded,
+//! QualificationUpdated, PromotionProposed, PromotionDecided,
+//! OutcomeCorrected): the autonomy ladder, the digest format, and the
+//! finding for a field the spec does not name.
+//!
+//! Spec 002 names what each payload carries but publishes no field table,
+//! so their schemas are lenient: a field they do not name is allowed and
+//! reported as a producer-side finding, never refused, so that a real
+//! payload is not turned away for a field the spec left out.
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::checks::{field_fails, is_digest};
+use crate::diagnostic::{Diagnostic, RuleDoc, Severity, Stage};
+use crate::text::{quote, shorten};
+use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
+
+/// The autonomy ladder, lowest first (spec 002).
+pub const LADDER: [&str; 8] = [
+    "AUTONOMY_LEVEL_OBSERVE",
+    "AUTONOMY_LEVEL_SUGGEST",
+    "AUTONOMY_LEVEL_IMPLEMENT",
+    "AUTONOMY_LEVEL_PR",
+    "AUTONOMY_LEVEL_MERGE",
+    "AUTONOMY_LEVEL_STAGE",
+    "AUTONOMY_LEVEL_RELEASE",
+    "AUTONOMY_LEVEL_OPERATE",
+];
+
+/// Where `level` stands on the ladder, 0 for the lowest.
+pub fn level_rank(level: &str) -> Option<usize> {
+    LADDER.iter().position(|rung| *rung == level)
+}
+
+/// The digest fields `fields` of a payload's `spec` whose value is not
+/// `sha256:` and 64 lowercase hex digits; an absent field is no finding.
+pub fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
+    fields
+        .iter()
+        .filter_map(|field| {
+            let pointer = format!("/spec/{field}/value");
+            let value = document.pointer(&pointer)?.as_str()?;
+            (!is_digest(value)).then(|| field_fails("events/digest", "Digest.value", pointer))
+        })
+        .collect()
+}
+
+/// A count or basis-point field of `spec`: absent reads as 0 (proto3 JSON
+/// leaves zero values out); `None` for a number that is no whole number
+/// numi can read, which the rules then leave alone.
+pub fn whole_number(spec: &Value, field: &str) -> Option<u64> {
+    match spec.get(field) {
+        None => Some(0),
+        Some(value) => value.as_u64().or_else(|| {
+            let float = value.as_f64()?;
+            // Only whole numbers below 2^53 convert exactly.
+            (float.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&float))
+                .then_some(float as u64)
+        }),
+    }
+}
+
+/// `found` in the order their values stand in `document`: one fixed order
+/// whatever the rule.
+pub fn in_document_order(document: &Value, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut keys = KeyIndex::default();
+    found.sort_by_cached_key(|diagnostic| {
+        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+        document_order_with(document, &parse_pointer(document, pointer), &mut keys)
+    });
+    found
+}
+
+/// The fields a payload's schema names, read from the schema itself so the
+/// finding and the schema cannot disagree.
+pub struct NamedFields {
+    schema: &'static str,
+    parsed: OnceLock<Option<Value>>,
+}
+
+impl NamedFields {
+    pub const fn new(schema: &'static str) -> Self {
+        NamedFields {
+            schema,
+            parsed: OnceLock::new(),
+        }
+    }
+
+    /// One finding for each field of `document` the schema does not name,
+    /// at the field; the fields beneath it are not looked at.
+    pub fn unnamed(&self, kind: &str, document: &Value) -> Vec<Diagnostic> {
+        let parsed = self
+            .parsed
+            .get_or_init(|| serde_json::from_str(self.schema).ok());
+        let mut found = Vec::new();
+        if let Some(root) = parsed {
+            walk(root, root, document, &mut String::new(), kind, &mut found);
+        }
+        found
+    }
+}
+
+/// The schema node `node` stands for, its `$ref` into `$defs` followed.
+fn resolve<'s>(root: &'s Value, node: &'s Value) -> &'s Value {
+    node.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix("#/$defs/"))
+        .and_then(|name| root.get("$defs")?.get(name))
+        .unwrap_or(node)
+}
+
+fn walk(
+    root: &Value,
+    node: &Value,
+    value: &Value,
+    pointer: &mut String,
+    kind: &str,
+    found: &mut Vec<Diagnostic>,
+) {
+    let node = resolve(root, node);
+    match value {
+        Value::Object(fields) => {
+            let Some(named) = node.get("properties").and_then(Value::as_object) else {
+                return;
+            };
+            for (key, field) in fields {
+                let length = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                match named.get(key) {
+                    Some(schema) => walk(root, schema, field, pointer, kind, found),
+                    None => found.push(unnamed_field(kind, pointer)),
+                }
+                pointer.truncate(length);
+            }
+        }
+        Value::Array(items) => {
+            let Some(schema) = node.get("items") else {
+                return;
+            };
+            for (i, item) in items.iter().enumerate() {
+                let length = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&i.to_string());
+                walk(root, schema, item, pointer, kind, found);
+                pointer.truncate(length);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn unnamed_field(kind: &str, pointer: &str) -> Diagnostic {
+    Diagnostic::new(
+        Stage::Rule,
+        "events/unnamed-field",
+        format!(
+            "{kind} payloads hold only the fields spec 002 names: {} is not one of them",
+            quote(&shorten(pointer))
+        ),
+    )
+    .at_pointer(pointer)
+}
+
+/// The rule ids every payload shares, documented once, with the first
+/// payload kind's entries.
+pub const DIGEST: RuleDoc = RuleDoc {
+    id: "events/digest",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "Every digest of an evals event payload is `sha256:` followed by 64 lower-case hex digits.",
+    explanation: "An event binds what it speaks of by digest: the closed change and evidence record of an \
+outcome, the basis of a proposal, the proposal and decision record of a verdict, the \
+original and new record of a correction. A digest in any other form cannot be compared \
+byte for byte, so the binding holds nothing.\n\nWrite the digest with its `sha256:` \
+prefix and in lower case (`numi digest` prints one).",
+    failing: include_str!("events/examples/digest.failing.yaml"),
+    passing: include_str!("events/examples/digest.passing.yaml"),
+};
+
+/// See [`DIGEST`].
+pub const UNNAMED_FIELD: RuleDoc = RuleDoc {
+    id: "events/unnamed-field",
+    stage: Stage::Rule,
+    severity: Severity::Warning,
+    summary: "An evals event payload holds only the fields numi infers from spec 002.",
+    explanation: "Spec 002 names what each event payload carries but publishes no field table, so numi's \
+schemas for them are inferred and lenient: a field they do not name is allowed, never \
+refused, and reported here by its pointer, so that a misspelt field (`sever` for \
+`severe`) does not pass unseen while a real payload's extra field is not turned away. \
+Under `--strict` it is an error.\n\nCheck the field's spelling against `numi schema \
+<Kind>`; a field the producer really writes can stay.",
+    failing: include_str!("events/examples/unnamed-field.failing.yaml"),
+    passing: include_str!("events/examples/unnamed-field.passing.yaml"),
+};
+
+#[cfg(test)]
+mod tests;
+
+/// The rule id and message of every finding of `text`, checked as `--files`
+/// checks it, for the payload kinds' tests.
+#[cfg(test)]
+pub(crate) fn findings(text: &str) -> Vec<(&'static str, String)> {
+    let checked = crate::validate::validate_bytes(
+        text.as_bytes(),
+        crate::validate::Mode::Files,
+        &crate::yaml::Limits::default(),
+    );
+    checked
+        .diagnostics
+        .into_iter()
+        .map(|diagnostic| (diagnostic.rule, diagnostic.message))
+        .collect()
+}
