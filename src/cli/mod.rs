@@ -5,6 +5,7 @@ mod completions;
 mod digest;
 mod explain;
 mod init;
+mod lsp;
 mod man;
 mod schema;
 mod validate;
@@ -45,6 +46,8 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff) of numi or of one subcommand.
     Man(man::ManArgs),
+    /// Serve the Language Server Protocol on standard input and output.
+    Lsp(lsp::LspArgs),
 }
 
 /// The clap command with everything generated at run time: `--version`
@@ -92,6 +95,7 @@ pub fn main(
         Command::Digest(args) => digest::execute(&args, stdout, stderr),
         Command::Completions(args) => completions::execute(&args, stdout, stderr),
         Command::Man(args) => man::execute(&args, stdout, stderr),
+        Command::Lsp(args) => lsp::execute(&args, stdout, stderr),
     };
     exit as i32
 }
