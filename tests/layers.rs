@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     // Shared text helpers, "did you mean", and the diagnostic model.
     &["text", "suggest", "diagnostic"],
-    // The YAML loader, and the one way to read a file beside a document.
-    &["yaml", "location"],
+    // The YAML loader, the one way to read a file beside a document, and
+    // where a node stands in a document's text.
+    &["yaml", "location", "span"],
     // Inputs from the command line, the schema stage, document digests.
     &["inputs", "schema", "digest"],
     // Families and kinds.
@@ -31,6 +32,8 @@ const LAYERS: &[&[&str]] = &[
     &["report"],
     // Writing a starter configuration.
     &["init"],
+    // The language server.
+    &["lsp"],
     // The command line.
     &["cli"],
 ];

@@ -74,14 +74,11 @@ impl Client {
         let id = RequestId::from(self.next_id);
         let request = Request::new(id.clone(), method.to_owned(), params);
         self.connection.sender.send(request.into()).unwrap();
-        loop {
-            match self.receive() {
-                Message::Response(response) if response.id == id => {
-                    return serde_json::to_value(response).unwrap();
-                }
-                Message::Notification(n) => panic!("unexpected notification {n:?}"),
-                other => panic!("unexpected message {other:?}"),
+        match self.receive() {
+            Message::Response(response) if response.id == id => {
+                serde_json::to_value(response).unwrap()
             }
+            other => panic!("expected the response to {method}, got {other:?}"),
         }
     }
 
