@@ -448,7 +448,7 @@ fn man_page_of_an_unknown_subcommand_is_a_usage_error() {
     assert_eq!(result.stdout, "");
     assert_eq!(
         result.stderr,
-        "numi: no subcommand \"frobnicate\" (numi has validate, explain, init, schema, digest, completions, man)\n"
+        "numi: no subcommand \"frobnicate\" (numi has validate, explain, init, schema, digest, completions, man, lsp)\n"
     );
 }
 
