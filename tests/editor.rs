@@ -2,7 +2,7 @@
 //! on numi's server. `.ci/run` installs Neovim; under `CI=true` a missing
 //! `nvim` fails the test instead of skipping it.
 
-#![allow(clippy::expect_used, clippy::panic)]
+#![allow(clippy::expect_used, clippy::panic, clippy::print_stderr)]
 
 use std::path::Path;
 use std::process::Command;
