@@ -141,6 +141,28 @@ mod tests {
     }
 
     #[test]
+    fn autonomy_levels_and_trust_classes_are_offered() {
+        let policy = "kind: AutonomyPolicy\nspec:\n  defaults:\n    level: |\n";
+        let levels = labels(policy);
+        assert!(
+            levels
+                .first()
+                .is_some_and(|l| l == "AUTONOMY_LEVEL_OBSERVE"),
+            "{levels:?}"
+        );
+        assert!(
+            levels.iter().all(|l| l.starts_with("AUTONOMY_LEVEL_")),
+            "{levels:?}"
+        );
+        let bundle = "kind: ContextBundle\nspec:\n  authored_constraints:\n    - trust: |\n";
+        let classes = labels(bundle);
+        assert!(
+            classes.contains(&"TRUST_CLASS_UNTRUSTED_RETRIEVED".to_owned()),
+            "{classes:?}"
+        );
+    }
+
+    #[test]
     fn a_new_document_is_offered_its_kind_and_api_version() {
         assert_eq!(labels("|\n"), ["apiVersion", "kind"]);
         let kinds = labels("kind: |\n");
