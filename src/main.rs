@@ -8,10 +8,8 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let code = numi::cli::main(
-        std::env::args_os(),
-        &mut io::stdout().lock(),
-        &mut io::stderr().lock(),
-    );
+    // Standard output is locked per write, never for the whole run: the
+    // language server's writer thread writes to it from a thread of its own.
+    let code = numi::cli::main(std::env::args_os(), &mut io::stdout(), &mut io::stderr());
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

@@ -494,7 +494,7 @@ fn man_page_of_an_unknown_subcommand_is_a_usage_error() {
     assert_eq!(result.stdout, "");
     assert_eq!(
         result.stderr,
-        "numi: no subcommand \"frobnicate\" (numi has validate, fix, explain, init, schema, digest, slug, completions, man)\n"
+        "numi: no subcommand \"frobnicate\" (numi has validate, fix, explain, init, schema, digest, slug, completions, man, lsp)\n"
     );
 }
 

@@ -14,8 +14,9 @@ const LAYERS: &[&[&str]] = &[
     // Shared text helpers, "did you mean", and the diagnostic model.
     // What a fix is, as kinds declare it; masking secrets in shown text.
     &["text", "suggest", "diagnostic", "repair", "secrets"],
-    // The YAML loader, and the one way to read a file beside a document.
-    &["yaml", "location"],
+    // The YAML loader, the one way to read a file beside a document, and
+    // where a node stands in a document's text.
+    &["yaml", "location", "span"],
     // Inputs from the command line, the schema stage, document digests,
     // the configuration file.
     &["inputs", "schema", "digest", "config"],
@@ -33,6 +34,8 @@ const LAYERS: &[&[&str]] = &[
     &["report"],
     // Writing a starter configuration.
     &["init"],
+    // The language server.
+    &["lsp"],
     // The command line.
     &["cli"],
 ];

@@ -6,6 +6,7 @@ mod digest;
 mod explain;
 mod fix;
 mod init;
+mod lsp;
 mod man;
 mod paths;
 mod schema;
@@ -52,6 +53,8 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff) of numi or of one subcommand.
     Man(man::ManArgs),
+    /// Serve the Language Server Protocol on standard input and output.
+    Lsp(lsp::LspArgs),
 }
 
 /// The clap command with everything generated at run time: `--version`
@@ -109,6 +112,7 @@ pub fn main(
         Command::Slug(args) => slug::execute(&args, stdout, stderr),
         Command::Completions(args) => completions::execute(&args, stdout, stderr),
         Command::Man(args) => man::execute(&args, stdout, stderr),
+        Command::Lsp(args) => lsp::execute(&args, stdout, stderr),
     };
     exit as i32
 }

@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::diagnostic::Position;
 
 fn at(line: u32, column: u32) -> Position {
     Position { line, column }

@@ -1,0 +1,44 @@
+//! `numi lsp`: the language server on standard input and output.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use clap::Args;
+
+use crate::lsp::{self, FixEngine, Settings};
+use crate::results::Exit;
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Check alpha kinds (EvalSet) in a configuration tree, as
+    /// `numi validate --enable-alpha` does.
+    #[arg(long)]
+    pub enable_alpha: bool,
+
+    /// Producer-side findings are errors, as `numi validate --strict` makes them.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Accepted for clients that pass it; standard input and output are the
+    /// only transport.
+    #[arg(long, hide = true)]
+    pub stdio: bool,
+}
+
+pub fn execute(args: &LspArgs, _stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+    let settings = Settings {
+        enable_alpha: args.enable_alpha,
+        strict: args.strict,
+    };
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = lsp::serve(&connection, settings, Arc::new(FixEngine));
+    drop(connection);
+    let joined = io_threads.join().map_err(|e| e.to_string());
+    match served.and(joined) {
+        Ok(()) => Exit::Valid,
+        Err(error) => {
+            let _ = writeln!(stderr, "numi lsp: {error}");
+            Exit::Incomplete
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! numi's findings as LSP diagnostics: the same pipeline as `numi validate`
+//! for the document's path, each finding with the range of its node.
+
+use std::ops::Range;
+use std::path::Path;
+use std::str::FromStr;
+
+use lsp_types::{
+    CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, NumberOrString, Uri,
+};
+
+use super::encoding::Encoding;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
+use crate::span::{offset, token_length};
+use crate::validate::{Checked, Mode, validate_at};
+use crate::yaml::Limits;
+
+/// Where the rule pages live; a finding's `code` links to its rule there.
+pub const RULES_URL: &str = "https://numinance.dev/numi/rules";
+
+/// What the server checks with, as `numi validate` takes it from its flags.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Alpha kinds (EvalSet) in a configuration tree, as `--enable-alpha`.
+    pub enable_alpha: bool,
+    /// Producer-side findings are errors, as `--strict`.
+    pub strict: bool,
+}
+
+/// One finding of a checked document and the bytes of the node it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub diagnostic: Diagnostic,
+    pub span: Range<usize>,
+}
+
+/// The mode `numi validate` would check a file at `path` in: a file in a
+/// `.numinance/` tree is configuration, any other file is checked as
+/// `--files` checks it.
+pub fn mode_for(path: Option<&Path>, settings: Settings) -> Mode {
+    let in_tree = path.is_some_and(|path| {
+        path.components()
+            .any(|component| component.as_os_str() == ".numinance")
+    });
+    if in_tree {
+        Mode::Repository {
+            enable_alpha: settings.enable_alpha,
+        }
+    } else {
+        Mode::Files
+    }
+}
+
+/// Every finding of `text`, the document open at `path` (none for an
+/// unsaved buffer: then no neighbour can be read).
+pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding> {
+    let location = match path {
+        Some(path) => Location::file(path, DEFAULT_MAX_FILE_SIZE),
+        None => Location::detached(DEFAULT_MAX_FILE_SIZE),
+    };
+    let mode = mode_for(path, settings);
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        validate_at(text.as_bytes(), mode, &Limits::default(), location)
+    }))
+    .unwrap_or_else(|_| Checked {
+        diagnostics: vec![Diagnostic::new(
+            crate::diagnostic::Stage::Internal,
+            "internal/panic",
+            "numi failed on this file; please report it",
+        )],
+        ..Checked::default()
+    });
+    let mut checked = checked;
+    if settings.strict {
+        checked.promote_warnings();
+    }
+    checked
+        .diagnostics
+        .into_iter()
+        .map(|diagnostic| {
+            let span = span_of(text, &diagnostic);
+            Finding { diagnostic, span }
+        })
+        .collect()
+}
+
+/// The bytes of a finding's node: its token, or an empty span where a
+/// mapping lacks a property (underlining its first key would blame that key).
+fn span_of(text: &str, diagnostic: &Diagnostic) -> Range<usize> {
+    let Some(position) = diagnostic.position else {
+        return 0..0;
+    };
+    let start = offset(text, position);
+    let points_at_mapping = diagnostic.rule == "schema/required"
+        && !text.get(start..).is_some_and(|rest| rest.starts_with('{'));
+    let length = if points_at_mapping {
+        0
+    } else {
+        token_length(text, start)
+    };
+    start..start + length
+}
+
+/// The anchor of a rule id in the rule pages, as `docs/rules.md` makes it.
+pub fn rule_link(rule: &str) -> String {
+    let anchor: String = rule
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    format!("{RULES_URL}#{anchor}")
+}
+
+/// A finding as the client shows it. The order rules' note ("case b
+/// should follow case a") goes in the related information, at the node.
+pub fn to_lsp(
+    finding: &Finding,
+    text: &str,
+    encoding: Encoding,
+    uri: &Uri,
+) -> lsp_types::Diagnostic {
+    let range = lsp_range(text, &finding.span, encoding);
+    let diagnostic = &finding.diagnostic;
+    let related = diagnostic.note.as_ref().map(|note| {
+        vec![DiagnosticRelatedInformation {
+            location: lsp_types::Location {
+                uri: uri.clone(),
+                range,
+            },
+            message: note.clone(),
+        }]
+    });
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match diagnostic.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(diagnostic.rule.to_owned())),
+        code_description: Uri::from_str(&rule_link(diagnostic.rule))
+            .ok()
+            .map(|href| CodeDescription { href }),
+        source: Some("numi".to_owned()),
+        message: message(diagnostic),
+        related_information: related,
+        tags: None,
+        data: None,
+    }
+}
+
+/// The message with its stage, as the text format words it after the name.
+fn message(diagnostic: &Diagnostic) -> String {
+    use crate::diagnostic::Stage;
+    match diagnostic.stage {
+        Stage::Schema => match &diagnostic.pointer {
+            Some(pointer) => format!("{}: {}", crate::text::quote(pointer), diagnostic.message),
+            None => diagnostic.message.clone(),
+        },
+        _ => diagnostic.message.clone(),
+    }
+}
+
+pub fn lsp_range(text: &str, span: &Range<usize>, encoding: Encoding) -> lsp_types::Range {
+    lsp_types::Range {
+        start: encoding.position(text, span.start),
+        end: encoding.position(text, span.end),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BROKEN: &str = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata:\n  name: \"é-set\"\nspec:\n  version: \"1.0\"\n  cases: []\n";
+
+    #[test]
+    fn a_finding_spans_its_token_in_utf16_units() {
+        let findings = check(BROKEN, None, Settings::default());
+        let version = findings
+            .iter()
+            .find(|f| f.diagnostic.rule == "evalset/version")
+            .map(|f| f.span.clone());
+        assert_eq!(version.and_then(|s| BROKEN.get(s)), Some("\"1.0\""));
+    }
+
+    #[test]
+    fn a_valid_document_has_no_finding() {
+        let valid = include_str!("../../examples/core-replay.yaml");
+        assert_eq!(check(valid, None, Settings::default()), Vec::new());
+    }
+
+    #[test]
+    fn a_missing_property_points_at_the_mapping_without_a_width() {
+        let text = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata:\n  name: x\nspec:\n  cases: []\n";
+        let findings = check(text, None, Settings::default());
+        let required = findings
+            .iter()
+            .find(|f| f.diagnostic.rule == "schema/required");
+        assert_eq!(required.map(|f| f.span.len()), Some(0));
+    }
+
+    #[test]
+    fn files_in_a_configuration_tree_meet_its_gates() {
+        let tree = Path::new("/repo/.numinance/evals/a.yaml");
+        let loose = Path::new("/repo/evals/a.yaml");
+        assert_eq!(
+            mode_for(Some(tree), Settings::default()),
+            Mode::Repository {
+                enable_alpha: false
+            }
+        );
+        assert_eq!(mode_for(Some(loose), Settings::default()), Mode::Files);
+        assert_eq!(mode_for(None, Settings::default()), Mode::Files);
+    }
+
+    #[test]
+    fn rule_links_use_the_anchor_of_the_rule_pages() {
+        assert_eq!(
+            rule_link("evalset/cases-sorted"),
+            format!("{RULES_URL}#evalsetcases-sorted")
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! `numi lsp`: a language server on the same pipeline as `numi validate`.
+//!
+//! The main loop only reads messages, keeps the open documents and answers
+//! from what it holds; checks run on a worker thread, which drops a
+//! document's older versions unchecked and publishes only the findings of
+//! the version still open, so a slow document never blocks an answer.
+
+mod actions;
+mod completion;
+mod diagnostics;
+mod encoding;
+mod hover;
+mod outline;
+mod store;
+
+use std::str::FromStr;
+use std::sync::{Arc, mpsc};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+};
+use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::{
+    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
+    CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeParams, MarkupContent, MarkupKind, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind,
+};
+use serde_json::Value;
+
+pub use actions::{ByteEdit, FIX_ALL_TITLE, Fix, FixEngine, Fixer, NoFixes};
+pub use diagnostics::{RULES_URL, Settings};
+pub use encoding::Encoding;
+use store::{Job, Store};
+
+/// Serves one client on `connection` until it shuts down, checking with
+/// `settings` (the client's `initializationOptions` may turn them on too)
+/// and offering the fixes of `fixer`.
+pub fn serve(
+    connection: &Connection,
+    settings: Settings,
+    fixer: Arc<dyn Fixer>,
+) -> Result<(), String> {
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let encoding = Encoding::negotiate(
+        params
+            .capabilities
+            .general
+            .as_ref()
+            .and_then(|general| general.position_encodings.as_deref()),
+    );
+    let settings = with_options(settings, params.initialization_options.as_ref());
+    let result = serde_json::json!({
+        "capabilities": capabilities(encoding),
+        "serverInfo": ServerInfo {
+            name: "numi".to_owned(),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        },
+    });
+    connection
+        .initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
+
+    let store = Arc::new(Store::new(encoding));
+    let (jobs, queue) = mpsc::channel::<Job>();
+    let worker = {
+        let store = Arc::clone(&store);
+        let sender = connection.sender.clone();
+        std::thread::Builder::new()
+            .name("numi-lsp-check".to_owned())
+            .spawn(move || store::work(&queue, &store, &sender, settings))
+            .map_err(|e| e.to_string())?
+    };
+    let server = Server {
+        connection,
+        store: &store,
+        jobs,
+        fixer,
+    };
+    let outcome = server.run();
+    drop(server);
+    // The worker ends once the job queue is closed.
+    let _ = worker.join();
+    outcome
+}
+
+/// Settings the client passes as `initializationOptions`
+/// (`{"enableAlpha": true, "strict": true}`), added to those of the command line.
+fn with_options(mut settings: Settings, options: Option<&Value>) -> Settings {
+    let flag = |name: &str| {
+        options
+            .and_then(|options| options.get(name))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    };
+    settings.enable_alpha |= flag("enableAlpha");
+    settings.strict |= flag("strict");
+    settings
+}
+
+fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(encoding.kind()),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![":".to_owned(), " ".to_owned()]),
+            ..CompletionOptions::default()
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::SOURCE_FIX_ALL,
+            ]),
+            ..CodeActionOptions::default()
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+struct Server<'a> {
+    connection: &'a Connection,
+    store: &'a Store,
+    jobs: mpsc::Sender<Job>,
+    fixer: Arc<dyn Fixer>,
+}
+
+impl Server<'_> {
+    fn run(&self) -> Result<(), String> {
+        for message in &self.connection.receiver {
+            match message {
+                Message::Request(request) => {
+                    if self
+                        .connection
+                        .handle_shutdown(&request)
+                        .map_err(|e| e.to_string())?
+                    {
+                        return Ok(());
+                    }
+                    let response = self.answer(request);
+                    self.send(response.into());
+                }
+                Message::Notification(notification) => self.notified(notification),
+                Message::Response(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn send(&self, message: Message) {
+        // A closed channel means the client is gone; the loop ends with it.
+        let _ = self.connection.sender.send(message);
+    }
+
+    fn notified(&self, notification: Notification) {
+        match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Ok(params) = from::<DidOpenTextDocumentParams>(notification.params) {
+                    let document = params.text_document;
+                    self.opened(document.uri.as_str(), document.version, document.text);
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Ok(params) = from::<DidChangeTextDocumentParams>(notification.params) {
+                    // Full sync: the last change holds the whole text.
+                    if let Some(change) = params.content_changes.into_iter().last() {
+                        let document = params.text_document;
+                        self.opened(document.uri.as_str(), document.version, change.text);
+                    }
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Ok(params) = from::<DidCloseTextDocumentParams>(notification.params) {
+                    self.store
+                        .close(params.text_document.uri.as_str(), &self.connection.sender);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn opened(&self, uri: &str, version: i32, text: String) {
+        let text: Arc<str> = Arc::from(text);
+        self.store.update(uri, version, Arc::clone(&text));
+        let _ = self.jobs.send(Job {
+            uri: uri.to_owned(),
+            version,
+            text,
+        });
+    }
+
+    fn answer(&self, request: Request) -> Response {
+        let id = request.id.clone();
+        let answered = match request.method.as_str() {
+            HoverRequest::METHOD => from::<HoverParams>(request.params).map(|params| {
+                let at = params.text_document_position_params;
+                self.hover(at.text_document.uri.as_str(), at.position)
+            }),
+            Completion::METHOD => from::<CompletionParams>(request.params).map(|params| {
+                let at = params.text_document_position;
+                self.complete(at.text_document.uri.as_str(), at.position)
+            }),
+            CodeActionRequest::METHOD => {
+                from::<CodeActionParams>(request.params).map(|params| self.code_actions(&params))
+            }
+            _ => {
+                return Response::new_err(
+                    id,
+                    ErrorCode::MethodNotFound as i32,
+                    format!("numi does not serve {}", request.method),
+                );
+            }
+        };
+        match answered {
+            Ok(result) => Response::new_ok(id, result),
+            Err(message) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+        }
+    }
+
+    fn hover(&self, uri: &str, position: lsp_types::Position) -> Value {
+        let Some(open) = self.store.get(uri) else {
+            return Value::Null;
+        };
+        let offset = self.store.encoding().offset(&open.text, position);
+        let findings = open.current_findings();
+        match hover::hover(&open.text, findings, offset) {
+            Some(markdown) => to_value(Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: markdown,
+                }),
+                range: None,
+            }),
+            None => Value::Null,
+        }
+    }
+
+    fn complete(&self, uri: &str, position: lsp_types::Position) -> Value {
+        let Some(open) = self.store.get(uri) else {
+            return Value::Null;
+        };
+        let offset = self.store.encoding().offset(&open.text, position);
+        to_value(completion::complete(&open.text, offset))
+    }
+
+    fn code_actions(&self, params: &CodeActionParams) -> Value {
+        let uri = &params.text_document.uri;
+        let Some(open) = self.store.get(uri.as_str()) else {
+            return Value::Null;
+        };
+        let encoding = self.store.encoding();
+        let wanted = encoding.offset(&open.text, params.range.start)
+            ..encoding.offset(&open.text, params.range.end);
+        let Ok(uri) = lsp_types::Uri::from_str(uri.as_str()) else {
+            return Value::Null;
+        };
+        to_value(actions::actions(
+            self.fixer.as_ref(),
+            &uri,
+            &open.text,
+            open.current_findings(),
+            wanted,
+            encoding,
+        ))
+    }
+}
+
+fn from<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, String> {
+    serde_json::from_value(params).map_err(|e| format!("invalid params: {e}"))
+}
+
+fn to_value(value: impl serde::Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}

@@ -1,0 +1,293 @@
+//! Where the cursor stands in a document that may not parse (it is being
+//! typed): the path of keys and sequence items read from the indentation of
+//! the lines above it, and what the kind's schema says of that path.
+
+use serde_json::Value;
+
+/// One step from the root toward the cursor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Item,
+}
+
+/// What the cursor's line holds at the cursor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cursor {
+    /// The mapping the cursor's line belongs to.
+    pub mapping: Vec<Step>,
+    /// The key on the cursor's line, if it has one.
+    pub key: Option<String>,
+    /// Whether the cursor stands in the value after `key:`.
+    pub in_value: bool,
+    /// The keys the mapping already has (the cursor's own among them).
+    pub siblings: Vec<String>,
+}
+
+/// A line cut into its indentation, its sequence markers and its content.
+struct Line<'a> {
+    /// Spaces before the first marker or the content.
+    indent: usize,
+    /// How many `- ` markers open the line.
+    markers: usize,
+    /// The column (in characters) where the content starts.
+    content_column: usize,
+    content: &'a str,
+}
+
+fn cut(line: &str) -> Line<'_> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let mut rest = line.get(indent..).unwrap_or_default();
+    let mut markers = 0;
+    let mut column = indent;
+    while let Some(after) = rest.strip_prefix('-') {
+        if !(after.is_empty() || after.starts_with(' ')) {
+            break;
+        }
+        let trimmed = after.trim_start_matches(' ');
+        column += 1 + (after.len() - trimmed.len());
+        rest = trimmed;
+        markers += 1;
+    }
+    Line {
+        indent,
+        markers,
+        content_column: column,
+        content: rest,
+    }
+}
+
+/// The key of a `key: value` or `key:` line, quotes removed.
+fn key_of(content: &str) -> Option<&str> {
+    let end = content.match_indices(':').map(|(at, _)| at).find(|&at| {
+        content
+            .get(at + 1..)
+            .is_none_or(|after| after.is_empty() || after.starts_with([' ', '\t']))
+    })?;
+    let key = content.get(..end)?.trim();
+    let key = key
+        .strip_prefix('"')
+        .and_then(|k| k.strip_suffix('"'))
+        .or_else(|| key.strip_prefix('\'').and_then(|k| k.strip_suffix('\'')))
+        .unwrap_or(key);
+    (!key.is_empty() && !key.starts_with(['#', '{', '['])).then_some(key)
+}
+
+fn is_blank(line: &Line<'_>) -> bool {
+    line.content.is_empty() || line.content.starts_with('#') || line.content.starts_with("---")
+}
+
+/// The cursor at byte `offset` of `text`.
+pub fn cursor(text: &str, offset: usize) -> Cursor {
+    let offset = offset.min(text.len());
+    let line_start = text
+        .get(..offset)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |at| at + 1);
+    let lines: Vec<&str> = text.split('\n').collect();
+    let index = text
+        .get(..line_start)
+        .map_or(0, |before| before.matches('\n').count());
+    let current = lines.get(index).copied().unwrap_or_default();
+    let before_cursor = text
+        .get(line_start..offset)
+        .unwrap_or_default()
+        .chars()
+        .count();
+    let line = cut(current);
+    let mut mapping_reversed = Vec::new();
+    let (column, key, in_value) = if is_blank(&line) {
+        (before_cursor, None, false)
+    } else {
+        let key = key_of(line.content).map(str::to_owned);
+        let colon = key.as_ref().and_then(|_| line.content.find(':')).map(|at| {
+            line.content_column + line.content.get(..at).unwrap_or_default().chars().count()
+        });
+        let in_value = colon.is_some_and(|colon| before_cursor > colon);
+        (line.content_column, key, in_value)
+    };
+    let (mut target, mut inclusive) = (column, false);
+    if !is_blank(&line) && line.markers > 0 {
+        mapping_reversed.extend(std::iter::repeat_n(Step::Item, line.markers));
+        (target, inclusive) = (line.indent, true);
+    }
+    for above in lines.get(..index).unwrap_or_default().iter().rev() {
+        if target == 0 && !inclusive {
+            break;
+        }
+        let above = cut(above);
+        if is_blank(&above) {
+            continue;
+        }
+        let k = above.content_column;
+        if k < target || (inclusive && k <= target) {
+            if let Some(key) = key_of(above.content) {
+                mapping_reversed.push(Step::Key(key.to_owned()));
+            }
+            if above.markers > 0 {
+                mapping_reversed.extend(std::iter::repeat_n(Step::Item, above.markers));
+                (target, inclusive) = (above.indent, true);
+            } else {
+                (target, inclusive) = (k, false);
+            }
+        } else if above.markers > 0
+            && (above.indent < target || (inclusive && above.indent <= target))
+        {
+            mapping_reversed.extend(std::iter::repeat_n(Step::Item, above.markers));
+            (target, inclusive) = (above.indent, true);
+        }
+    }
+    mapping_reversed.reverse();
+    let siblings = siblings(&lines, index, column);
+    Cursor {
+        mapping: mapping_reversed,
+        key,
+        in_value,
+        siblings,
+    }
+}
+
+/// The keys at `column` of the mapping around line `index`.
+fn siblings(lines: &[&str], index: usize, column: usize) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut take = |line: &Line<'_>| {
+        if let Some(key) = key_of(line.content) {
+            keys.push(key.to_owned());
+        }
+    };
+    for (at, raw) in lines.iter().enumerate().skip(index) {
+        let line = cut(raw);
+        if is_blank(&line) || line.content_column > column {
+            continue;
+        }
+        if line.content_column < column || (line.markers > 0 && at != index) {
+            break;
+        }
+        take(&line);
+    }
+    for raw in lines.get(..index).unwrap_or_default().iter().rev() {
+        let line = cut(raw);
+        if is_blank(&line) || line.content_column > column {
+            continue;
+        }
+        if line.content_column < column {
+            break;
+        }
+        take(&line);
+        if line.markers > 0 {
+            break;
+        }
+    }
+    keys
+}
+
+/// The schema node at `path`, `$ref`s followed.
+pub fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
+    let mut node = resolve(root, root)?;
+    for step in path {
+        let next = match step {
+            Step::Key(key) => node.get("properties")?.get(key)?,
+            Step::Item => node.get("items")?,
+        };
+        node = resolve(root, next)?;
+    }
+    Some(node)
+}
+
+fn resolve<'s>(root: &'s Value, node: &'s Value) -> Option<&'s Value> {
+    let mut node = node;
+    // A chain of references ends or is a loop; a few hops are enough for
+    // the kinds' schemas.
+    for _ in 0..16 {
+        match node.get("$ref").and_then(Value::as_str) {
+            Some(reference) => node = root.pointer(reference.strip_prefix('#')?)?,
+            None => return Some(node),
+        }
+    }
+    None
+}
+
+/// The kind a document names on its top-level `kind:` line.
+pub fn kind_name(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| {
+        let value = line.strip_prefix("kind:")?.trim();
+        let value = value.split(" #").next().unwrap_or(value).trim();
+        Some(value.trim_matches(['"', '\'']))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str, marker: &str) -> Cursor {
+        let offset = text.find(marker).unwrap_or_default();
+        cursor(&text.replace(marker, ""), offset)
+    }
+
+    fn keys(path: &[&str]) -> Vec<Step> {
+        path.iter()
+            .map(|key| match *key {
+                "[]" => Step::Item,
+                key => Step::Key(key.to_owned()),
+            })
+            .collect()
+    }
+
+    const EVALSET: &str = "kind: EvalSet\nspec:\n  cases:\n  - name: a\n    outcome:\n      |\n    expect:\n      acceptance: |X\n";
+
+    #[test]
+    fn the_path_follows_keys_and_compact_sequence_items() {
+        let cursor = at(EVALSET, "|");
+        assert_eq!(cursor.mapping, keys(&["spec", "cases", "[]", "outcome"]));
+        assert_eq!(cursor.key, None);
+        let cursor = at(&EVALSET.replacen('|', "", 1), "|X");
+        assert_eq!(cursor.mapping, keys(&["spec", "cases", "[]", "expect"]));
+        assert_eq!(cursor.key.as_deref(), Some("acceptance"));
+        assert!(cursor.in_value);
+    }
+
+    #[test]
+    fn a_key_on_an_item_line_belongs_to_the_item() {
+        let text = "spec:\n  cases:\n    - na|me: a\n      expect: {}\n";
+        let cursor = at(text, "|");
+        assert_eq!(cursor.mapping, keys(&["spec", "cases", "[]"]));
+        assert_eq!(cursor.key.as_deref(), Some("name"));
+        assert!(!cursor.in_value);
+        assert_eq!(cursor.siblings, ["name", "expect"]);
+    }
+
+    #[test]
+    fn siblings_stop_at_the_next_item() {
+        let text = "cases:\n- name: a\n  outcome: x\n  |\n- name: b\n  expect: y\n";
+        let cursor = at(text, "|");
+        assert_eq!(cursor.mapping, keys(&["cases", "[]"]));
+        assert_eq!(cursor.siblings, ["outcome", "name"]);
+    }
+
+    #[test]
+    fn references_are_followed_through_the_schema() {
+        let schema = serde_json::json!({
+            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"type": "array", "items": {"properties": {"b": {"const": 1}}}},
+                      "Loop": {"$ref": "#/$defs/Loop"}}
+        });
+        let found = schema_at(&schema, &keys(&["a", "[]", "b"]));
+        assert_eq!(found, Some(&serde_json::json!({"const": 1})));
+        assert_eq!(schema_at(&schema, &keys(&["a", "c"])), None);
+        assert_eq!(
+            resolve(&schema, &serde_json::json!({"$ref": "#/$defs/Loop"})),
+            None
+        );
+    }
+
+    #[test]
+    fn the_kind_is_read_from_its_line() {
+        assert_eq!(
+            kind_name("apiVersion: x\nkind: \"EvalSet\" # alpha\n"),
+            Some("EvalSet")
+        );
+        assert_eq!(kind_name("spec:\n  kind: nested\n"), None);
+    }
+}
