@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::autocontext_store;
 use crate::location::io_reason;
 
 /// The folder that holds a repository's configuration tree.
@@ -101,7 +102,8 @@ pub fn from_repository(root: &Path) -> Vec<Input> {
     }
 }
 
-/// Every `*.yaml` and `*.yml` under `folder` (following links to folders,
+/// Every `*.yaml` and `*.yml` under `folder`, and the JSON files numi
+/// verifies in an autocontext store there (following links to folders,
 /// with loops reported), named relative to `base`; paths as given start
 /// with `argument` when the folder was one. With `confine`, a link that
 /// resolves outside that (canonical) folder is reported, not followed.
@@ -116,7 +118,10 @@ fn walk(folder: &Path, base: &Path, argument: Option<&str>, confine: Option<&Pat
         match entry {
             Ok(entry) => {
                 let is_dir = entry.file_type().is_dir();
-                if !is_dir && !is_yaml_name(entry.path()) {
+                if !is_dir
+                    && !is_yaml_name(entry.path())
+                    && !autocontext_store::is_verified_store_file(entry.path())
+                {
                     continue;
                 }
                 if let Some(root) = confine {

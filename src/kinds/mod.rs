@@ -8,6 +8,8 @@
 pub(crate) mod checks;
 mod numinance;
 
+pub mod autocontext;
+
 mod autonomy_policy;
 mod context_bundle;
 mod evalset;
@@ -26,7 +28,7 @@ use crate::yaml::TextFacts;
 /// Every family this build reads, in the order they are asked whether a
 /// document is theirs. Numinance comes last: it claims every document the
 /// others leave, and names what is wrong with one that is no kind at all.
-pub static FAMILIES: [&Family; 1] = [&numinance::FAMILY];
+pub static FAMILIES: [&Family; 2] = [&autocontext::FAMILY, &numinance::FAMILY];
 
 /// How the configuration loader treats a kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
