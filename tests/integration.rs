@@ -79,10 +79,14 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     exit: 0
     --- stdout
     numi 0.1.0
-    AutonomyPolicy  numinance.dev/v1        configuration
-    ContextBundle   numinance.dev/v1        produced
-    EvalSet         numinance.dev/v1alpha1  alpha
-    Playbook        numinance.dev/v1        configuration
+    AutocontextActivePointer    -                       produced
+    AutocontextBundle           -                       produced
+    AutocontextCandidateRecord  -                       produced
+    AutocontextManifestDiff     -                       produced
+    AutonomyPolicy              numinance.dev/v1        configuration
+    ContextBundle               numinance.dev/v1        produced
+    EvalSet                     numinance.dev/v1alpha1  alpha
+    Playbook                    numinance.dev/v1        configuration
     "#);
     assert!(
         result
@@ -109,10 +113,14 @@ fn schema_list_names_every_kind() {
     insta::assert_snapshot!(result.transcript(), @r#"
     exit: 0
     --- stdout
-    AutonomyPolicy  numinance.dev/v1        configuration
-    ContextBundle   numinance.dev/v1        produced
-    EvalSet         numinance.dev/v1alpha1  alpha
-    Playbook        numinance.dev/v1        configuration
+    AutocontextActivePointer    -                       produced
+    AutocontextBundle           -                       produced
+    AutocontextCandidateRecord  -                       produced
+    AutocontextManifestDiff     -                       produced
+    AutonomyPolicy              numinance.dev/v1        configuration
+    ContextBundle               numinance.dev/v1        produced
+    EvalSet                     numinance.dev/v1alpha1  alpha
+    Playbook                    numinance.dev/v1        configuration
     "#);
 }
 
@@ -138,7 +146,7 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     assert!(
         result
             .stderr
-            .contains("[possible values: AutonomyPolicy, ContextBundle, EvalSet, Playbook]"),
+            .contains("[possible values: AutocontextActivePointer, AutocontextBundle, AutocontextCandidateRecord, AutocontextManifestDiff, AutonomyPolicy, ContextBundle, EvalSet, Playbook]"),
         "{}",
         result.stderr
     );

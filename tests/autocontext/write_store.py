@@ -1,10 +1,12 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
-Usage: write_store.py KNOWLEDGE_DIR
+Usage: write_store.py KNOWLEDGE_DIR [--non-ascii]
 
 Bootstraps a baseline, proposes candidates, records matched trials,
 promotes one, rejects one and rolls back, so that every kind of file numi
-verifies is written by the real producer. Content is ASCII only.
+verifies is written by the real producer. Content is ASCII only unless
+--non-ascii is given: then the baseline playbook holds an emoji, which
+json.dumps writes as a surrogate pair escape.
 """
 
 import sys
@@ -66,7 +68,8 @@ def trials(candidate: ContextBundle, incumbent: ContextBundle, better: bool) -> 
 
 def main() -> None:
     store = ContextBundleStore(Path(sys.argv[1]))
-    baseline = store.bootstrap(bundle("Answer in one line.", None))
+    first = "Answer in one line \U0001f600." if "--non-ascii" in sys.argv[2:] else "Answer in one line."
+    baseline = store.bootstrap(bundle(first, None))
 
     better = bundle("Answer in one line, then check it.", baseline.digest)
     store.propose(better, source_run_id="run-1", source_generation=1)
