@@ -71,11 +71,12 @@ would never serve.\n\nStore the bundle under its own scenario.",
         id: "autocontext/parent",
         stage: Stage::Rule,
         severity: Severity::Error,
-        summary: "A stored bundle's parent_digest names a bundle of the same store and scenario that \
-verifies.",
+        summary: "A stored bundle's parent_digest names the bundle of that digest in the same store and \
+scenario.",
         explanation: "Every candidate descends from the bundle that was active when it was proposed; its \
 manifest diff and its promotion are computed against that parent. A parent that is \
-missing, does not verify or belongs to another scenario breaks that chain.\n\nRestore \
+missing, holds another digest or belongs to another scenario breaks that chain (the \
+parent's own digests are verified on its own line).\n\nRestore \
 the parent bundle in `bundles/`.",
         failing: "",
         passing: "",
