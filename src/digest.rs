@@ -5,9 +5,10 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 
+use crate::canonical;
 use crate::yaml::{self, Limits};
 
 /// The `sha256:<64 lowercase hex>` digest of `bytes`.
@@ -29,6 +30,9 @@ pub enum CanonicalError {
     /// A value JSON cannot hold (numi's loader refuses these first, so this
     /// is only reached by values built in code).
     NotJson(String),
+    /// A value canonical JSON refuses: a number that shares its double with
+    /// other numbers (magnitude 2^53 or more).
+    Refused(String),
 }
 
 impl std::fmt::Display for CanonicalError {
@@ -36,19 +40,19 @@ impl std::fmt::Display for CanonicalError {
         match self {
             CanonicalError::Yaml(message) => write!(formatter, "yaml: {message}"),
             CanonicalError::NotJson(message) => write!(formatter, "json: {message}"),
+            CanonicalError::Refused(message) => write!(formatter, "canonical json: {message}"),
         }
     }
 }
 
-/// The RFC 8785 canonical JSON text of `value`.
-///
-/// JCS reads every number as an IEEE 754 double, so integers are converted
-/// first: `20` stays `20`, but an integer beyond 2^53 is written as the
-/// double nearest to it, as any JCS implementation in JavaScript would.
+/// The RFC 8785 canonical JSON text of `value`, as [`crate::canonical`]
+/// writes it: a number of magnitude 2^53 or more is refused, since JCS reads
+/// it as a double other numbers share and two documents would collide.
 pub fn canonical_json(value: &Value) -> Result<String, CanonicalError> {
-    let as_doubles = numbers_as_doubles(value);
-    serde_json_canonicalizer::to_string(&as_doubles)
-        .map_err(|error| CanonicalError::NotJson(error.to_string()))
+    canonical::to_string(value).map_err(|refusal| match refusal.reason {
+        canonical::Reason::NotJson => CanonicalError::NotJson(refusal.message),
+        canonical::Reason::UnsafeNumber => CanonicalError::Refused(refusal.to_string()),
+    })
 }
 
 /// The digest of the canonical JSON of the one YAML (or JSON) document in
@@ -58,22 +62,6 @@ pub fn canonical_sha256(bytes: &[u8], limits: &Limits) -> Result<String, Canonic
         yaml::load_bytes(bytes, limits).map_err(|error| CanonicalError::Yaml(error.message))?;
     let text = canonical_json(&document.value)?;
     Ok(sha256(text.as_bytes()))
-}
-
-fn numbers_as_doubles(value: &Value) -> Value {
-    match value {
-        Value::Number(number) if !number.is_f64() => number
-            .as_f64()
-            .and_then(Number::from_f64)
-            .map_or_else(|| value.clone(), Value::Number),
-        Value::Array(items) => Value::Array(items.iter().map(numbers_as_doubles).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(key, item)| (key.clone(), numbers_as_doubles(item)))
-                .collect(),
-        ),
-        _ => value.clone(),
-    }
 }
 
 #[cfg(test)]

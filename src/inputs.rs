@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use ignore::WalkBuilder;
 use ignore::overrides::{Override, OverrideBuilder};
 
+use crate::autocontext_store;
 use crate::location::io_reason;
 
 /// The folder that holds a repository's configuration tree.
@@ -319,7 +320,10 @@ fn walk(folder: &Path, scope: &Scope) -> Vec<Input> {
         match entry {
             Ok(entry) => {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                if is_dir || !is_yaml_name(entry.path()) {
+                if is_dir
+                    || (!is_yaml_name(entry.path())
+                        && !autocontext_store::is_verified_store_file(entry.path()))
+                {
                     continue;
                 }
                 if let Some(root) = scope.confine {

@@ -4,6 +4,8 @@
 //!
 //! The binary is a thin shell over [`cli::main`].
 
+pub mod autocontext_store;
+pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

@@ -79,16 +79,20 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     exit: 0
     --- stdout
     numi 0.1.0
-    AutonomyPolicy        numinance.dev/v1        configuration  inferred
-    ContextBundle         numinance.dev/v1        produced
-    ContextReportRun      -                       configuration
-    EvalSet               numinance.dev/v1alpha1  alpha
-    OutcomeCorrected      numinance.dev/v1        produced       inferred
-    OutcomeRecorded       numinance.dev/v1        produced       inferred
-    Playbook              numinance.dev/v1        configuration
-    PromotionDecided      numinance.dev/v1        produced       inferred
-    PromotionProposed     numinance.dev/v1        produced       inferred
-    QualificationUpdated  numinance.dev/v1        produced       inferred
+    AutocontextActivePointer    -                       produced
+    AutocontextBundle           -                       produced
+    AutocontextCandidateRecord  -                       produced
+    AutocontextManifestDiff     -                       produced
+    AutonomyPolicy              numinance.dev/v1        configuration  inferred
+    ContextBundle               numinance.dev/v1        produced
+    ContextReportRun            -                       configuration
+    EvalSet                     numinance.dev/v1alpha1  alpha
+    OutcomeCorrected            numinance.dev/v1        produced       inferred
+    OutcomeRecorded             numinance.dev/v1        produced       inferred
+    Playbook                    numinance.dev/v1        configuration
+    PromotionDecided            numinance.dev/v1        produced       inferred
+    PromotionProposed           numinance.dev/v1        produced       inferred
+    QualificationUpdated        numinance.dev/v1        produced       inferred
     "#);
     assert!(
         result
@@ -115,16 +119,20 @@ fn schema_list_names_every_kind() {
     insta::assert_snapshot!(result.transcript(), @r#"
     exit: 0
     --- stdout
-    AutonomyPolicy        numinance.dev/v1        configuration  inferred
-    ContextBundle         numinance.dev/v1        produced
-    ContextReportRun      -                       configuration
-    EvalSet               numinance.dev/v1alpha1  alpha
-    OutcomeCorrected      numinance.dev/v1        produced       inferred
-    OutcomeRecorded       numinance.dev/v1        produced       inferred
-    Playbook              numinance.dev/v1        configuration
-    PromotionDecided      numinance.dev/v1        produced       inferred
-    PromotionProposed     numinance.dev/v1        produced       inferred
-    QualificationUpdated  numinance.dev/v1        produced       inferred
+    AutocontextActivePointer    -                       produced
+    AutocontextBundle           -                       produced
+    AutocontextCandidateRecord  -                       produced
+    AutocontextManifestDiff     -                       produced
+    AutonomyPolicy              numinance.dev/v1        configuration  inferred
+    ContextBundle               numinance.dev/v1        produced
+    ContextReportRun            -                       configuration
+    EvalSet                     numinance.dev/v1alpha1  alpha
+    OutcomeCorrected            numinance.dev/v1        produced       inferred
+    OutcomeRecorded             numinance.dev/v1        produced       inferred
+    Playbook                    numinance.dev/v1        configuration
+    PromotionDecided            numinance.dev/v1        produced       inferred
+    PromotionProposed           numinance.dev/v1        produced       inferred
+    QualificationUpdated        numinance.dev/v1        produced       inferred
     "#);
 }
 
@@ -155,9 +163,10 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     assert_eq!(result.stdout, "");
     assert!(
         result.stderr.contains(
-            "[possible values: AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, \
-             OutcomeCorrected, OutcomeRecorded, Playbook, PromotionDecided, PromotionProposed, \
-             QualificationUpdated]"
+            "[possible values: AutocontextActivePointer, AutocontextBundle, \
+             AutocontextCandidateRecord, AutocontextManifestDiff, AutonomyPolicy, ContextBundle, \
+             ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
+             PromotionDecided, PromotionProposed, QualificationUpdated]"
         ),
         "{}",
         result.stderr

@@ -4,14 +4,16 @@ use serde_json::{Number, Value, json};
 
 use super::*;
 
+/// The JCS text of a JSON text, before canonical JSON's refusals: the RFC's
+/// own samples hold numbers (`1E30`) that `numi digest` refuses.
 fn canonical_of_json(text: &str) -> String {
     let value: Value = serde_json::from_str(text).unwrap();
-    canonical_json(&value).unwrap()
+    crate::canonical::unrestricted(&value).unwrap()
 }
 
 fn canonical_of_yaml(text: &str) -> String {
     let document = yaml::load(text, &Limits::default()).unwrap();
-    canonical_json(&document.value).unwrap()
+    crate::canonical::unrestricted(&document.value).unwrap()
 }
 
 #[test]
@@ -130,9 +132,9 @@ const RFC_8785_NUMBERS: [(u64, &str); 25] = [
 #[test]
 fn rfc_8785_number_table() {
     for (bits, expected) in RFC_8785_NUMBERS {
-        let number = Number::from_f64(f64::from_bits(bits)).unwrap();
+        let number = Value::Number(Number::from_f64(f64::from_bits(bits)).unwrap());
         assert_eq!(
-            canonical_json(&Value::Number(number)).unwrap(),
+            crate::canonical::unrestricted(&number).unwrap(),
             expected,
             "bits {bits:016x}"
         );
@@ -140,28 +142,66 @@ fn rfc_8785_number_table() {
 }
 
 #[test]
+fn canonical_json_refuses_the_numbers_of_the_table_from_2_53_on() {
+    for (bits, expected) in RFC_8785_NUMBERS {
+        let double = f64::from_bits(bits);
+        let number = Value::Number(Number::from_f64(double).unwrap());
+        if double.abs() < 9_007_199_254_740_992.0 {
+            assert_eq!(canonical_json(&number).unwrap(), expected);
+        } else {
+            let error = canonical_json(&number).unwrap_err();
+            assert!(matches!(error, CanonicalError::Refused(_)), "{expected}");
+        }
+    }
+}
+
+#[test]
 fn rfc_8785_number_table_read_back_from_text() {
     // Each canonical text, loaded as YAML, canonicalises to itself.
     for (_, expected) in RFC_8785_NUMBERS {
+        let value: f64 = expected.parse().unwrap();
+        if value.abs() >= 9_007_199_254_740_992.0 {
+            continue;
+        }
+        let document = yaml::load(&format!("n: {expected}"), &Limits::default()).unwrap();
         assert_eq!(
-            canonical_of_yaml(&format!("n: {expected}")),
+            canonical_json(&document.value).unwrap(),
             format!("{{\"n\":{expected}}}")
         );
     }
 }
 
 #[test]
-fn integers_are_read_as_doubles() {
+fn integers_are_read_as_doubles_and_those_without_a_double_of_their_own_refused() {
     assert_eq!(canonical_json(&json!([20, -3, 0])).unwrap(), "[20,-3,0]");
-    // 2^53 + 1 has no double of its own: JCS writes the nearest one.
-    assert_eq!(
-        canonical_json(&json!(9007199254740993_u64)).unwrap(),
-        "9007199254740992"
-    );
-    assert_eq!(
-        canonical_json(&json!(u64::MAX)).unwrap(),
-        "18446744073709552000"
-    );
+    // 2^53 + 1 has no double of its own: JCS would write 2^53, and two
+    // documents would share one digest.
+    for unsafe_number in [json!(9007199254740993_u64), json!(u64::MAX)] {
+        let error = canonical_json(&unsafe_number).unwrap_err();
+        assert!(
+            error.to_string().starts_with("canonical json: the number"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn documents_that_differ_only_past_2_53_get_no_digest_rather_than_one_digest() {
+    let limits = Limits::default();
+    for text in [
+        "{\"a\": 9007199254740993}",
+        "{\"a\": 9007199254740992}",
+        "a: 1e16",
+        "a: 9007199254740992.0",
+    ] {
+        let error = canonical_sha256(text.as_bytes(), &limits).unwrap_err();
+        assert!(
+            matches!(error, CanonicalError::Refused(_)),
+            "{text}: {error:?}"
+        );
+        assert!(error.to_string().ends_with("(at /a)"), "{error}");
+    }
+    assert!(canonical_sha256(b"{\"a\": 9007199254740991}", &limits).is_ok());
 }
 
 #[test]
@@ -185,10 +225,15 @@ fn reformatting_a_document_keeps_its_canonical_digest() {
 #[test]
 fn canonical_digest_is_the_digest_of_the_canonical_text() {
     let limits = Limits::default();
+    let sample = RFC_8785_SAMPLE.replace("1E30", "1E15");
+    let canonical = RFC_8785_SAMPLE_CANONICAL.replace("1e+30", "1000000000000000");
     assert_eq!(
-        canonical_sha256(RFC_8785_SAMPLE.as_bytes(), &limits).unwrap(),
-        sha256(RFC_8785_SAMPLE_CANONICAL.as_bytes())
+        canonical_sha256(sample.as_bytes(), &limits).unwrap(),
+        sha256(canonical.as_bytes())
     );
+    // The RFC's own sample holds 1E30, a number canonical JSON refuses.
+    let error = canonical_sha256(RFC_8785_SAMPLE.as_bytes(), &limits).unwrap_err();
+    assert!(error.to_string().ends_with("(at /numbers/1)"), "{error}");
 }
 
 #[test]

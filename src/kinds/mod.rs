@@ -9,6 +9,8 @@ pub(crate) mod checks;
 mod events;
 mod numinance;
 
+pub mod autocontext;
+
 mod autonomy_policy;
 mod context_bundle;
 pub(crate) mod context_report;
@@ -34,7 +36,11 @@ use crate::yaml::TextFacts;
 /// Every family this build reads, in the order they are asked whether a
 /// document is theirs. Numinance comes last: it claims every document the
 /// others leave, and names what is wrong with one that is no kind at all.
-pub static FAMILIES: [&Family; 2] = [&context_report::FAMILY, &numinance::FAMILY];
+pub static FAMILIES: [&Family; 3] = [
+    &context_report::FAMILY,
+    &autocontext::FAMILY,
+    &numinance::FAMILY,
+];
 
 /// How the configuration loader treats a kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,9 +7,21 @@ use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
 
 /// Rules no document can show: read errors and defects of numi, an encoding
-/// a text example cannot carry, and schema keywords the kind stage or the
-/// shipped schemas leave unreachable.
+/// a text example cannot carry, schema keywords the kind stage or the
+/// shipped schemas leave unreachable, and the autocontext store's rules,
+/// which need a store around the document (tested in `tests/autocontext.rs`).
 const WITHOUT_EXAMPLE: &[&str] = &[
+    "autocontext/store-address",
+    "autocontext/store-scenario",
+    "autocontext/parent",
+    "autocontext/active-bundle",
+    "autocontext/active-promotion",
+    "autocontext/active-rollback",
+    "autocontext/lifecycle-mirror",
+    "autocontext/candidate-policy-digest",
+    "autocontext/candidate-bundle",
+    "autocontext/diff-digest",
+    "autocontext/diff-recomputed",
     "read/io",
     "internal/shape",
     "internal/panic",
@@ -38,9 +50,8 @@ fn stage_of_prefix(prefix: &str) -> Option<Stage> {
         "yaml" => Some(Stage::Yaml),
         "kind" => Some(Stage::Kind),
         "schema" => Some(Stage::Schema),
-        "evalset" | "bundle" | "playbook" | "policy" | "repo" | "contextreport" | "events" => {
-            Some(Stage::Rule)
-        }
+        "evalset" | "bundle" | "playbook" | "policy" | "repo" | "contextreport" | "events"
+        | "autocontext" => Some(Stage::Rule),
         "internal" => Some(Stage::Internal),
         _ => None,
     }
@@ -231,6 +242,7 @@ fn the_producer_side_rules_are_frozen() {
     insta::assert_snapshot!(ids.join("\n"), @r"
     contextreport/credential-in-prompt
     contextreport/paths-unchecked
+    autocontext/lifecycle-mirror
     bundle/constraint-trust
     bundle/constraint-origin-digest
     bundle/unique-source-refs
@@ -265,10 +277,13 @@ fn every_producer_side_rule_is_in_the_readme() {
 
 #[test]
 fn producer_side_examples_warn_and_fail_once_promoted() {
-    // A run manifest's examples need their folder: `kinds::context_report` tests them.
+    // A run manifest's examples need their folder: `kinds::context_report`
+    // tests them; a finding across documents or files has no single-document
+    // example.
     for rule in producer_side()
         .filter(|rule| rule.id != "repo/duplicate-name")
         .filter(|rule| !rule.id.starts_with("contextreport/"))
+        .filter(|rule| !WITHOUT_EXAMPLE.contains(&rule.id))
     {
         let failing = validate_bytes(rule.failing.as_bytes(), Mode::Files, &Limits::default());
         let rules: Vec<&str> = failing.diagnostics.iter().map(|d| d.rule).collect();

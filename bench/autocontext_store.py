@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Verify a seeded 10,000-bundle autocontext store, against sha256sum.
+
+    python3 bench/autocontext_store.py [--bundles N] [--seed S] [--runs K] [--numi PATH]
+
+1. Generates (seeded, deterministic) `bench/autocontext-store-n<N>-s<S>/`:
+   a knowledge folder with one scenario whose `context_bundles/` store holds
+   N bundles in one parent chain, a candidate record for each and
+   `active.json` naming the last. Digests are computed here with the same
+   canonical JSON as autocontext (all keys and content are ASCII, so sorted
+   `json.dumps` is RFC 8785 for them).
+2. Times, as medians of --runs runs after one untimed warm-up:
+   `numi validate --files <store>` and `sha256sum` over the same files (one
+   process, every file), and the peak RSS of each.
+3. Prints the figures and the ratio; exits 1 when numi does not report every
+   file `ok`.
+
+Standard library only. Build numi first (`cargo build --release`) or pass
+--numi.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+KINDS = ["playbook", "hints", "prompt_fragment", "tool_guidance", "routing_config"]
+
+
+def canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(value) -> str:
+    return hashlib.sha256(canonical(value).encode()).hexdigest()
+
+
+def component(kind: str, key: str, content: str) -> dict:
+    body = {"kind": kind, "key": key, "content": content, "media_type": "text/markdown"}
+    return {**body, "digest": digest(body)}
+
+
+def bundle(rng: random.Random, parent, index: int) -> dict:
+    kinds = sorted(rng.sample(KINDS, rng.randint(1, len(KINDS))))
+    components = [
+        component(kind, kind, f"{kind} {index}: " + " ".join(rng.choice(["check", "units", "answer", "plan", "tests"]) for _ in range(rng.randint(20, 200))))
+        for kind in kinds
+    ]
+    manifest = {
+        "schema_version": 1,
+        "scenario": "bench",
+        "evaluator_epoch": "epoch-1",
+        "parent_digest": parent,
+        "components": components,
+    }
+    return {**manifest, "digest": digest(manifest)}
+
+
+def write(path: Path, value: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2) + "\n")
+
+
+def generate(root: Path, bundles: int, seed: int) -> list:
+    store = root / "bench" / "context_bundles"
+    marker = root / "DONE"
+    if marker.exists():
+        return sorted(str(p) for p in root.rglob("*.json"))
+    rng = random.Random(seed)
+    parent = None
+    for index in range(bundles):
+        manifest = bundle(rng, parent, index)
+        write(store / "bundles" / f"{manifest['digest']}.json", manifest)
+        last = index == bundles - 1
+        write(
+            store / "candidates" / manifest["digest"] / "record.json",
+            {
+                "schema_version": 2,
+                "bundle_digest": manifest["digest"],
+                "parent_digest": parent,
+                "evaluator_epoch": "epoch-1",
+                "lifecycle": "active" if last else "superseded",
+                "source_run_id": "bench",
+                "source_generation": index,
+                "created_at": "2026-01-01T00:00:00+00:00",
+                "updated_at": "2026-01-01T00:00:00+00:00",
+                "rationale": "",
+                "comparison": None,
+                "confirmation_policy": None,
+                "confirmation_policy_digest": None,
+            },
+        )
+        parent = manifest["digest"]
+    write(
+        store / "active.json",
+        {
+            "schema_version": 1,
+            "bundle_digest": parent,
+            "evaluator_epoch": "epoch-1",
+            "promotion_id": None,
+            "rollback_target_digest": None,
+            "activated_at": "2026-01-01T00:00:00+00:00",
+            "rationale": "bench",
+        },
+    )
+    marker.write_text("")
+    return sorted(str(p) for p in root.rglob("*.json"))
+
+
+def timed(command, stdin_text=None):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(command, input=stdin_text, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, after.ru_maxrss, result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bundles", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--numi", default="target/release/numi")
+    args = parser.parse_args()
+
+    root = Path(__file__).resolve().parent / f"autocontext-store-n{args.bundles}-s{args.seed}"
+    files = generate(root, args.bundles, args.seed)
+    size = sum(os.path.getsize(f) for f in files)
+    print(f"store: {root} ({len(files)} files, {size / 1e6:.1f} MB)")
+
+    numi = [args.numi, "validate", "--files", str(root)]
+    sha = ["xargs", "-0", "sha256sum"]
+    listing = "\0".join(files)
+    timed(numi)
+    timed(sha, listing)
+    numi_walls, sha_walls, numi_rss, sha_rss = [], [], 0, 0
+    for _ in range(args.runs):
+        wall, _, rss, result = timed(numi)
+        numi_walls.append(wall)
+        numi_rss = max(numi_rss, rss)
+        lines = [line for line in result.stdout.splitlines() if line.startswith(("ok ", "invalid ", "error "))]
+        if result.returncode != 0 or len(lines) != len(files) or not all(line.startswith("ok ") for line in lines):
+            print(f"numi did not verify every file: exit {result.returncode}, {len(lines)} lines", file=sys.stderr)
+            return 1
+        wall, _, rss, _ = timed(sha, listing)
+        sha_walls.append(wall)
+    numi_median = statistics.median(numi_walls)
+    sha_median = statistics.median(sha_walls)
+    print(f"numi validate --files: median {numi_median:.3f} s over {args.runs} runs")
+    print(f"sha256sum (same files): median {sha_median:.3f} s over {args.runs} runs")
+    print(f"ratio numi / sha256sum: {numi_median / sha_median:.2f} (target: at most 3)")
+    print(f"peak RSS of the children so far: {numi_rss / 1024:.0f} MiB (ru_maxrss)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+//! Where a file stands in an autocontext context-bundle store, told by its
+//! path alone: `<knowledge>/<scenario>/context_bundles/` holding
+//! `bundles/<digest>.json`, `active.json` and `candidates/<digest>/*.json`.
+//! The walk uses it to read a store's JSON files, and the autocontext
+//! family to recognise them; nothing here opens a file.
+
+use std::path::{Path, PathBuf};
+
+/// The folder name of a store.
+pub const STORE_FOLDER: &str = "context_bundles";
+
+/// The candidate files numi verifies.
+pub const CANDIDATE_FILES: [&str; 2] = ["record.json", "manifest_diff.json"];
+
+/// One file of a store that numi verifies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreFile {
+    /// The store folder (`.../context_bundles`).
+    pub root: PathBuf,
+    /// The scenario folder's name.
+    pub scenario: String,
+    pub place: Place,
+}
+
+/// Which file of the store it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// `bundles/<name>.json`: the name as written, not yet checked as a digest.
+    Bundle { name: String },
+    /// `active.json`.
+    Active,
+    /// `candidates/<digest>/<file>`, one of [`CANDIDATE_FILES`].
+    Candidate { digest: String, file: String },
+}
+
+/// What `path` is in a store, if it is a file numi verifies there.
+pub fn store_file(path: &Path) -> Option<StoreFile> {
+    let names: Vec<&str> = path
+        .components()
+        .map(|part| part.as_os_str().to_str().unwrap_or(""))
+        .collect();
+    let (position, place) = match names.as_slice() {
+        [.., store, "active.json"] if *store == STORE_FOLDER => (names.len() - 1, Place::Active),
+        [.., store, "bundles", file] if *store == STORE_FOLDER => (
+            names.len() - 2,
+            Place::Bundle {
+                name: file.strip_suffix(".json")?.to_owned(),
+            },
+        ),
+        [.., store, "candidates", digest, file]
+            if *store == STORE_FOLDER && CANDIDATE_FILES.contains(file) =>
+        {
+            (
+                names.len() - 3,
+                Place::Candidate {
+                    digest: (*digest).to_owned(),
+                    file: (*file).to_owned(),
+                },
+            )
+        }
+        _ => return None,
+    };
+    let root: PathBuf = path.components().take(position).collect();
+    let scenario = root.parent()?.file_name()?.to_str()?.to_owned();
+    Some(StoreFile {
+        root,
+        scenario,
+        place,
+    })
+}
+
+/// Whether `path` is a file numi verifies in a store that holds a
+/// `bundles/` folder (the mark of a store).
+pub fn is_verified_store_file(path: &Path) -> bool {
+    store_file(path).is_some_and(|file| file.root.join("bundles").is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    const D: &str = "16e8b5c5c5b7c4f1c0a8a3c5e2f9b6d8a7c6e5f4d3c2b1a09f8e7d6c5b4a3921";
+
+    #[test]
+    fn files_of_a_store_are_told_by_their_place() {
+        let bundle = store_file(Path::new(&format!(
+            "k/demo/context_bundles/bundles/{D}.json"
+        )))
+        .unwrap();
+        assert_eq!(bundle.root, PathBuf::from("k/demo/context_bundles"));
+        assert_eq!(bundle.scenario, "demo");
+        assert_eq!(bundle.place, Place::Bundle { name: D.to_owned() });
+        let active = store_file(Path::new("k/demo/context_bundles/active.json")).unwrap();
+        assert_eq!(active.place, Place::Active);
+        let record = store_file(Path::new(&format!(
+            "k/demo/context_bundles/candidates/{D}/record.json"
+        )))
+        .unwrap();
+        assert_eq!(
+            record.place,
+            Place::Candidate {
+                digest: D.to_owned(),
+                file: "record.json".to_owned()
+            }
+        );
+    }
+
+    #[test]
+    fn other_files_are_not_store_files() {
+        for path in [
+            "k/demo/bundles/x.json",
+            "k/demo/context_bundles/bundles/x.yaml",
+            "k/demo/context_bundles/promotions/p.json",
+            "k/demo/context_bundles/candidates/d/notes.json",
+            "active.json",
+            "context_bundles/active.json",
+        ] {
+            assert_eq!(store_file(Path::new(path)), None, "{path}");
+        }
+    }
+}

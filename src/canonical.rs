@@ -1,0 +1,147 @@
+//! Canonical JSON as autocontext defines it, the text whose SHA-256 is a
+//! content digest: RFC 8785 (JCS: object keys sorted by UTF-16 code units,
+//! numbers in ECMAScript form, no insignificant whitespace) restricted to
+//! values that every runtime reads the same way.
+//!
+//! JCS reads every number as an IEEE 754 double. A number of magnitude 2^53
+//! or more cannot be told from its neighbours there (`9007199254740993`
+//! and `9007199254740992` are one double), so two different documents
+//! would share a digest: such numbers are refused, integral floats like
+//! `1e16` included, as autocontext's Python and TypeScript runtimes refuse
+//! them. A lone surrogate is refused too; a Rust string cannot hold one, so
+//! numi's loader refuses it when it reads the text and no value built here
+//! carries one.
+//!
+//! The text itself is written by `serde_json_canonicalizer`, which
+//! implements JCS (UTF-16 key order, ECMAScript number form through
+//! `ryu-js`); what it lacks is the refusal, which is this module's.
+
+use serde_json::{Number, Value};
+
+/// Magnitude from which a number no longer names one value: 2^53.
+const UNSAFE_MAGNITUDE: f64 = 9_007_199_254_740_992.0;
+
+/// Why a value has no canonical form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub reason: Reason,
+    /// The JSON Pointer of the value refused, `""` for the whole document.
+    pub pointer: String,
+    pub message: String,
+}
+
+/// What kind of value is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// A number of magnitude 2^53 or more.
+    UnsafeNumber,
+    /// A value JSON cannot hold (built in code; no loaded text gives one).
+    NotJson,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.pointer.is_empty() {
+            write!(formatter, "{}", self.message)
+        } else {
+            write!(formatter, "{} (at {})", self.message, self.pointer)
+        }
+    }
+}
+
+/// The canonical JSON text of `value`, or why it has none.
+pub fn to_string(value: &Value) -> Result<String, Refusal> {
+    if let Some(refusal) = first_refusal(value, &mut String::new()) {
+        return Err(refusal);
+    }
+    unrestricted(value)
+}
+
+/// The SHA-256 of the canonical text of `value`, as 64 lowercase hex.
+pub fn sha256_hex(value: &Value) -> Result<String, Refusal> {
+    to_string(value).map(|text| hex_sha256(text.as_bytes()))
+}
+
+/// The SHA-256 of `bytes`, as 64 lowercase hex.
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest as _, Sha256};
+    use std::fmt::Write as _;
+    let hash = Sha256::digest(bytes);
+    let mut text = String::with_capacity(64);
+    for byte in hash.iter() {
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
+}
+
+/// Whether `number` has one exact double that no other JSON number shares.
+pub fn is_safe_number(number: &Number) -> bool {
+    if let Some(unsigned) = number.as_u64() {
+        return unsigned < 1 << 53;
+    }
+    if let Some(signed) = number.as_i64() {
+        return signed.unsigned_abs() < 1 << 53;
+    }
+    number
+        .as_f64()
+        .is_some_and(|double| double.is_finite() && double.abs() < UNSAFE_MAGNITUDE)
+}
+
+/// JCS text with no refusal: integers are converted to the double nearest
+/// them first, as a JavaScript reader would.
+pub(crate) fn unrestricted(value: &Value) -> Result<String, Refusal> {
+    serde_json_canonicalizer::to_string(&numbers_as_doubles(value)).map_err(|error| Refusal {
+        reason: Reason::NotJson,
+        pointer: String::new(),
+        message: format!("not JSON: {error}"),
+    })
+}
+
+fn first_refusal(value: &Value, pointer: &mut String) -> Option<Refusal> {
+    match value {
+        Value::Number(number) if !is_safe_number(number) => Some(Refusal {
+            reason: Reason::UnsafeNumber,
+            pointer: pointer.clone(),
+            message: format!(
+                "the number {number} has a magnitude of 2^53 or more: canonical JSON reads it \
+                 as a double it shares with other numbers, so it is refused"
+            ),
+        }),
+        Value::Array(items) => items.iter().enumerate().find_map(|(index, item)| {
+            let length = pointer.len();
+            pointer.push('/');
+            pointer.push_str(&index.to_string());
+            let found = first_refusal(item, pointer);
+            pointer.truncate(length);
+            found
+        }),
+        Value::Object(map) => map.iter().find_map(|(key, item)| {
+            let length = pointer.len();
+            pointer.push('/');
+            pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            let found = first_refusal(item, pointer);
+            pointer.truncate(length);
+            found
+        }),
+        _ => None,
+    }
+}
+
+fn numbers_as_doubles(value: &Value) -> Value {
+    match value {
+        Value::Number(number) if !number.is_f64() => number
+            .as_f64()
+            .and_then(Number::from_f64)
+            .map_or_else(|| value.clone(), Value::Number),
+        Value::Array(items) => Value::Array(items.iter().map(numbers_as_doubles).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, item)| (key.clone(), numbers_as_doubles(item)))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

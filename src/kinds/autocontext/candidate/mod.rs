@@ -1,0 +1,144 @@
+//! AutocontextCandidateRecord (produced): `candidates/<digest>/record.json`,
+//! a candidate's lifecycle and the policy its evidence is judged by.
+
+mod catalogue;
+
+use serde_json::Value;
+
+use super::manifest::is_hex_digest;
+use super::{fails, load_neighbour, store_of, stored_bundle, text};
+use crate::autocontext_store::Place;
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+use crate::text::{quote, shorten};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextCandidateRecord",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextCandidateRecord.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextCandidateRecord.schema.json"),
+    display_name: |value| text(value, "lifecycle").map(str::to_owned),
+    rules,
+    producer_checks,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let mut found = policy_checks(subject.value);
+    found.extend(store_checks(subject));
+    found
+}
+
+/// `confirmation_policy_digest` is the digest of `confirmation_policy`.
+fn policy_checks(value: &Value) -> Vec<Diagnostic> {
+    let policy = value.get("confirmation_policy").unwrap_or(&Value::Null);
+    let written = text(value, "confirmation_policy_digest");
+    let rule = "autocontext/candidate-policy-digest";
+    let pointer = "/confirmation_policy_digest";
+    match (policy, written) {
+        (Value::Null, None) => Vec::new(),
+        (Value::Null, Some(_)) => vec![fails(
+            rule,
+            "confirmation_policy_digest is set, but there is no confirmation_policy".to_owned(),
+            pointer,
+        )],
+        (_, None) => vec![fails(
+            rule,
+            "confirmation_policy is set, but confirmation_policy_digest is null".to_owned(),
+            pointer,
+        )],
+        (policy, Some(written)) => match canonical::sha256_hex(policy) {
+            Ok(computed) if computed == written => Vec::new(),
+            Ok(computed) => vec![fails(
+                rule,
+                format!("confirmation_policy_digest is {written}, computed {computed}"),
+                pointer,
+            )],
+            Err(refusal) => vec![fails(
+                rule,
+                format!("confirmation_policy has no digest: {refusal}"),
+                "/confirmation_policy",
+            )],
+        },
+    }
+}
+
+/// In a store: the record is its folder's, and agrees with its bundle.
+fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let Some(store) = store_of(&subject.location) else {
+        return Vec::new();
+    };
+    let Place::Candidate { digest: folder, .. } = &store.place else {
+        return Vec::new();
+    };
+    let value = subject.value;
+    let rule = "autocontext/candidate-bundle";
+    let digest = text(value, "bundle_digest").unwrap_or_default();
+    if digest != folder {
+        return vec![fails(
+            rule,
+            format!(
+                "bundle_digest is {digest}, but the record is in candidates/{}/",
+                shorten(folder)
+            ),
+            "/bundle_digest",
+        )];
+    }
+    let bundle = match stored_bundle(&subject.location, &store.root, digest) {
+        Ok(bundle) => bundle,
+        Err(reason) => {
+            return vec![fails(
+                rule,
+                format!("bundle_digest names no stored bundle: bundles/{digest}.json: {reason}"),
+                "/bundle_digest",
+            )];
+        }
+    };
+    let mut found = Vec::new();
+    for field in ["parent_digest", "evaluator_epoch"] {
+        let in_record = value.get(field).unwrap_or(&Value::Null);
+        let in_bundle = bundle.get(field).unwrap_or(&Value::Null);
+        if in_record != in_bundle {
+            found.push(fails(
+                rule,
+                format!("{field} is {in_record}, but bundles/{digest}.json has {in_bundle}"),
+                &format!("/{field}"),
+            ));
+        }
+    }
+    found
+}
+
+/// A record that says `active` while `active.json` names another bundle
+/// lags the pointer, which is authoritative.
+fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let Some(store) = store_of(&subject.location) else {
+        return Vec::new();
+    };
+    let value = subject.value;
+    let digest = text(value, "bundle_digest").unwrap_or_default();
+    if text(value, "lifecycle") != Some("active") || !is_hex_digest(digest) {
+        return Vec::new();
+    }
+    match load_neighbour(
+        &subject.location,
+        &store.root,
+        store.root.join("active.json"),
+    ) {
+        Ok(pointer) if text(&pointer, "bundle_digest") != Some(digest) => vec![fails(
+            "autocontext/lifecycle-mirror",
+            format!(
+                "the record says active, but active.json names {}: the mirror lags the pointer",
+                quote(&shorten(
+                    text(&pointer, "bundle_digest").unwrap_or_default()
+                ))
+            ),
+            "/lifecycle",
+        )],
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,99 @@
+//! AutocontextManifestDiff (produced): `candidates/<digest>/manifest_diff.json`,
+//! the components a candidate changes against its parent. Its digest is
+//! verified, and in a store it must equal the diff recomputed from the two
+//! immutable manifests.
+
+mod catalogue;
+
+use super::manifest::{self, is_hex_digest};
+use super::{fails, store_of, stored_bundle, text};
+use crate::autocontext_store::Place;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextManifestDiff",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextManifestDiff.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextManifestDiff.schema.json"),
+    display_name: crate::kinds::no_name,
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let written = text(value, "digest").unwrap_or_default();
+    match manifest::diff_digest(value) {
+        Ok(computed) if computed == written => store_checks(subject),
+        Ok(computed) => vec![fails(
+            "autocontext/diff-digest",
+            format!("manifest diff digest is {written}, computed {computed}"),
+            "/digest",
+        )],
+        Err(refusal) => vec![fails(
+            "autocontext/diff-digest",
+            format!("the manifest diff has no digest: {refusal}"),
+            "/digest",
+        )],
+    }
+}
+
+/// In a store: the diff is the one recomputed from the candidate's manifest
+/// and its parent's.
+fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let Some(store) = store_of(&subject.location) else {
+        return Vec::new();
+    };
+    let Place::Candidate { digest: folder, .. } = &store.place else {
+        return Vec::new();
+    };
+    let rule = "autocontext/diff-recomputed";
+    let failing = |message: String, pointer: &str| vec![fails(rule, message, pointer)];
+    if !is_hex_digest(folder) {
+        return failing(
+            "the candidate folder's name is not 64 lowercase hex".to_owned(),
+            "/tested_bundle_digest",
+        );
+    }
+    let tested = match stored_bundle(&subject.location, &store.root, folder) {
+        Ok(tested) => tested,
+        Err(reason) => {
+            return failing(
+                format!("no stored bundle for the candidate: bundles/{folder}.json: {reason}"),
+                "/tested_bundle_digest",
+            );
+        }
+    };
+    let Some(parent) = text(&tested, "parent_digest").filter(|parent| is_hex_digest(parent)) else {
+        return failing(
+            format!("bundles/{folder}.json has no parent to compare with"),
+            "/comparison_bundle_digest",
+        );
+    };
+    let comparison = match stored_bundle(&subject.location, &store.root, parent) {
+        Ok(comparison) => comparison,
+        Err(reason) => {
+            return failing(
+                format!("no stored bundle for the parent: bundles/{parent}.json: {reason}"),
+                "/comparison_bundle_digest",
+            );
+        }
+    };
+    match manifest::manifest_diff(&tested, &comparison) {
+        Ok(expected) if &expected == subject.value => Vec::new(),
+        Ok(expected) => failing(
+            format!(
+                "the diff differs from the one recomputed from bundles/{folder}.json and \
+                 bundles/{parent}.json (digest {})",
+                text(&expected, "digest").unwrap_or_default()
+            ),
+            "/changes",
+        ),
+        Err(refusal) => failing(format!("the manifests have no diff: {refusal}"), "/changes"),
+    }
+}

@@ -1,0 +1,94 @@
+//! The autocontext family: context-bundle manifests, recognised by their
+//! six top-level keys, and the files of a context-bundle store, recognised
+//! by their place in it. numi verifies every digest independently of
+//! autocontext's Python and TypeScript runtimes (see docs/autocontext.md).
+
+pub mod manifest;
+
+mod active;
+mod bundle;
+mod candidate;
+mod manifest_diff;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{Family, Kind};
+use crate::autocontext_store::{Place, StoreFile, store_file};
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::location::Location;
+use crate::yaml::{self, Limits};
+
+pub static FAMILY: Family = Family {
+    name: "autocontext",
+    kinds: &[
+        &bundle::KIND,
+        &active::KIND,
+        &candidate::KIND,
+        &manifest_diff::KIND,
+    ],
+    identify,
+    display_name: super::no_name,
+};
+
+/// The top-level keys of a bundle manifest.
+const MANIFEST_KEYS: [&str; 6] = [
+    "schema_version",
+    "scenario",
+    "evaluator_epoch",
+    "parent_digest",
+    "components",
+    "digest",
+];
+
+fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {
+    if let Some(file) = location.path().and_then(store_file) {
+        return Some(Ok(match file.place {
+            Place::Bundle { .. } => &bundle::KIND,
+            Place::Active => &active::KIND,
+            Place::Candidate { file, .. } if file == "manifest_diff.json" => &manifest_diff::KIND,
+            Place::Candidate { .. } => &candidate::KIND,
+        }));
+    }
+    let object = value.as_object()?;
+    MANIFEST_KEYS
+        .iter()
+        .all(|key| object.contains_key(*key))
+        .then_some(Ok(&bundle::KIND))
+}
+
+/// The store a document stands in, when it was read from one.
+fn store_of(location: &Location<'_>) -> Option<StoreFile> {
+    location.path().and_then(store_file)
+}
+
+/// A file of the store loaded as JSON (or YAML), or why it cannot be.
+/// `name` must already be a checked digest or id: it is joined to a path.
+fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Value, String> {
+    let bytes = location.read_within(root, &path)?;
+    yaml::load_bytes(&bytes, &Limits::default())
+        .map(|document| document.value)
+        .map_err(|error| error.message)
+}
+
+/// The stored bundle `digest` (64 lowercase hex, checked by the caller).
+fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Value, String> {
+    load_neighbour(
+        location,
+        root,
+        root.join("bundles").join(format!("{digest}.json")),
+    )
+}
+
+/// A rule failure stated as one sentence, at `pointer`.
+fn fails(rule: &'static str, message: String, pointer: &str) -> Diagnostic {
+    Diagnostic::new(Stage::Rule, rule, message).at_pointer(pointer)
+}
+
+fn text<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
+    value.get(field).and_then(Value::as_str)
+}
