@@ -22,18 +22,17 @@ fn nvim_available() -> bool {
     found
 }
 
-#[test]
-fn neovim_receives_the_diagnostics_at_their_lines_and_columns() {
-    if !nvim_available() {
-        return;
-    }
+/// Runs the Lua script in headless Neovim on a copy of `fixture`; with
+/// `apply`, it also applies "fix all in file". Returns what it wrote.
+fn run_neovim(fixture: &str, apply: bool) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scratch = tempfile::tempdir().expect("a temporary folder");
     let file = scratch.path().join("editor-evalset.yaml");
-    std::fs::copy(root.join("tests/fixtures/lsp/editor-evalset.yaml"), &file)
+    std::fs::copy(root.join("tests/fixtures/lsp").join(fixture), &file)
         .expect("the fixture is copied");
     let out = scratch.path().join("diagnostics.txt");
-    let status = Command::new("nvim")
+    let mut command = Command::new("nvim");
+    command
         .args(["--headless", "--clean", "-n", "-u", "NONE", "-c"])
         .arg(format!(
             "luafile {}",
@@ -44,11 +43,32 @@ fn neovim_receives_the_diagnostics_at_their_lines_and_columns() {
         .env("NUMI_LSP_FILE", &file)
         .env("NUMI_LSP_OUT", &out)
         .env("XDG_STATE_HOME", scratch.path())
-        .env("XDG_DATA_HOME", scratch.path())
-        .status()
-        .expect("nvim runs");
+        .env("XDG_DATA_HOME", scratch.path());
+    if apply {
+        command.env("NUMI_LSP_APPLY", "1");
+    }
+    let status = command.status().expect("nvim runs");
     let written = std::fs::read_to_string(&out).unwrap_or_default();
     assert!(status.success(), "nvim failed ({status}): {written}");
+    written
+}
+
+#[test]
+fn neovim_applies_the_fix_all_code_action() {
+    if !nvim_available() {
+        return;
+    }
+    let written = run_neovim("editor-fixable.yaml", true);
+    // The cases end up sorted, each with its own comment above it.
+    insta::assert_snapshot!(written);
+}
+
+#[test]
+fn neovim_receives_the_diagnostics_at_their_lines_and_columns() {
+    if !nvim_available() {
+        return;
+    }
+    let written = run_neovim("editor-evalset.yaml", false);
     // Line 7 holds "ünïcödé" before the case name: Neovim finds the name at
     // byte column 53 only if the server counted UTF-16 units (49).
     insta::assert_snapshot!(written, @r"

@@ -55,5 +55,32 @@ for _, reply in pairs(replies) do
   end
 end
 
+-- With NUMI_LSP_APPLY set, the editor asks for the code actions at the
+-- first finding, applies "fix all in file" as the user would, and the
+-- buffer's text after the edit is written out too.
+if os.getenv("NUMI_LSP_APPLY") then
+  local first = vim.diagnostic.get(buffer)[1]
+  local at = { line = first.lnum, character = first.col }
+  local request = {
+    textDocument = { uri = vim.uri_from_bufnr(buffer) },
+    range = { start = at, ["end"] = at },
+    context = { diagnostics = {} },
+  }
+  local answers = vim.lsp.buf_request_sync(buffer, "textDocument/codeAction", request, 10000) or {}
+  local applied = false
+  for _, answer in pairs(answers) do
+    for _, action in ipairs(answer.result or {}) do
+      if not applied and action.title == "numi: fix all in file" and action.edit then
+        vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
+        applied = true
+      end
+    end
+  end
+  table.insert(lines, applied and "applied: numi: fix all in file" or "applied: nothing")
+  for _, text in ipairs(vim.api.nvim_buf_get_lines(buffer, 0, -1, false)) do
+    table.insert(lines, "| " .. text)
+  end
+end
+
 vim.lsp.stop_client(client)
 finish(lines, 0)
