@@ -5,6 +5,19 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Stage};
 
+/// The autonomy ladder, lowest first (spec 002): AutonomyPolicy levels and
+/// the evals event payloads' promotions climb the same rungs.
+pub const AUTONOMY_LADDER: [&str; 8] = [
+    "AUTONOMY_LEVEL_OBSERVE",
+    "AUTONOMY_LEVEL_SUGGEST",
+    "AUTONOMY_LEVEL_IMPLEMENT",
+    "AUTONOMY_LEVEL_PR",
+    "AUTONOMY_LEVEL_MERGE",
+    "AUTONOMY_LEVEL_STAGE",
+    "AUTONOMY_LEVEL_RELEASE",
+    "AUTONOMY_LEVEL_OPERATE",
+];
+
 /// `sha256:` followed by 64 lowercase hex digits.
 pub fn is_digest(value: &str) -> bool {
     value.strip_prefix("sha256:").is_some_and(|hex| {

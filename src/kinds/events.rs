@@ -18,16 +18,7 @@ use crate::text::{quote, shorten};
 use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
 
 /// The autonomy ladder, lowest first (spec 002).
-pub const LADDER: [&str; 8] = [
-    "AUTONOMY_LEVEL_OBSERVE",
-    "AUTONOMY_LEVEL_SUGGEST",
-    "AUTONOMY_LEVEL_IMPLEMENT",
-    "AUTONOMY_LEVEL_PR",
-    "AUTONOMY_LEVEL_MERGE",
-    "AUTONOMY_LEVEL_STAGE",
-    "AUTONOMY_LEVEL_RELEASE",
-    "AUTONOMY_LEVEL_OPERATE",
-];
+pub use super::checks::AUTONOMY_LADDER as LADDER;
 
 /// Where `level` stands on the ladder, 0 for the lowest.
 pub fn level_rank(level: &str) -> Option<usize> {

@@ -9,20 +9,8 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::kinds::checks::items;
-use crate::kinds::checks::rule_fails;
+use crate::kinds::checks::{AUTONOMY_LADDER as LADDER, rule_fails};
 use crate::text::{quote, shorten};
-
-/// The autonomy ladder, lowest first (spec 002).
-const LADDER: [&str; 8] = [
-    "AUTONOMY_LEVEL_OBSERVE",
-    "AUTONOMY_LEVEL_SUGGEST",
-    "AUTONOMY_LEVEL_IMPLEMENT",
-    "AUTONOMY_LEVEL_PR",
-    "AUTONOMY_LEVEL_MERGE",
-    "AUTONOMY_LEVEL_STAGE",
-    "AUTONOMY_LEVEL_RELEASE",
-    "AUTONOMY_LEVEL_OPERATE",
-];
 
 pub fn check(document: &Value) -> Vec<Diagnostic> {
     let Some(spec) = document.get("spec") else {
