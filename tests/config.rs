@@ -262,3 +262,32 @@ fn the_schema_of_the_file_ships() {
     let schema: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(schema["title"], "numi.toml");
 }
+
+#[test]
+fn numi_fix_reads_the_same_configuration() {
+    let unsorted = UNSORTED_EVALSET;
+    let dir = repository(
+        Some("enable-alpha = true\nexclude = [\".numinance/drafts/**\"]\n"),
+        &[
+            ("drafts/replay.yaml", unsorted),
+            ("evals/replay.yaml", unsorted),
+        ],
+    );
+    let run = numi(dir.path(), &["fix", "--check"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    let all = run.transcript();
+    assert!(all.contains("evals/replay.yaml"), "{all}");
+    assert!(!all.contains("drafts/replay.yaml"), "{all}");
+
+    let broken = repository(
+        Some("enable_alpha = true\n"),
+        &[("evals/replay.yaml", unsorted)],
+    );
+    let run = numi(broken.path(), &["fix", "--check"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("did you mean \"enable-alpha\""),
+        "{}",
+        run.transcript()
+    );
+}

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::config;
 use crate::fix::{self, Fixed, write_atomically};
 use crate::inputs::{self, Input, Source};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location, read_file, read_stdin};
@@ -56,14 +55,24 @@ struct Counts {
 }
 
 pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    // The configuration's alpha gate holds for fixes as for validation.
-    let start = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let configured_alpha = config::discover(&start)
-        .and_then(|path| config::load(&path).ok())
-        .and_then(|config| config.enable_alpha)
-        == Some(true);
+    // The configuration holds for fixes as for validation: its alpha gate
+    // and its excluded paths; a broken one is refused the same way.
+    let start = match &args.files {
+        Some(_) => PathBuf::from("."),
+        None => args.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+    };
+    let configured = super::validate::configuration_from(None, &start)
+        .and_then(|config| config.policy(&start).map(|policy| (config, policy)));
+    let (config, policy) = match configured {
+        Ok(configured) => configured,
+        Err(message) => {
+            let _ = writeln!(stderr, "numi: {message}");
+            return Exit::Usage;
+        }
+    };
+    let configured_alpha = config.enable_alpha == Some(true);
     let exclusions = inputs::Exclusions::default();
-    let (inputs, origin, mode, root) = match &args.files {
+    let (mut inputs, origin, mode, root) = match &args.files {
         Some(paths) => (
             inputs::from_arguments(paths, &exclusions),
             Origin::File,
@@ -83,6 +92,10 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             )
         }
     };
+    let named = args.files.as_deref().unwrap_or_default();
+    inputs.retain(|input| {
+        named.contains(&input.path) || !policy.excludes(std::path::Path::new(&input.path))
+    });
     let dry_run = args.diff || args.check;
     let stdin_written = !dry_run && inputs.iter().any(|input| input.source == Ok(Source::Stdin));
     // Standard output holds the diff, or the fixed document of standard

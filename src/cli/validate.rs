@@ -322,8 +322,14 @@ fn configuration(args: &ValidateArgs, base: &Path) -> Result<Config, String> {
     if args.no_config {
         return Ok(Config::default());
     }
-    let path = match &args.config {
-        Some(path) => path.clone(),
+    configuration_from(args.config.as_deref(), base)
+}
+
+/// The configuration in `file`, or the `numi.toml` found from `base`
+/// upward, its rule ids checked against the catalogue.
+pub(super) fn configuration_from(file: Option<&Path>, base: &Path) -> Result<Config, String> {
+    let path = match file.map(Path::to_path_buf) {
+        Some(path) => path,
         None => match config::discover(base) {
             Some(path) => path,
             None => return Ok(Config::default()),
