@@ -278,8 +278,8 @@ impl Scope<'_> {
 
 /// Every `*.yaml` and `*.yml` under `folder`, as ripgrep walks: `.gitignore`
 /// (inside a git repository), `.git/info/exclude` and `.ignore` files are
-/// honoured, hidden files and folders are passed over, and so is whatever
-/// the exclusions name. Links to folders are followed, with loops reported.
+/// honoured, hidden files and folders but `.numinance/` are passed over, and
+/// so is whatever the exclusions name. Links to folders are followed, with loops reported.
 fn walk(folder: &Path, scope: &Scope) -> Vec<Input> {
     let mut inputs = Vec::new();
     let overrides = match scope.exclusions.overrides(scope.base) {
@@ -293,7 +293,7 @@ fn walk(folder: &Path, scope: &Scope) -> Vec<Input> {
     let mut builder = WalkBuilder::new(folder);
     builder
         .follow_links(true)
-        .hidden(true)
+        .hidden(false)
         .ignore(true)
         .git_ignore(true)
         .git_exclude(true)
@@ -301,21 +301,32 @@ fn walk(folder: &Path, scope: &Scope) -> Vec<Input> {
         .parents(true)
         .require_git(true)
         .overrides(overrides);
-    if let Some(root) = scope.confine {
-        let root = root.to_path_buf();
-        let outside = Arc::clone(&outside);
-        builder.filter_entry(move |entry| {
-            let leaves = entry.path_is_symlink()
-                && entry.file_type().is_some_and(|kind| kind.is_dir())
-                && leads_outside(entry.path(), &root);
-            if leaves {
-                if let Ok(mut outside) = outside.lock() {
-                    outside.push(entry.path().to_path_buf());
-                }
+    let confine = scope.confine.map(Path::to_path_buf);
+    let found_outside = Arc::clone(&outside);
+    builder.filter_entry(move |entry| {
+        // Hidden files and folders are passed over, as ripgrep passes them,
+        // but for the configuration tree itself, whose name is hidden.
+        let hidden = entry.depth() > 0
+            && entry
+                .file_name()
+                .to_str()
+                .is_some_and(|name| name.starts_with('.') && name != CONFIGURATION_TREE);
+        if hidden {
+            return false;
+        }
+        let Some(root) = &confine else {
+            return true;
+        };
+        let leaves = entry.path_is_symlink()
+            && entry.file_type().is_some_and(|kind| kind.is_dir())
+            && leads_outside(entry.path(), root);
+        if leaves {
+            if let Ok(mut outside) = found_outside.lock() {
+                outside.push(entry.path().to_path_buf());
             }
-            !leaves
-        });
-    }
+        }
+        !leaves
+    });
     for entry in builder.build() {
         match entry {
             Ok(entry) => {
@@ -597,6 +608,8 @@ mod tests {
             ".f.yaml",
             "g/h.yaml",
             "i/j.yaml",
+            ".numinance/k.yaml",
+            ".numinance/.l.yaml",
         ] {
             let path = root.join(name);
             fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -610,11 +623,16 @@ mod tests {
                 .map(|input| input.display_name)
                 .collect()
         };
+        // A folder of documents keeps its configuration tree: `.numinance/`
+        // is hidden by name only.
         assert_eq!(
             names(&Exclusions::default()),
-            ["a.yaml", "b/c.yml", "i/j.yaml"]
+            [".numinance/k.yaml", "a.yaml", "b/c.yml", "i/j.yaml"]
         );
         let exclusions = Exclusions::new(&["i".to_owned()]).expect("glob");
-        assert_eq!(names(&exclusions), ["a.yaml", "b/c.yml"]);
+        assert_eq!(
+            names(&exclusions),
+            [".numinance/k.yaml", "a.yaml", "b/c.yml"]
+        );
     }
 }
