@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::checks::{field_fails, is_digest};
+use super::checks::{digest_problem, field_fails, is_digest};
 use super::{Kind, Role, Subject};
 use crate::diagnostic::Diagnostic;
 use crate::yaml::{document_order, parse_pointer};
@@ -142,7 +142,10 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
         digests
             .into_iter()
             .filter(|(value, _)| !is_digest(value))
-            .map(|(_, pointer)| field_fails("bundle/digest", "Digest.value", pointer)),
+            .map(|(value, pointer)| {
+                field_fails("bundle/digest", "Digest.value", pointer)
+                    .with_note(digest_problem(value))
+            }),
     );
     // One fixed order whatever the field: where the values stand.
     found.sort_by_cached_key(|diagnostic| {

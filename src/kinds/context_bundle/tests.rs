@@ -43,8 +43,12 @@ fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
     }
 }
 
-fn bad_digest(pointer: &str) -> Diagnostic {
-    failure("bundle/digest", "Digest.value", pointer)
+/// The `bundle/digest` finding at `pointer` for `value`, with the note that
+/// says what is wrong with it.
+fn bad_digest(pointer: &str, value: &str) -> Diagnostic {
+    let mut expected = failure("bundle/digest", "Digest.value", pointer);
+    expected.note = Some(crate::kinds::checks::digest_problem(value));
+    expected
 }
 
 fn bad_trust(pointer: &str) -> Diagnostic {
@@ -69,7 +73,7 @@ fn assert_digest_place(pointer: &str) {
     for bad in BAD_DIGESTS {
         assert_eq!(
             rules(&with(pointer, bad)),
-            vec![bad_digest(pointer)],
+            vec![bad_digest(pointer, bad)],
             "{pointer} = {bad:?}"
         );
     }
@@ -89,6 +93,18 @@ fn implement_stage_example_is_valid_through_the_whole_pipeline() {
 }
 
 // bundle/digest, place by place.
+
+#[test]
+fn a_bad_digest_says_what_is_wrong_with_it() {
+    let found = rules(&with("/spec/receipts/0/value", "sha256:ABC"));
+    let notes: Vec<_> = found.iter().map(|d| d.note.as_deref()).collect();
+    assert_eq!(
+        notes,
+        vec![Some(
+            "the hex is written in upper case; write it in lower case"
+        )]
+    );
+}
 
 #[test]
 fn digest_checked_at_authz_context_digest() {
@@ -128,7 +144,10 @@ fn digest_of_a_later_receipt_points_at_its_own_index() {
         {"value": OTHER_DIGEST},
         {"value": "sha256:short"},
     ]);
-    assert_eq!(rules(&document), vec![bad_digest("/spec/receipts/2/value")]);
+    assert_eq!(
+        rules(&document),
+        vec![bad_digest("/spec/receipts/2/value", "sha256:short")]
+    );
 }
 
 #[test]
@@ -137,7 +156,10 @@ fn digest_pointer_of_a_pinned_toolset_escapes_slash_and_tilde() {
     document["spec"]["pinned_toolsets"] = json!({"team/a~b": {"value": "sha256:short"}});
     assert_eq!(
         rules(&document),
-        vec![bad_digest("/spec/pinned_toolsets/team~1a~0b/value")]
+        vec![bad_digest(
+            "/spec/pinned_toolsets/team~1a~0b/value",
+            "sha256:short"
+        )]
     );
 }
 
@@ -235,7 +257,7 @@ fn bad_receipt_digest_fails_through_the_pipeline_at_its_position() {
     );
     assert_ne!(text, IMPLEMENT_STAGE);
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let mut expected = bad_digest("/spec/receipts/0/value");
+    let mut expected = bad_digest("/spec/receipts/0/value", "sha256:6B8D");
     expected.position = Some(Position {
         line: 27,
         column: 15,
@@ -261,11 +283,11 @@ fn several_failures_in_the_example_come_out_in_document_order() {
     assert_eq!(
         rules(&document),
         vec![
-            bad_digest("/spec/authz_context_digest/value"),
-            bad_digest("/spec/sources/0/digest/value"),
+            bad_digest("/spec/authz_context_digest/value", "sha256:short"),
+            bad_digest("/spec/sources/0/digest/value", "sha256:short"),
             bad_trust("/spec/sources/0/trust"),
-            bad_digest("/spec/pinned_toolsets/confluence-eng/value"),
-            bad_digest("/spec/receipts/0/value"),
+            bad_digest("/spec/pinned_toolsets/confluence-eng/value", "sha256:short"),
+            bad_digest("/spec/receipts/0/value", "sha256:short"),
         ]
     );
 }
@@ -294,16 +316,19 @@ spec:
     assert_eq!(
         rules(&document.value),
         vec![
-            bad_digest("/spec/receipts/0/value"),
+            bad_digest("/spec/receipts/0/value", "sha256:bad-receipt"),
             bad_trust("/spec/sources/0/trust"),
-            bad_digest("/spec/sources/0/digest/value"),
-            bad_digest("/spec/sources/1/digest/value"),
+            bad_digest("/spec/sources/0/digest/value", "bad-0"),
+            bad_digest("/spec/sources/1/digest/value", "bad-1"),
             bad_trust("/spec/sources/1/trust"),
-            bad_digest("/spec/pinned_toolsets/zeta/value"),
-            bad_digest("/spec/pinned_toolsets/alpha/value"),
-            bad_digest("/spec/authz_context_digest/value"),
-            bad_digest("/spec/query_plan/0/args_digest/value"),
-            bad_digest("/spec/authored_constraints/0/origin_digest/value"),
+            bad_digest("/spec/pinned_toolsets/zeta/value", "bad-zeta"),
+            bad_digest("/spec/pinned_toolsets/alpha/value", "bad-alpha"),
+            bad_digest("/spec/authz_context_digest/value", "bad-authz"),
+            bad_digest("/spec/query_plan/0/args_digest/value", "bad-args"),
+            bad_digest(
+                "/spec/authored_constraints/0/origin_digest/value",
+                "bad-origin"
+            ),
         ]
     );
 }
