@@ -16,9 +16,6 @@ use crate::span::{offset, token_length};
 use crate::validate::{Checked, Mode, validate_at};
 use crate::yaml::Limits;
 
-/// Where the rule pages live; a finding's `code` links to its rule there.
-pub const RULES_URL: &str = "https://numinance.dev/numi/rules";
-
 /// What the server checks with, as `numi validate` takes it from its flags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Settings {
@@ -102,16 +99,6 @@ fn span_of(text: &str, diagnostic: &Diagnostic) -> Range<usize> {
     start..start + length
 }
 
-/// The anchor of a rule id in the rule pages, as `docs/rules.md` makes it.
-pub fn rule_link(rule: &str) -> String {
-    let anchor: String = rule
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    format!("{RULES_URL}#{anchor}")
-}
-
 /// A finding as the client shows it. The order rules' note ("case b
 /// should follow case a") goes in the related information, at the node.
 pub fn to_lsp(
@@ -138,7 +125,7 @@ pub fn to_lsp(
             Severity::Warning => DiagnosticSeverity::WARNING,
         }),
         code: Some(NumberOrString::String(diagnostic.rule.to_owned())),
-        code_description: Uri::from_str(&rule_link(diagnostic.rule))
+        code_description: Uri::from_str(&crate::rules::link(diagnostic.rule))
             .ok()
             .map(|href| CodeDescription { href }),
         source: Some("numi".to_owned()),
@@ -212,13 +199,5 @@ mod tests {
         );
         assert_eq!(mode_for(Some(loose), Settings::default()), Mode::Files);
         assert_eq!(mode_for(None, Settings::default()), Mode::Files);
-    }
-
-    #[test]
-    fn rule_links_use_the_anchor_of_the_rule_pages() {
-        assert_eq!(
-            rule_link("evalset/cases-sorted"),
-            format!("{RULES_URL}#evalsetcases-sorted")
-        );
     }
 }

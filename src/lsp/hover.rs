@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::diagnostics::{Finding, rule_link};
+use super::diagnostics::Finding;
 use super::outline::{self, Step};
 use crate::kinds;
 use crate::rules;
@@ -27,7 +27,7 @@ fn explain(finding: &Finding) -> String {
         "**{}** ([`{}`]({}))",
         diagnostic.message,
         diagnostic.rule,
-        rule_link(diagnostic.rule)
+        crate::rules::link(diagnostic.rule)
     );
     if let Some(note) = &diagnostic.note {
         shown.push_str(&format!("\n\n{note}"));

@@ -31,7 +31,7 @@ use lsp_types::{
 use serde_json::Value;
 
 pub use actions::{ByteEdit, FIX_ALL_TITLE, Fix, FixEngine, Fixer, NoFixes};
-pub use diagnostics::{RULES_URL, Settings};
+pub use diagnostics::Settings;
 pub use encoding::Encoding;
 use store::{Job, Store};
 

@@ -16,14 +16,6 @@ use crate::diagnostic::{Diagnostic, RuleDoc, Severity};
 use crate::results::{FileResult, Summary};
 use crate::rules;
 
-/// Where numi is published. The package names no repository, so this one
-/// constant is the address the SARIF log links to: the tool's
-/// `informationUri`, and each rule's `helpUri` under [`RULES_PAGE`].
-pub const REPOSITORY_URL: &str = "https://github.com/numinance/numi";
-
-/// The rules page of the repository, whose headings are the rule ids.
-pub const RULES_PAGE: &str = "blob/main/docs/rules.md";
-
 /// The published schema of SARIF 2.1.0.
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -73,7 +65,7 @@ impl Reporter for SarifReporter {
         let driver = ToolComponent::builder()
             .name("numi")
             .version(env!("CARGO_PKG_VERSION"))
-            .information_uri(REPOSITORY_URL)
+            .information_uri(rules::REPOSITORY_URL)
             .rules(rule_ids.iter().map(|id| descriptor(id)).collect::<Vec<_>>())
             .build();
         let invocation = Invocation::builder()
@@ -115,19 +107,8 @@ fn descriptor(id: &str) -> ReportingDescriptor {
         .short_description(MultiformatMessageString::builder().text(short).build())
         .full_description(MultiformatMessageString::builder().text(full).build())
         .help(help)
-        .help_uri(help_uri(id))
+        .help_uri(rules::link(id))
         .build()
-}
-
-/// The rule's entry in docs/rules.md: GitHub's anchor of a heading that is
-/// the id in backticks keeps letters, digits, `-` and `_`.
-pub fn help_uri(id: &str) -> String {
-    let anchor: String = id
-        .to_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
-        .collect();
-    format!("{REPOSITORY_URL}/{RULES_PAGE}#{anchor}")
 }
 
 /// What `numi explain` says, as plain text: what the rule checks, why and

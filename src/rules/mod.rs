@@ -45,6 +45,26 @@ pub fn fix_of(id: &str) -> Option<crate::repair::Repair> {
         .map(|fix| fix.repair)
 }
 
+/// Where numi is published: the package's `repository`, the one address
+/// every output that links to numi uses.
+pub const REPOSITORY_URL: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// The rule pages, `docs/rules.md` on the main branch, whose headings are
+/// the rule ids.
+pub const RULES_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
+
+/// The address of `id`'s entry in the rule pages. GitHub's anchor of a
+/// heading that is the id in backticks keeps letters, digits, `-` and `_`,
+/// in lower case.
+pub fn link(id: &str) -> String {
+    let anchor: String = id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    format!("{RULES_URL}#{anchor}")
+}
+
 /// The documented id nearest to `id`, for a "did you mean" hint.
 pub fn nearest(id: &str) -> Option<&'static str> {
     crate::suggest::nearest(id, all().map(|doc| doc.id))

@@ -310,3 +310,39 @@ fn producer_side_examples_warn_and_fail_once_promoted() {
         );
     }
 }
+
+/// GitHub's anchor of a Markdown heading: lower case, spaces to `-`, and
+/// every character but letters, digits, `-` and `_` dropped.
+fn github_anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_rule_link_lands_on_its_heading_in_the_rule_pages() {
+    let page = include_str!("../../docs/rules.md");
+    let anchors: BTreeSet<String> = page
+        .lines()
+        .filter_map(|line| line.strip_prefix("### "))
+        .map(github_anchor)
+        .collect();
+    for doc in all() {
+        let link = super::link(doc.id);
+        let (page_url, anchor) = link.split_once('#').expect("a link has an anchor");
+        assert_eq!(page_url, super::RULES_URL);
+        assert!(anchors.contains(anchor), "{} links to #{anchor}", doc.id);
+    }
+    assert_eq!(
+        super::link("evalset/cases-sorted"),
+        format!("{}#evalsetcases-sorted", super::RULES_URL)
+    );
+    assert!(super::RULES_URL.starts_with(super::REPOSITORY_URL));
+    assert!(super::REPOSITORY_URL.starts_with("https://"));
+}
