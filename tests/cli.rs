@@ -13,6 +13,8 @@ fn enable_alpha_reads_an_evalset_in_the_configuration_tree() {
     --- stdout
     revision: "worktree"
     ok       repo ".numinance/policy/core-replay.yaml" EvalSet "core-replay"
+    --- stderr
+    1 document: 1 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -25,6 +27,8 @@ fn enable_alpha_still_refuses_produced_kinds() {
     --- stdout
     revision: "worktree"
     invalid  repo ".numinance/policy/implement-stage.yaml": kind: produced kind: ContextBundle is not configuration
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -83,6 +87,8 @@ fn options_may_stand_between_files_and_its_paths() {
     --- stdout
     revision: "files"
     invalid  file "pb.yaml": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -125,6 +131,7 @@ fn a_repository_without_a_configuration_tree_exits_1() {
     error    repo ".numinance": read: no such file or directory
     --- stderr
     numi: hint: "." has no .numinance/ folder; `numi init .` starts one
+    1 document: 0 ok, 0 invalid, 1 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -164,6 +171,7 @@ fn an_unreadable_path_exits_1_even_beside_an_invalid_document() {
     ok       file "pb.yaml" Playbook "bugfix-bounded"
     --- stderr
     warning: file "pb.yaml" at line 7 column 50: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    3 documents: 1 ok, 1 invalid, 1 error; 1 warning, 0 suppressed (in [time])
     "#);
 }
 
@@ -178,5 +186,7 @@ fn schema_violations_are_listed_in_document_order() {
     --- stdout
     revision: "files"
     invalid  file "pb.yaml": kind: does not match the kind schema: schema: value does not match (violations: 6): \"/metadata/owner\": additionalProperties; \"/metadata/name\": required; \"/spec/max_repair_attempts\": minimum; \"/spec/qualification/min_runs\": type; \"/spec/qualification/extra\": additionalProperties; \"/spec/change_type\": required
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }

@@ -38,7 +38,11 @@ fn each_example_payload_validates_even_under_strict() {
         ] {
             let run = numi(&root, &args);
             assert_eq!(
-                (run.code, run.stdout.as_str(), run.stderr.as_str()),
+                (
+                    run.code,
+                    run.stdout.as_str(),
+                    run.stderr_without_summary().as_str()
+                ),
                 (
                     0,
                     format!("revision: \"files\"\nok       file \"{file}\" {kind}\n").as_str(),
@@ -68,6 +72,8 @@ fn each_payload_is_refused_in_the_configuration_tree_as_produced() {
     invalid  repo ".numinance/policy/promotion-decided.yaml": kind: produced kind: PromotionDecided is not configuration
     invalid  repo ".numinance/policy/promotion-proposed.yaml": kind: produced kind: PromotionProposed is not configuration
     invalid  repo ".numinance/policy/qualification-updated.yaml": kind: produced kind: QualificationUpdated is not configuration
+    --- stderr
+    5 documents: 0 ok, 5 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -85,6 +91,7 @@ fn an_unnamed_field_warns_at_its_key_and_fails_under_strict() {
     ok       file "doc.yaml" PromotionDecided
     --- stderr
     warning: file "doc.yaml" at line 5 column 3: events/unnamed-field: PromotionDecided payloads hold only the fields spec 002 names: "/spec/approver_note" is not one of them
+    1 document: 1 ok, 0 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
     let strict = numi(
         temp.path(),
@@ -95,6 +102,8 @@ fn an_unnamed_field_warns_at_its_key_and_fails_under_strict() {
     --- stdout
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: PromotionDecided payloads hold only the fields spec 002 names: "/spec/approver_note" is not one of them
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -117,6 +126,8 @@ fn a_rule_failure_is_the_text_line() {
     --- stdout
     revision: "files"
     invalid  file "q.yaml": kind: invalid: a QualificationUpdated upper_bound_basis_points is never below the rule-of-three bound min(10000, ceil(30000 / runs)) when no failure was counted: 24 runs bound it at 1250, not 1000
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -152,7 +163,8 @@ fn many_unnamed_fields_are_each_reported_in_document_order() {
     std::fs::write(temp.path().join("many.yaml"), text).expect("write");
     let run = numi(temp.path(), &["validate", "--files", "many.yaml"]);
     assert_eq!(run.code, 0);
-    let lines: Vec<&str> = run.stderr.lines().collect();
+    let stderr = run.stderr_without_summary();
+    let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 20_000);
     assert!(
         lines.last().is_some_and(

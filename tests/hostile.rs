@@ -13,6 +13,8 @@
 // but not in the helpers beside them.
 #![allow(clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+mod common;
+
 use std::fmt::Write as _;
 use std::fs;
 use std::io::{Read, Write};
@@ -52,7 +54,7 @@ impl Run {
         if !self.stderr.is_empty() {
             let _ = write!(text, "--- stderr\n{}", self.stderr);
         }
-        text
+        common::without_times(&text)
     }
 }
 

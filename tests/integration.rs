@@ -314,6 +314,8 @@ fn init_writes_a_tree_that_validates() {
     revision: "worktree"
     ok       repo ".numinance/policy/autonomy-policy.yaml" AutonomyPolicy "repo-default"
     ok       repo ".numinance/policy/playbook-bugfix-bounded.yaml" Playbook "bugfix-bounded"
+    --- stderr
+    2 documents: 2 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 
     let repo = dir.path().join("repo");

@@ -48,6 +48,7 @@ fn the_verified_playbook_run_passes_unchanged_and_fails_under_strict() {
     ok       file "pb.yaml" Playbook "bugfix-bounded"
     --- stderr
     warning: file "pb.yaml" at line 7 column 50: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    1 document: 1 ok, 0 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
     let strict = numi(&cwd, &["validate", "--strict", "--files", "pb.yaml"]);
     insta::assert_snapshot!(strict.transcript(), @r#"
@@ -55,6 +56,8 @@ fn the_verified_playbook_run_passes_unchanged_and_fails_under_strict() {
     --- stdout
     revision: "files"
     invalid  file "pb.yaml": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -75,6 +78,8 @@ fn the_spec_examples_pass_under_strict() {
     ok       file "promotion-decided.yaml" PromotionDecided
     ok       file "promotion-proposed.yaml" PromotionProposed
     ok       file "qualification-updated.yaml" QualificationUpdated
+    --- stderr
+    9 documents: 9 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -108,7 +113,8 @@ fn every_check_warns_by_default_and_fails_under_strict() {
             rule.id,
             default.transcript()
         );
-        let warnings: Vec<&str> = default.stderr.lines().collect();
+        let stderr = default.stderr_without_summary();
+        let warnings: Vec<&str> = stderr.lines().collect();
         assert_eq!(warnings.len(), 1, "{}: {}", rule.id, default.transcript());
         let warning = warnings.first().copied().unwrap_or_default();
         assert!(
@@ -129,12 +135,12 @@ fn every_check_warns_by_default_and_fails_under_strict() {
             "{}",
             rule.id
         );
-        assert_eq!(strict.stderr, "", "{}", rule.id);
+        assert_eq!(strict.stderr_without_summary(), "", "{}", rule.id);
 
         let (default, strict) = both_modes(rule.passing);
         for run in [&default, &strict] {
             assert_eq!(run.code, 0, "{}: {}", rule.id, run.transcript());
-            assert_eq!(run.stderr, "", "{}", rule.id);
+            assert_eq!(run.stderr_without_summary(), "", "{}", rule.id);
         }
         assert_eq!(default.stdout, strict.stdout, "{}", rule.id);
         checked += 1;
@@ -178,6 +184,7 @@ fn warnings_of_one_document_come_in_document_order_and_strict_shows_the_first() 
     warning: file "doc.yaml" at line 20 column 13: bundle/guidance-ref: a cited_guidance ref names a source of the bundle
     warning: file "doc.yaml" at line 29 column 50: bundle/claim-ref: a conflict claim's ref names a source of the bundle
     warning: file "doc.yaml" at line 29 column 111: bundle/claim-ref: a conflict claim's ref names a source of the bundle
+    1 document: 1 ok, 0 invalid, 0 error; 7 warnings, 0 suppressed (in [time])
     "#);
     assert!(!default.stderr.contains("hunter2"));
     insta::assert_snapshot!(strict.transcript(), @r#"
@@ -185,6 +192,8 @@ fn warnings_of_one_document_come_in_document_order_and_strict_shows_the_first() 
     --- stdout
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: a ContextBundle's context_generation is at least 1
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -204,12 +213,15 @@ fn a_document_invalid_by_its_rules_keeps_its_line_and_still_warns() {
     invalid  file "doc.yaml": kind: invalid: a value of numinance.kinds.v1.BundleSource.trust fails its check
     --- stderr
     warning: file "doc.yaml" at line 7 column 23: bundle/context-generation: a ContextBundle's context_generation is at least 1
+    1 document: 0 ok, 1 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
     insta::assert_snapshot!(strict.transcript(), @r#"
     exit: 3
     --- stdout
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: a value of numinance.kinds.v1.BundleSource.trust fails its check
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -236,6 +248,7 @@ fn warnings_follow_report_order_across_documents() {
     --- stderr
     warning: file "a.yaml" at line 6 column 51: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rollback_rate is 10001
     warning: file "c.yaml" at line 6 column 51: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rollback_rate is 30000
+    3 documents: 3 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -269,6 +282,7 @@ fn duplicate_names_in_the_configuration_tree_warn_by_default() {
     --- stderr
     warning: repo ".numinance/team/c.yaml": repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
     warning: repo ".numinance/team/d.yml": repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
+    4 documents: 4 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -284,6 +298,8 @@ fn duplicate_names_in_the_configuration_tree_fail_under_strict() {
     ok       repo ".numinance/policy/b.yaml" AutonomyPolicy "bugfix-bounded"
     invalid  repo ".numinance/team/c.yaml": kind: invalid: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
     invalid  repo ".numinance/team/d.yml": kind: invalid: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
+    --- stderr
+    4 documents: 2 ok, 2 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -302,7 +318,7 @@ fn distinct_names_in_the_configuration_tree_pass_under_strict() {
     for args in [&["validate"][..], &["validate", "--strict"][..]] {
         let result = numi(temp.path(), args);
         assert_eq!(result.code, 0, "{}", result.transcript());
-        assert_eq!(result.stderr, "");
+        assert_eq!(result.stderr_without_summary(), "");
     }
 }
 
@@ -320,7 +336,7 @@ fn duplicate_names_are_not_checked_across_files_arguments() {
         ],
     );
     assert_eq!(result.code, 0, "{}", result.transcript());
-    assert_eq!(result.stderr, "");
+    assert_eq!(result.stderr_without_summary(), "");
 }
 
 #[test]
@@ -343,11 +359,14 @@ fn a_warning_is_one_line_whatever_the_document_holds() {
     --- stderr
     warning: file "doc.yaml" at line 13 column 75: bundle/untrusted-text: untrusted text is one line: "/spec/sources/0/title" holds a line break (U+000A)
     warning: file "doc.yaml" at line 25 column 33: bundle/untrusted-text: untrusted text is one line: the key "/spec/pinned_toolsets/team\n\u{202e}forged\rline" holds a line break (U+000A)
+    1 document: 1 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);
     insta::assert_snapshot!(strict.transcript(), @r#"
     exit: 3
     --- stdout
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: untrusted text is one line: "/spec/sources/0/title" holds a line break (U+000A)
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }

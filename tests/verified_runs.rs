@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fixtures, numi};
+use common::{fixtures, is_summary_line, numi};
 
 struct VerifiedRun {
     /// Folder under tests/fixtures/verified the command runs in.
@@ -101,10 +101,17 @@ fn every_verified_run_reproduces_byte_for_byte() {
             "worktree"
         };
         let expected = format!("revision: \"{revision}\"\n{}\n", run.line);
-        // Warnings (numi's producer-side checks) may follow on standard
-        // error; standard output and the exit status are the reference's.
-        let only_warnings = result.stderr.lines().all(|l| l.starts_with("warning: "));
-        if result.stdout != expected || result.code != run.code || !only_warnings {
+        // Warnings (numi's producer-side checks) and the summary line may
+        // follow on standard error; standard output and the exit status are
+        // the reference's.
+        let mut stderr: Vec<&str> = result.stderr.lines().collect();
+        let summary = stderr.pop().filter(|line| is_summary_line(line));
+        let only_warnings = stderr.iter().all(|l| l.starts_with("warning: "));
+        if result.stdout != expected
+            || result.code != run.code
+            || summary.is_none()
+            || !only_warnings
+        {
             failures.push(format!(
                 "{} ({:?}):\nexpected exit {} and\n{expected}got exit {} and\n{}stderr: {}",
                 run.folder, run.args, run.code, result.code, result.stdout, result.stderr
@@ -131,5 +138,21 @@ fn the_spec_examples_validate() {
     ok       file "promotion-decided.yaml" PromotionDecided
     ok       file "promotion-proposed.yaml" PromotionProposed
     ok       file "qualification-updated.yaml" QualificationUpdated
+    --- stderr
+    9 documents: 9 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
+}
+
+#[test]
+fn summary_lines_are_told_from_other_lines() {
+    assert!(is_summary_line(
+        "1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in 0.00s)"
+    ));
+    assert!(is_summary_line(
+        "12 documents: 3 ok, 8 invalid, 1 error; 1 warning, 2 suppressed (in [time])"
+    ));
+    assert!(!is_summary_line("warning: a producer finding"));
+    assert!(!is_summary_line(
+        "1 document: 0 ok, 1 invalid, 0 error; 0 warnings (in 0.00s)"
+    ));
 }

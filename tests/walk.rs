@@ -148,6 +148,8 @@ fn exclude_in_a_repository_is_relative_to_it() {
     --- stdout
     revision: "worktree"
     ok       repo ".numinance/policy/a.yaml" Playbook "a"
+    --- stderr
+    1 document: 1 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -200,6 +202,8 @@ fn only_reads_the_named_files_with_the_gates_of_the_repository_run() {
     invalid  repo ".numinance/records/bundle.yaml": kind: produced kind: ContextBundle is not configuration
     ok       repo ".numinance/team-a/playbook.yaml" Playbook "a"
     ok       repo ".numinance/team-b/playbook.yaml" Playbook "b"
+    --- stderr
+    4 documents: 2 ok, 2 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
     assert_eq!(named.transcript(), whole.transcript());
 }
@@ -222,6 +226,8 @@ fn only_takes_the_options_of_a_repository_run() {
     --- stdout
     revision: "worktree"
     ok       repo ".numinance/evals/replay.yaml" EvalSet "core-replay"
+    --- stderr
+    1 document: 1 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -249,6 +255,8 @@ fn only_checks_duplicate_names_among_the_named_files() {
     revision: "worktree"
     ok       repo ".numinance/a.yaml" Playbook "same"
     invalid  repo ".numinance/b.yaml": kind: invalid: documents of one kind have distinct names: Playbook "same" is already defined in ".numinance/a.yaml"
+    --- stderr
+    2 documents: 1 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -276,6 +284,8 @@ fn only_passes_over_paths_outside_the_configuration_tree() {
     --- stdout
     revision: "worktree"
     error    repo ".numinance/gone.yaml": read: no such file or directory
+    --- stderr
+    1 document: 0 ok, 0 invalid, 1 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
 
@@ -297,5 +307,7 @@ fn only_refuses_a_link_that_leads_outside_the_repository() {
     --- stdout
     revision: "worktree"
     error    repo ".numinance/link.yaml": read: the link leads outside the repository
+    --- stderr
+    1 document: 0 ok, 0 invalid, 1 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }

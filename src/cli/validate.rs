@@ -89,12 +89,12 @@ pub struct ValidateArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
-    /// When to end with the summary line (counts and time): `auto` means
-    /// always for concise and pretty, and for text when standard error is a
-    /// terminal (text writes it there, so standard output stays the
-    /// reference's). Machine formats carry their own counts.
-    #[arg(long, value_enum, default_value_t = Colour::Auto, value_name = "WHEN")]
-    pub summary: Colour,
+    /// Whether to end with the summary line (counts and time): by default
+    /// every text, concise and pretty run ends with it (text writes it on
+    /// standard error, so standard output stays the reference's). Machine
+    /// formats carry their own counts.
+    #[arg(long, value_enum, default_value_t = SummaryWhen::Always, value_name = "WHEN")]
+    pub summary: SummaryWhen,
 }
 
 /// The report formats of `--format`.
@@ -114,6 +114,16 @@ pub enum Format {
     Github,
     /// JUnit XML, one testcase per document.
     Junit,
+}
+
+/// When a run ends with its summary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryWhen {
+    /// At the end of every text, concise and pretty run.
+    #[value(alias = "auto")]
+    Always,
+    /// Never.
+    Never,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -288,11 +298,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         }
     };
     let summary_line = summary::line(&summary, started.elapsed());
-    let shows_summary = match args.summary {
-        Colour::Always => people_format,
-        Colour::Never => false,
-        Colour::Auto => !is_text || io::stderr().is_terminal(),
-    } && people_format;
+    let shows_summary = args.summary == SummaryWhen::Always && people_format && summary.total() > 0;
     if shows_summary && !is_text && writeln!(out, "{summary_line}").is_err() {
         return Exit::Incomplete;
     }

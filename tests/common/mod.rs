@@ -14,6 +14,16 @@ pub struct Run {
 }
 
 impl Run {
+    /// Standard error without the summary line that ends a run: what a
+    /// test of warnings and messages compares.
+    pub fn stderr_without_summary(&self) -> String {
+        let mut lines: Vec<&str> = self.stderr.lines().collect();
+        if lines.last().is_some_and(|line| is_summary_line(line)) {
+            lines.pop();
+        }
+        lines.iter().map(|line| format!("{line}\n")).collect()
+    }
+
     /// stdout, stderr and exit status in one text, for snapshots; the time
     /// of the summary line is replaced, so snapshots do not depend on it.
     pub fn transcript(&self) -> String {
@@ -24,6 +34,41 @@ impl Run {
         }
         without_times(&text)
     }
+}
+
+/// Whether `line` is a run's summary line, its time as it is or redacted:
+/// `N documents: N ok, N invalid, N error; N warnings, N suppressed (in T)`.
+pub fn is_summary_line(line: &str) -> bool {
+    let line = without_times(line);
+    let Some(counts) = line.strip_suffix(" (in [time])") else {
+        return false;
+    };
+    let words: Vec<&str> = counts.split(' ').collect();
+    let number = |word: &str| !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit());
+    let shape = [
+        "#",
+        "documents:",
+        "#",
+        "ok,",
+        "#",
+        "invalid,",
+        "#",
+        "error;",
+        "#",
+        "warnings,",
+        "#",
+        "suppressed",
+    ];
+    words.len() == shape.len()
+        && words
+            .iter()
+            .zip(shape)
+            .all(|(word, expected)| match expected {
+                "#" => number(word),
+                "documents:" => matches!(*word, "document:" | "documents:"),
+                "warnings," => matches!(*word, "warning," | "warnings,"),
+                _ => *word == expected,
+            })
 }
 
 /// `text` with each summary time `(in 0.01s)` written `(in [time])`.
