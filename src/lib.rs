@@ -16,6 +16,7 @@ pub mod inputs;
 pub mod kinds;
 pub mod location;
 pub mod lsp;
+pub mod project;
 pub mod repair;
 pub mod report;
 pub mod results;
@@ -27,6 +28,7 @@ pub mod span;
 pub mod suggest;
 pub mod text;
 pub mod validate;
+pub mod verdict;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Position, Severity, Stage};

@@ -254,3 +254,123 @@ fn standard_input_gets_the_document_back_when_nothing_can_be_fixed() {
     assert_eq!(output.stdout, input);
     assert!(String::from_utf8_lossy(&output.stderr).contains("left     file \"-\": yaml/encoding"));
 }
+
+#[test]
+fn a_rule_the_configuration_turns_off_is_not_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = copy("block", dir.path());
+    let before = fs::read_to_string(&file).unwrap();
+    fs::write(
+        dir.path().join("numi.toml"),
+        "[rules]\n\"evalset/cases-sorted\" = \"off\"\n\"evalset/outcome-digest\" = \"off\"\n",
+    )
+    .unwrap();
+    let run = numi(dir.path(), &["fix", "--files", "block.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert_eq!(
+        run.stdout,
+        "fixed    file \"block.yaml\": evalset/failures-sorted: sort /spec/cases/1/expect/verification_failures by layer\n\
+         1 document: 1 fixed, 0 with findings left, 0 not fixed\n"
+    );
+    let fixed = fs::read_to_string(&file).unwrap();
+    assert!(
+        fixed.contains("sha256:70FD102E81FE"),
+        "the digest is left alone"
+    );
+    assert_ne!(fixed, before);
+
+    // Without the configuration, every fix is made.
+    fs::write(&file, &before).unwrap();
+    let unconfigured = numi(dir.path(), &["fix", "--no-config", "--files", "block.yaml"]);
+    assert_eq!(unconfigured.code, 0, "{}", unconfigured.transcript());
+    assert_eq!(fs::read_to_string(&file).unwrap(), after("block"));
+}
+
+#[test]
+fn fix_reads_the_configuration_named_by_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = copy("block", dir.path());
+    let before = fs::read_to_string(&file).unwrap();
+    fs::write(
+        dir.path().join("elsewhere.toml"),
+        "[rules]\n\"evalset/cases-sorted\" = \"off\"\n",
+    )
+    .unwrap();
+    let run = numi(
+        dir.path(),
+        &[
+            "fix",
+            "--check",
+            "--config",
+            "elsewhere.toml",
+            "--files",
+            "block.yaml",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    assert!(
+        !run.stdout.contains("evalset/cases-sorted"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("evalset/outcome-digest"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), before);
+
+    let broken = numi(
+        dir.path(),
+        &["fix", "--config", "missing.toml", "--files", "block.yaml"],
+    );
+    assert_eq!(broken.code, 2, "{}", broken.transcript());
+    assert_eq!(fs::read_to_string(&file).unwrap(), before);
+}
+
+#[test]
+fn a_finding_its_comment_suppresses_is_not_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = copy("block", dir.path());
+    let before = fs::read_to_string(&file).unwrap();
+    let suppressed = before.replacen(
+        "    - name: bugfix-lint-retry\n",
+        "    - name: bugfix-lint-retry  # numi: ignore[evalset/cases-sorted] in the order added\n",
+        1,
+    );
+    assert_ne!(suppressed, before);
+    fs::write(&file, &suppressed).unwrap();
+    let run = numi(dir.path(), &["fix", "--files", "block.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        !run.stdout.contains("evalset/cases-sorted"),
+        "{}",
+        run.stdout
+    );
+    let fixed = fs::read_to_string(&file).unwrap();
+    let first = fixed.find("planted-sql-injection").unwrap();
+    let second = fixed.find("bugfix-lint-retry").unwrap();
+    assert!(first < second, "the cases keep their order:\n{fixed}");
+
+    // numi validate agrees: the finding is suppressed, the file is valid.
+    let validated = numi(dir.path(), &["validate", "--files", "block.yaml"]);
+    assert_eq!(validated.code, 0, "{}", validated.transcript());
+}
+
+#[test]
+fn strict_in_the_configuration_makes_producer_findings_left() {
+    let dir = tempfile::tempdir().unwrap();
+    copy("bundle", dir.path());
+    let lenient = numi(dir.path(), &["fix", "--files", "bundle.yaml"]);
+    assert_eq!(lenient.code, 0, "{}", lenient.transcript());
+    fs::write(dir.path().join("numi.toml"), "strict = true\n").unwrap();
+    let strict = numi(dir.path(), &["fix", "--files", "bundle.yaml"]);
+    assert_eq!(strict.code, 3, "{}", strict.transcript());
+    assert!(
+        strict
+            .stdout
+            .contains("left     file \"bundle.yaml\": bundle/context-generation:"),
+        "{}",
+        strict.stdout
+    );
+}

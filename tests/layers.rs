@@ -26,12 +26,16 @@ const LAYERS: &[&[&str]] = &[
     &["kinds"],
     // One document.
     &["validate"],
+    // What its findings come to: inline suppressions, configured levels.
+    &["verdict"],
     // What a run found; the fix engine (one document at a time).
     &["results", "fix"],
     // Many documents, in parallel, in order.
     &["run"],
     // The rule catalogue (every kind's, and the run's).
     &["rules"],
+    // The configuration that holds for a place, checked against the rules.
+    &["project"],
     // Renderers.
     &["report"],
     // Writing a starter configuration.

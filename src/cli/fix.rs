@@ -6,12 +6,15 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::config::Config;
 use crate::fix::{self, Fixed, write_atomically};
 use crate::inputs::{self, Input, Source};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location, read_file, read_stdin};
+use crate::project;
 use crate::results::{Exit, Origin};
 use crate::text::quote;
 use crate::validate::Mode;
+use crate::verdict::Verdict;
 
 #[derive(Debug, Args)]
 pub struct FixArgs {
@@ -31,6 +34,15 @@ pub struct FixArgs {
     /// Producer-side findings count as findings left.
     #[arg(long)]
     pub strict: bool,
+
+    /// Read this configuration file instead of the `numi.toml` found from
+    /// DIR (or the current folder) upward.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
 
     /// Refuse files larger than this many bytes without reading them.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
@@ -55,14 +67,20 @@ struct Counts {
 }
 
 pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    // The configuration holds for fixes as for validation: its alpha gate
-    // and its excluded paths; a broken one is refused the same way.
+    // The configuration holds for fixes as for validation: its alpha gate,
+    // strictness, excluded paths and rule levels (a rule turned off is not
+    // fixed); a broken one is refused the same way.
     let start = match &args.files {
         Some(_) => PathBuf::from("."),
         None => args.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
     };
-    let configured = super::validate::configuration_from(None, &start)
-        .and_then(|config| config.policy(&start).map(|policy| (config, policy)));
+    let configured = if args.no_config {
+        Ok(Config::default())
+    } else {
+        project::configuration(args.config.as_deref(), &start)
+    };
+    let configured =
+        configured.and_then(|config| config.policy(&start).map(|policy| (config, policy)));
     let (config, policy) = match configured {
         Ok(configured) => configured,
         Err(message) => {
@@ -71,6 +89,10 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         }
     };
     let configured_alpha = config.enable_alpha == Some(true);
+    let verdict = Verdict {
+        policy: &policy,
+        strict: args.strict || config.strict == Some(true),
+    };
     let exclusions = inputs::Exclusions::default();
     let (mut inputs, origin, mode, root) = match &args.files {
         Some(paths) => (
@@ -112,6 +134,7 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             mode,
             args,
             root: root.as_deref(),
+            verdict,
         };
         document.fix(&mut counts, &mut report, &mut output);
     }
@@ -155,6 +178,7 @@ struct Document<'a> {
     mode: Mode,
     args: &'a FixArgs,
     root: Option<&'a Path>,
+    verdict: Verdict<'a>,
 }
 
 impl Document<'_> {
@@ -197,7 +221,7 @@ impl Document<'_> {
                 return;
             }
         };
-        let fixed = match fix::fix_document(&text, self.mode, location) {
+        let fixed = match fix::fix_document(&text, self.mode, location, self.verdict) {
             Ok(fixed) => fixed,
             Err(refused) => {
                 if echo {
@@ -252,11 +276,8 @@ impl Document<'_> {
     /// A line for every error the fixed document still has: the findings
     /// numi will not fix say why.
     fn left(&self, fixed: &Fixed) -> Vec<String> {
-        let mut checked = fixed.checked.clone();
-        if self.args.strict {
-            checked.promote_warnings();
-        }
-        checked
+        fixed
+            .checked
             .errors()
             .map(|error| {
                 let pointer = error.pointer.as_deref().unwrap_or_default();

@@ -8,11 +8,11 @@ use std::time::Instant;
 use clap::{ArgMatches, Args, ValueEnum};
 
 use super::paths;
-use crate::config::{self, Config};
-use crate::diagnostic::Stage;
+use crate::config::Config;
 use crate::inputs;
 use crate::inputs::CONFIGURATION_TREE;
 use crate::location::DEFAULT_MAX_FILE_SIZE;
+use crate::project;
 use crate::report::concise::ConciseReporter;
 use crate::report::github::GithubReporter;
 use crate::report::json::JsonReporter;
@@ -22,9 +22,7 @@ use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
 use crate::report::{self, Output, Reporter, summary};
 use crate::results::{Exit, Origin};
-use crate::rules;
 use crate::run::Options;
-use crate::text::quote;
 use crate::validate::Mode;
 use crate::yaml::Limits;
 
@@ -322,49 +320,12 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
 }
 
 /// The configuration of a run: `--config FILE`, none with `--no-config`,
-/// or the `numi.toml` found from `base` upward. Its rule ids must be rules
-/// of the rule stage that this build documents.
+/// or the `numi.toml` found from `base` upward.
 fn configuration(args: &ValidateArgs, base: &Path) -> Result<Config, String> {
     if args.no_config {
         return Ok(Config::default());
     }
-    configuration_from(args.config.as_deref(), base)
-}
-
-/// The configuration in `file`, or the `numi.toml` found from `base`
-/// upward, its rule ids checked against the catalogue.
-pub(super) fn configuration_from(file: Option<&Path>, base: &Path) -> Result<Config, String> {
-    let path = match file.map(Path::to_path_buf) {
-        Some(path) => path,
-        None => match config::discover(base) {
-            Some(path) => path,
-            None => return Ok(Config::default()),
-        },
-    };
-    let config = config::load(&path).map_err(|error| error.to_string())?;
-    for id in config.rule_ids() {
-        match rules::find(id) {
-            Some(doc) if doc.stage == Stage::Rule => {}
-            Some(_) => {
-                return Err(format!(
-                    "{}: {} is not a rule of the rule stage: only those can be configured",
-                    path.display(),
-                    quote(id)
-                ));
-            }
-            None => {
-                let hint = rules::nearest(id)
-                    .map(|near| format!(" (did you mean {}?)", quote(near)))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "{}: unknown rule id {}{hint}",
-                    path.display(),
-                    quote(id)
-                ));
-            }
-        }
-    }
-    Ok(config)
+    project::configuration(args.config.as_deref(), base)
 }
 
 /// What a run that found nothing skipped, as ` (skipped ...)`, or nothing.

@@ -9,14 +9,16 @@
 //!
 //! The API, for `numi fix` and for editors (code actions):
 //!
-//! - [`fixes_for`]`(text, mode, location)`: validates the text and returns
-//!   the fixes its findings offer, the findings of fixable rules that have
-//!   no safe fix (and why), and the validation itself.
+//! - [`fixes_for`]`(text, mode, location, verdict)`: validates the text,
+//!   weighs its findings as the project does (a finding its inline comment
+//!   suppresses or its configuration turns off is not fixed), and returns
+//!   the fixes the findings left offer, the findings of fixable rules that
+//!   have no safe fix (and why), and the validation itself.
 //! - [`apply`]`(text, &fixes)`: applies fixes whose edits do not overlap and
 //!   checks the result: it must load, and its value must be exactly the
 //!   original value with each fix's [`Change`] made; otherwise
 //!   [`FixRefused`] and nothing changes.
-//! - [`fix_document`]`(text, mode, location)`: every fix, round after round
+//! - [`fix_document`]`(text, mode, location, verdict)`: every fix, round after round
 //!   (a sort of cases moves text that a fix inside a case edits), until no
 //!   fix is offered.
 //!
@@ -34,6 +36,7 @@ mod tests;
 
 use std::fmt;
 use std::ops::Range;
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -42,6 +45,7 @@ use crate::kinds;
 use crate::location::Location;
 pub use crate::repair::{Repair, RuleFix};
 use crate::validate::{Checked, Mode, validate_at};
+use crate::verdict::Verdict;
 use crate::yaml::{self, Limits, PathSegment};
 pub use write::{WriteRefused, write_atomically};
 
@@ -113,9 +117,11 @@ fn refused(reason: impl Into<String>) -> FixRefused {
 /// The fixes the findings of `text` offer. Only a document that reached the
 /// rule stage (it loads, is of a known kind, passes its gates and schema)
 /// offers any: the repairs rely on the shape the schema guarantees.
-pub fn fixes_for(text: &str, mode: Mode, location: Location<'_>) -> Offered {
+pub fn fixes_for(text: &str, mode: Mode, location: Location<'_>, verdict: Verdict<'_>) -> Offered {
     let limits = Limits::default();
-    let checked = validate_at(text.as_bytes(), mode, &limits, location);
+    let path = location.path().unwrap_or(Path::new("")).to_path_buf();
+    let mut checked = validate_at(text.as_bytes(), mode, &limits, location);
+    verdict.apply(&mut checked, text.as_bytes(), &path);
     let mut offered = Offered::default();
     let kind = checked.kind.and_then(kinds::find);
     let reached_rules = checked.diagnostics.iter().all(|d| d.stage == Stage::Rule);
@@ -230,11 +236,16 @@ const MAX_ROUNDS: usize = 8;
 /// Every safe fix of `text`, round after round until none is offered.
 /// Each round applies the fixes whose edits do not overlap, smallest
 /// first, and is checked by [`apply`].
-pub fn fix_document(text: &str, mode: Mode, location: Location<'_>) -> Result<Fixed, FixRefused> {
+pub fn fix_document(
+    text: &str,
+    mode: Mode,
+    location: Location<'_>,
+    verdict: Verdict<'_>,
+) -> Result<Fixed, FixRefused> {
     let mut current = text.to_owned();
     let mut applied = Vec::new();
     for _ in 0..MAX_ROUNDS {
-        let offered = fixes_for(&current, mode, location);
+        let offered = fixes_for(&current, mode, location, verdict);
         if offered.fixes.is_empty() {
             return Ok(Fixed {
                 text: current,

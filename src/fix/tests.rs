@@ -23,7 +23,7 @@ fn case(name: &str, digest: &str) -> String {
 }
 
 fn fixed(text: &str) -> Fixed {
-    fix_document(text, Mode::Files, here()).unwrap()
+    fix_document(text, Mode::Files, here(), Verdict::unconfigured()).unwrap()
 }
 
 fn rules_of(offered: &Offered) -> Vec<&'static str> {
@@ -37,7 +37,7 @@ fn sorted_valid_documents_offer_nothing() {
         case("a", &format!("sha256:{HEX}")),
         case("b", &format!("sha256:{HEX}"))
     ));
-    let offered = fixes_for(&text, Mode::Files, here());
+    let offered = fixes_for(&text, Mode::Files, here(), Verdict::unconfigured());
     assert!(offered.fixes.is_empty());
     assert!(offered.unfixable.is_empty());
     assert_eq!(fixed(&text).text, text);
@@ -51,7 +51,7 @@ fn cases_out_of_order_are_sorted_with_their_comments() {
         case("b", &digest).replace("name: b", "name: b  # b"),
         case("a", &digest)
     ));
-    let offered = fixes_for(&text, Mode::Files, here());
+    let offered = fixes_for(&text, Mode::Files, here(), Verdict::unconfigured());
     assert_eq!(rules_of(&offered), vec!["evalset/cases-sorted"]);
     let result = fixed(&text);
     assert_eq!(
@@ -145,19 +145,29 @@ fn gated_and_unfixable_kinds_offer_nothing() {
             enable_alpha: false,
         },
         here(),
+        Verdict::unconfigured(),
     );
     assert!(gated.fixes.is_empty());
-    let admitted = fixes_for(&text, Mode::Repository { enable_alpha: true }, here());
+    let admitted = fixes_for(
+        &text,
+        Mode::Repository { enable_alpha: true },
+        here(),
+        Verdict::unconfigured(),
+    );
     assert_eq!(rules_of(&admitted), vec!["evalset/cases-sorted"]);
     let playbook = include_str!("../../examples/playbook-bugfix-bounded.yaml");
-    assert!(fixes_for(playbook, Mode::Files, here()).fixes.is_empty());
+    assert!(
+        fixes_for(playbook, Mode::Files, here(), Verdict::unconfigured())
+            .fixes
+            .is_empty()
+    );
 }
 
 #[test]
 fn apply_refuses_edits_that_do_not_make_the_intended_change() {
     let digest = format!("sha256:{HEX}");
     let text = evalset(&format!("{}{}", case("b", &digest), case("a", &digest)));
-    let mut offered = fixes_for(&text, Mode::Files, here()).fixes;
+    let mut offered = fixes_for(&text, Mode::Files, here(), Verdict::unconfigured()).fixes;
     assert!(apply(&text, &offered).is_ok());
     let mut wrong = offered[0].clone();
     wrong.edits[0].replacement = wrong.edits[0].replacement.replace("name: a", "name: c");

@@ -12,6 +12,7 @@ use super::encoding::Encoding;
 use crate::diagnostic::Diagnostic;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::Mode;
+use crate::verdict::Verdict;
 
 /// One replacement of a byte range of the document's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,8 +43,14 @@ pub struct FixEngine;
 
 impl Fixer for FixEngine {
     fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
-        let offered =
-            crate::fix::fixes_for(text, Mode::Files, Location::detached(DEFAULT_MAX_FILE_SIZE));
+        // The finding was weighed when it was shown; its inline
+        // suppressions still decide which fixes of its rule are offered.
+        let offered = crate::fix::fixes_for(
+            text,
+            Mode::Files,
+            Location::detached(DEFAULT_MAX_FILE_SIZE),
+            Verdict::unconfigured(),
+        );
         let of_rule: Vec<crate::fix::Fix> = offered
             .fixes
             .into_iter()

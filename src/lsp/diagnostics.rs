@@ -10,10 +10,13 @@ use lsp_types::{
 };
 
 use super::encoding::Encoding;
+use crate::config::{Config, Policy};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
+use crate::project;
 use crate::span::{offset, token_length};
 use crate::validate::{Checked, Mode, validate_at};
+use crate::verdict::Verdict;
 use crate::yaml::Limits;
 
 /// What the server checks with, as `numi validate` takes it from its flags.
@@ -50,15 +53,33 @@ pub fn mode_for(path: Option<&Path>, settings: Settings) -> Mode {
 }
 
 /// Every finding of `text`, the document open at `path` (none for an
-/// unsaved buffer: then no neighbour can be read).
+/// unsaved buffer: then no neighbour can be read), weighed as `numi
+/// validate` weighs it: the `numi.toml` that holds for the file (its alpha
+/// gate, strictness, excluded paths and rule levels) and its inline
+/// suppressions. A configuration that does not load is passed over here;
+/// `numi validate` says what is wrong with it.
 pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding> {
+    let (config, policy) = path.map(project_of).unwrap_or_default();
+    if path.is_some_and(|path| policy.excludes(path)) {
+        return Vec::new();
+    }
+    let settings = Settings {
+        enable_alpha: settings.enable_alpha || config.enable_alpha == Some(true),
+        strict: settings.strict || config.strict == Some(true),
+    };
     let location = match path {
         Some(path) => Location::file(path, DEFAULT_MAX_FILE_SIZE),
         None => Location::detached(DEFAULT_MAX_FILE_SIZE),
     };
     let mode = mode_for(path, settings);
+    let verdict = Verdict {
+        policy: &policy,
+        strict: settings.strict,
+    };
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        validate_at(text.as_bytes(), mode, &Limits::default(), location)
+        let mut checked = validate_at(text.as_bytes(), mode, &Limits::default(), location);
+        verdict.apply(&mut checked, text.as_bytes(), path.unwrap_or(Path::new("")));
+        checked
     }))
     .unwrap_or_else(|_| Checked {
         diagnostics: vec![Diagnostic::new(
@@ -68,10 +89,6 @@ pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding
         )],
         ..Checked::default()
     });
-    let mut checked = checked;
-    if settings.strict {
-        checked.promote_warnings();
-    }
     checked
         .diagnostics
         .into_iter()
@@ -80,6 +97,18 @@ pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding
             Finding { diagnostic, span }
         })
         .collect()
+}
+
+/// The configuration that holds for the file at `path`, found from its
+/// folder upward, or the defaults when there is none or it does not load.
+fn project_of(path: &Path) -> (Config, Policy) {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    project::configuration(None, folder)
+        .and_then(|config| config.policy(folder).map(|policy| (config, policy)))
+        .unwrap_or_default()
 }
 
 /// The bytes of a finding's node: its token, or an empty span where a
@@ -169,6 +198,57 @@ mod tests {
             .find(|f| f.diagnostic.rule == "evalset/version")
             .map(|f| f.span.clone());
         assert_eq!(version.and_then(|s| BROKEN.get(s)), Some("\"1.0\""));
+    }
+
+    fn rules_of(findings: &[Finding]) -> Vec<&'static str> {
+        findings.iter().map(|f| f.diagnostic.rule).collect()
+    }
+
+    #[test]
+    fn findings_are_weighed_by_the_numi_toml_that_holds_for_the_file() {
+        #![allow(clippy::unwrap_used)]
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("set.yaml");
+        let unconfigured = check(BROKEN, Some(&file), Settings::default());
+        assert_eq!(
+            rules_of(&unconfigured),
+            ["evalset/version", "evalset/case-count"]
+        );
+
+        std::fs::write(
+            dir.path().join("numi.toml"),
+            "[rules]\n\"evalset/version\" = \"off\"\n\"evalset/case-count\" = \"warning\"\n",
+        )
+        .unwrap();
+        let configured = check(BROKEN, Some(&file), Settings::default());
+        assert_eq!(rules_of(&configured), ["evalset/case-count"]);
+        assert!(
+            configured
+                .iter()
+                .all(|f| f.diagnostic.severity == Severity::Warning)
+        );
+
+        std::fs::write(dir.path().join("numi.toml"), "exclude = [\"set.yaml\"]\n").unwrap();
+        assert_eq!(check(BROKEN, Some(&file), Settings::default()), Vec::new());
+
+        // A configuration that does not load leaves the findings as they are.
+        std::fs::write(dir.path().join("numi.toml"), "no-such-key = 1\n").unwrap();
+        assert_eq!(
+            check(BROKEN, Some(&file), Settings::default()),
+            unconfigured
+        );
+    }
+
+    #[test]
+    fn a_finding_its_comment_suppresses_is_not_shown() {
+        let text = BROKEN.replace(
+            "version: \"1.0\"\n",
+            "version: \"1.0\"  # numi: ignore[evalset/version] the old scheme\n",
+        );
+        assert_eq!(
+            rules_of(&check(&text, None, Settings::default())),
+            ["evalset/case-count"]
+        );
     }
 
     #[test]

@@ -6,7 +6,6 @@
 
 pub mod catalogue;
 mod duplicate_names;
-mod suppression;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -15,12 +14,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use crate::config::Policy;
-use crate::diagnostic::{Diagnostic, Severity, Stage};
+use crate::diagnostic::{Diagnostic, Stage};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
 use crate::location::{read_file, read_stdin};
 use crate::results::{FileResult, Origin, Summary};
 use crate::validate::{Checked, Mode, validate_at};
+use crate::verdict::Verdict;
 use crate::yaml::Limits;
 use duplicate_names::DuplicateNames;
 
@@ -59,8 +59,10 @@ pub fn run(
         summary: Summary::default(),
         names: DuplicateNames::default(),
         origin,
-        strict: options.strict,
-        policy: &options.policy,
+        verdict: Verdict {
+            policy: &options.policy,
+            strict: options.strict,
+        },
     };
     let workers = worker_count(inputs.len());
     if workers <= 1 {
@@ -79,8 +81,7 @@ struct Sink<'a> {
     summary: Summary,
     names: DuplicateNames,
     origin: Origin,
-    strict: bool,
-    policy: &'a Policy,
+    verdict: Verdict<'a>,
 }
 
 impl Sink<'_> {
@@ -90,44 +91,12 @@ impl Sink<'_> {
                 result.checked.diagnostics.push(finding.as_warning());
             }
         }
-        self.weigh(&mut result.checked, &result.path);
+        self.verdict
+            .weigh(&mut result.checked, std::path::Path::new(&result.path));
         self.summary.add(result.status());
         self.summary.suppressed += result.checked.suppressed.len();
         self.summary.warnings += result.checked.warnings().count();
         self.consumer.result(&result)
-    }
-
-    /// The configuration's level for each finding of the rule stage (off
-    /// drops it), then `--strict` for the warnings the configuration left
-    /// alone.
-    fn weigh(&self, checked: &mut Checked, path: &str) {
-        let path = std::path::Path::new(path);
-        let policy = self.policy;
-        let strict = self.strict;
-        if policy.is_empty() {
-            if strict {
-                checked.promote_warnings();
-            }
-            return;
-        }
-        checked.diagnostics.retain_mut(|diagnostic| {
-            let level = (diagnostic.stage == Stage::Rule)
-                .then(|| policy.level(diagnostic.rule, path))
-                .flatten();
-            match level.map(crate::config::Level::severity) {
-                Some(None) => false,
-                Some(Some(severity)) => {
-                    diagnostic.severity = severity;
-                    true
-                }
-                None => {
-                    if strict {
-                        diagnostic.severity = Severity::Error;
-                    }
-                    true
-                }
-            }
-        });
     }
 }
 
@@ -277,7 +246,7 @@ pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
                 };
                 let checked = catch_unwind(AssertUnwindSafe(|| {
                     let mut checked = validate_at(&bytes, options.mode, &options.limits, location);
-                    suppression::apply(&mut checked, &bytes);
+                    crate::verdict::suppression::apply(&mut checked, &bytes);
                     checked
                 }))
                 .unwrap_or_else(|_| {
