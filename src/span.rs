@@ -39,6 +39,9 @@ pub fn token_length(text: &str, start: usize) -> usize {
         .unwrap_or_default();
     let length = match line.chars().next() {
         None => 0,
+        // A position on a tab is a finding about the tab (YAML refuses it
+        // in indentation): the tab alone is the token.
+        Some('\t') => return 1,
         Some(quote @ ('"' | '\'')) => quoted_length(line, quote),
         Some('{' | '[') => flow_length(line).unwrap_or(1),
         Some('-' | '?' | ':') if line.chars().nth(1).is_none_or(char::is_whitespace) => 1,

@@ -52,6 +52,11 @@ fn the_underline_covers_the_token_at_the_node() {
     );
     assert_eq!(token("k: \"open\n", 1, 4), "\"open");
     assert_eq!(token("", 1, 1), "");
+    assert_eq!(
+        token("spec:\n\tchange_type: bugfix\n", 2, 1),
+        "\t",
+        "a finding about a tab underlines the tab"
+    );
 }
 
 #[test]
