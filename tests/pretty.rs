@@ -151,3 +151,17 @@ proptest! {
         assert_printable(&render(text.as_bytes()));
     }
 }
+
+#[test]
+fn a_tab_is_shown_and_underlined_alone_at_its_own_line_and_column() {
+    let report = render(
+        b"apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata:\n  name: p\nspec:\n\tchange_type: bugfix\n",
+    );
+    assert!(report.contains("[doc.yaml:6:1]"), "{report}");
+    let shown = report
+        .lines()
+        .position(|line| line.ends_with("│ →change_type: bugfix"))
+        .unwrap_or_else(|| panic!("the tab is shown as →:\n{report}"));
+    let underline = report.lines().nth(shown + 1).unwrap_or_default();
+    assert_eq!(underline.trim_start(), "· ┬", "{report}");
+}

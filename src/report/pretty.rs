@@ -70,7 +70,13 @@ impl PrettyReporter {
         let span = source.zip(diagnostic.position).map(|(source, position)| {
             let text = source.inner();
             let start = offset(text, position);
-            let length = token_length(text, start);
+            // The source shows a tab as TAB: a finding on it underlines it
+            // alone, as `token_length` does a tab.
+            let length = if text.get(start..).is_some_and(|rest| rest.starts_with(TAB)) {
+                TAB.len_utf8()
+            } else {
+                token_length(text, start)
+            };
             // A block mapping stands where its first key does; underlining
             // that key would blame it for what the mapping lacks.
             let points_at_mapping = diagnostic.rule == "schema/required"
