@@ -85,6 +85,14 @@ pub fn store_file(path: &Path) -> Option<StoreFile> {
     })
 }
 
+/// Whether the file at `path` may hold an array at its root: a store's
+/// `matched_trials.json`, whose schema-1 form is the bare array of trials.
+pub fn allows_sequence_root(path: &Path) -> bool {
+    store_file(path).is_some_and(|file| {
+        matches!(&file.place, Place::Candidate { file, .. } if file == "matched_trials.json")
+    })
+}
+
 /// Whether `path` is a file numi verifies in a store that holds a
 /// `bundles/` folder (the mark of a store).
 pub fn is_verified_store_file(path: &Path) -> bool {
@@ -136,6 +144,15 @@ mod tests {
             store_file(Path::new("k/demo/context_bundles/promotions/p1.json")).unwrap();
         assert_eq!(promotion.place, Place::Promotion { id: "p1".to_owned() });
         assert_eq!(promotion.root, PathBuf::from("k/demo/context_bundles"));
+    }
+
+    #[test]
+    fn only_matched_trials_may_be_an_array() {
+        let trials = format!("k/demo/context_bundles/candidates/{D}/matched_trials.json");
+        assert!(allows_sequence_root(Path::new(&trials)));
+        let record = format!("k/demo/context_bundles/candidates/{D}/record.json");
+        assert!(!allows_sequence_root(Path::new(&record)));
+        assert!(!allows_sequence_root(Path::new("matched_trials.json")));
     }
 
     #[test]
