@@ -79,20 +79,25 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     exit: 0
     --- stdout
     numi 0.1.0
-    AutocontextActivePointer    -                       produced
-    AutocontextBundle           -                       produced
-    AutocontextCandidateRecord  -                       produced
-    AutocontextManifestDiff     -                       produced
-    AutonomyPolicy              numinance.dev/v1        configuration  inferred
-    ContextBundle               numinance.dev/v1        produced
-    ContextReportRun            -                       configuration
-    EvalSet                     numinance.dev/v1alpha1  alpha
-    OutcomeCorrected            numinance.dev/v1        produced       inferred
-    OutcomeRecorded             numinance.dev/v1        produced       inferred
-    Playbook                    numinance.dev/v1        configuration
-    PromotionDecided            numinance.dev/v1        produced       inferred
-    PromotionProposed           numinance.dev/v1        produced       inferred
-    QualificationUpdated        numinance.dev/v1        produced       inferred
+    AutocontextActivePointer      -                       produced
+    AutocontextBundle             -                       produced
+    AutocontextCandidateRecord    -                       produced
+    AutocontextCausalAttribution  -                       produced
+    AutocontextEvaluatorPlan      -                       produced
+    AutocontextManifestDiff       -                       produced
+    AutocontextMatchedTrials      -                       produced
+    AutocontextNegativeResult     -                       produced
+    AutocontextPromotion          -                       produced
+    AutonomyPolicy                numinance.dev/v1        configuration  inferred
+    ContextBundle                 numinance.dev/v1        produced
+    ContextReportRun              -                       configuration
+    EvalSet                       numinance.dev/v1alpha1  alpha
+    OutcomeCorrected              numinance.dev/v1        produced       inferred
+    OutcomeRecorded               numinance.dev/v1        produced       inferred
+    Playbook                      numinance.dev/v1        configuration
+    PromotionDecided              numinance.dev/v1        produced       inferred
+    PromotionProposed             numinance.dev/v1        produced       inferred
+    QualificationUpdated          numinance.dev/v1        produced       inferred
     "#);
     assert!(
         result
@@ -119,20 +124,25 @@ fn schema_list_names_every_kind() {
     insta::assert_snapshot!(result.transcript(), @r#"
     exit: 0
     --- stdout
-    AutocontextActivePointer    -                       produced
-    AutocontextBundle           -                       produced
-    AutocontextCandidateRecord  -                       produced
-    AutocontextManifestDiff     -                       produced
-    AutonomyPolicy              numinance.dev/v1        configuration  inferred
-    ContextBundle               numinance.dev/v1        produced
-    ContextReportRun            -                       configuration
-    EvalSet                     numinance.dev/v1alpha1  alpha
-    OutcomeCorrected            numinance.dev/v1        produced       inferred
-    OutcomeRecorded             numinance.dev/v1        produced       inferred
-    Playbook                    numinance.dev/v1        configuration
-    PromotionDecided            numinance.dev/v1        produced       inferred
-    PromotionProposed           numinance.dev/v1        produced       inferred
-    QualificationUpdated        numinance.dev/v1        produced       inferred
+    AutocontextActivePointer      -                       produced
+    AutocontextBundle             -                       produced
+    AutocontextCandidateRecord    -                       produced
+    AutocontextCausalAttribution  -                       produced
+    AutocontextEvaluatorPlan      -                       produced
+    AutocontextManifestDiff       -                       produced
+    AutocontextMatchedTrials      -                       produced
+    AutocontextNegativeResult     -                       produced
+    AutocontextPromotion          -                       produced
+    AutonomyPolicy                numinance.dev/v1        configuration  inferred
+    ContextBundle                 numinance.dev/v1        produced
+    ContextReportRun              -                       configuration
+    EvalSet                       numinance.dev/v1alpha1  alpha
+    OutcomeCorrected              numinance.dev/v1        produced       inferred
+    OutcomeRecorded               numinance.dev/v1        produced       inferred
+    Playbook                      numinance.dev/v1        configuration
+    PromotionDecided              numinance.dev/v1        produced       inferred
+    PromotionProposed             numinance.dev/v1        produced       inferred
+    QualificationUpdated          numinance.dev/v1        produced       inferred
     "#);
 }
 
