@@ -557,6 +557,93 @@ fn a_store_with_non_ascii_content_written_by_autocontext_verifies() {
 }
 
 #[test]
+fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails() {
+    let Some(python) = producer_python() else {
+        return;
+    };
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(&python, temp.path(), &["--legacy-trials"]);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let found = statuses(&run.stdout);
+    assert_eq!(found.len(), 19, "{}", run.stdout);
+    let legacy = found
+        .iter()
+        .map(|(_, name)| knowledge.join(name))
+        .find(|path| path.ends_with("matched_trials.json") && json_at(path).is_array())
+        .expect("a legacy matched_trials.json");
+    let mut trials = json_at(&legacy);
+    trials[0]["seed"] = Value::from(99);
+    write_json(&legacy, &trials);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    let failing: Vec<String> = statuses(&run.stdout)
+        .into_iter()
+        .filter(|(status, _)| status != "ok")
+        .map(|(_, name)| name)
+        .collect();
+    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    assert!(legacy.ends_with(&failing[0]), "{}", run.stdout);
+    assert!(run.stdout.contains("trial 0 has pair_key"), "{}", run.stdout);
+}
+
+/// The false-promotion parity case: the policy reserved for the campaign's
+/// first candidate (the base policy at its allocated confidence z) has the
+/// digest both runtimes pin, and a matched-trials envelope binding it
+/// verifies; the base policy's digest does not stand for it.
+#[test]
+fn false_promotion_parity_policy_digest_binds_matched_trials() {
+    let parity = fixture("false-promotion-parity.json");
+    let mut reserved = parity["base_confirmation_policy"].clone();
+    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
+    let expected = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
+        .as_str()
+        .unwrap();
+    assert_eq!(canonical::sha256_hex(&reserved).unwrap(), expected);
+
+    let causal = fixture("causal-attribution-manifest-parity.json");
+    let tested = &causal["tested"];
+    let digest = tested["digest"].as_str().unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let store = temp.path().join("knowledge/demo/context_bundles");
+    fs::create_dir_all(store.join("bundles")).unwrap();
+    write_json(&store.join(format!("bundles/{digest}.json")), tested);
+    let folder = store.join(format!("candidates/{digest}"));
+    fs::create_dir_all(&folder).unwrap();
+    let trials = folder.join("matched_trials.json");
+    let envelope = serde_json::json!({
+        "schema_version": 2,
+        "trials": [],
+        "confirmation_policy": reserved,
+        "confirmation_policy_digest": expected,
+    });
+    write_json(&trials, &envelope);
+    // The fixture's tested bundle has a parent the fixture does not hold,
+    // so only the matched trials' own line is read here.
+    let status = |stdout: &str| {
+        statuses(stdout)
+            .into_iter()
+            .find(|(_, name)| name.ends_with("matched_trials.json"))
+            .map(|(status, _)| status)
+    };
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(status(&run.stdout).as_deref(), Some("ok"), "{}", run.stdout);
+
+    let mut base = envelope.clone();
+    base["confirmation_policy_digest"] = Value::String(
+        canonical::sha256_hex(&parity["base_confirmation_policy"]).unwrap(),
+    );
+    write_json(&trials, &base);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(status(&run.stdout).as_deref(), Some("invalid"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!("computed {expected}")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict() {
     let Some(python) = producer_python() else {
         return;

@@ -1,6 +1,6 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
-Usage: write_store.py KNOWLEDGE_DIR [--non-ascii]
+Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials]
 
 Bootstraps a baseline; has autocontext's ContextBundlePromotionCoordinator
 evaluate two candidates (one adds a component and is confirmed and promoted,
@@ -9,8 +9,14 @@ promotion record; one fails the screen and is rejected, which writes its
 negative result); proposes and rejects a third; and rolls back. Every kind
 of file numi verifies is written by the real producer. Content is ASCII
 only unless --non-ascii is given: then the baseline playbook holds an
-emoji, which json.dumps writes as a surrogate pair escape.
+emoji, which json.dumps writes as a surrogate pair escape. With
+--legacy-trials the promoted candidate's matched_trials.json is then
+rewritten in its schema-1 form, a bare array of autocontext's MatchedTrial
+rows keyed by their legacy pair identity, as releases before the schema-2
+envelope wrote it (0.18.0 reads that form but no longer writes it).
 """
+
+import json
 
 import sys
 from pathlib import Path
@@ -94,6 +100,14 @@ def main() -> None:
     store.reject(SCENARIO, rejected.digest, rationale="not wanted")
 
     store.rollback(SCENARIO, rationale="regression seen in production")
+
+    if "--legacy-trials" in sys.argv[2:]:
+        rows = [
+            {**trial.to_dict(), "pair_key": trial.legacy_pair_key}
+            for trial in store.matched_trials(SCENARIO, better.digest)
+        ]
+        path = store._trials_path(SCENARIO, better.digest)  # noqa: SLF001 - the file it reads
+        path.write_text(json.dumps(rows, indent=2, sort_keys=True), encoding="utf-8")
 
 
 if __name__ == "__main__":
