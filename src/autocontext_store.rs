@@ -140,9 +140,13 @@ mod tests {
                 file: "matched_trials.json".to_owned()
             }
         );
-        let promotion =
-            store_file(Path::new("k/demo/context_bundles/promotions/p1.json")).unwrap();
-        assert_eq!(promotion.place, Place::Promotion { id: "p1".to_owned() });
+        let promotion = store_file(Path::new("k/demo/context_bundles/promotions/p1.json")).unwrap();
+        assert_eq!(
+            promotion.place,
+            Place::Promotion {
+                id: "p1".to_owned()
+            }
+        );
         assert_eq!(promotion.root, PathBuf::from("k/demo/context_bundles"));
     }
 

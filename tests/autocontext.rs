@@ -503,7 +503,8 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
             format!("{promoted}/evaluator_plan.json"),
             edit(|value| {
                 value["plan"]["evaluator_epoch"] = Value::String("epoch-2".to_owned());
-                value["plan_digest"] = Value::String(canonical::sha256_hex(&value["plan"]).unwrap());
+                value["plan_digest"] =
+                    Value::String(canonical::sha256_hex(&value["plan"]).unwrap());
             }),
         ),
         (
@@ -584,7 +585,11 @@ fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails() {
         .collect();
     assert_eq!(failing.len(), 1, "{}", run.stdout);
     assert!(legacy.ends_with(&failing[0]), "{}", run.stdout);
-    assert!(run.stdout.contains("trial 0 has pair_key"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("trial 0 has pair_key"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// The false-promotion parity case: the policy reserved for the campaign's
@@ -630,12 +635,16 @@ fn false_promotion_parity_policy_digest_binds_matched_trials() {
     assert_eq!(status(&run.stdout).as_deref(), Some("ok"), "{}", run.stdout);
 
     let mut base = envelope.clone();
-    base["confirmation_policy_digest"] = Value::String(
-        canonical::sha256_hex(&parity["base_confirmation_policy"]).unwrap(),
-    );
+    base["confirmation_policy_digest"] =
+        Value::String(canonical::sha256_hex(&parity["base_confirmation_policy"]).unwrap());
     write_json(&trials, &base);
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
-    assert_eq!(status(&run.stdout).as_deref(), Some("invalid"), "{}", run.stdout);
+    assert_eq!(
+        status(&run.stdout).as_deref(),
+        Some("invalid"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout.contains(&format!("computed {expected}")),
         "{}",

@@ -131,7 +131,9 @@ pub fn load_bytes_rooted(
         return load_bytes_with(bytes, limits, positions);
     }
     let text = decode(bytes)?;
-    load_full(text, limits, positions, |builder| builder.finish_rooted(root))
+    load_full(text, limits, positions, |builder| {
+        builder.finish_rooted(root)
+    })
 }
 
 /// Decodes `bytes` as UTF-8 and loads the one document they hold.

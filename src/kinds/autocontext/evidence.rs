@@ -36,7 +36,9 @@ impl Candidate {
 /// outside a store's `candidates/<digest>/`, an error when the folder is not
 /// named by a digest or names no stored bundle.
 pub fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>> {
-    let store = location.path().and_then(crate::autocontext_store::store_file)?;
+    let store = location
+        .path()
+        .and_then(crate::autocontext_store::store_file)?;
     let Place::Candidate { digest, .. } = &store.place else {
         return None;
     };
@@ -67,9 +69,9 @@ pub fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>
 pub fn policy_digest_problem(policy: Option<&Value>, written: Option<&str>) -> Option<String> {
     match (policy.filter(|policy| !policy.is_null()), written) {
         (None, None) => None,
-        (None, Some(_)) => {
-            Some("confirmation_policy_digest is set, but there is no confirmation_policy".to_owned())
-        }
+        (None, Some(_)) => Some(
+            "confirmation_policy_digest is set, but there is no confirmation_policy".to_owned(),
+        ),
         (Some(_), None) => {
             Some("confirmation_policy is set, but confirmation_policy_digest is not".to_owned())
         }
@@ -94,4 +96,3 @@ pub fn disagreement(value: &Value, field: &str, expected: &Value, whose: &str) -
         )
     })
 }
-

@@ -155,8 +155,11 @@ fn matched_trials_verify_their_policy_pair_keys_and_binding() {
     assert_eq!(rules_at(&path), Vec::<&str>::new());
 
     assert_eq!(
-        rules_after(&path, &trials, |value| value["confirmation_policy"]["min_effect"] =
-            json!(0.5)),
+        rules_after(
+            &path,
+            &trials,
+            |value| value["confirmation_policy"]["min_effect"] = json!(0.5)
+        ),
         ["autocontext/trials-policy-digest"]
     );
     assert_eq!(
@@ -175,13 +178,19 @@ fn matched_trials_verify_their_policy_pair_keys_and_binding() {
         ["autocontext/trial-pair-key"]
     );
     assert_eq!(
-        rules_after(&path, &trials, |value| value["trials"][1]["candidate_digest"] =
-            Value::String(store.changed.clone())),
+        rules_after(
+            &path,
+            &trials,
+            |value| value["trials"][1]["candidate_digest"] = Value::String(store.changed.clone())
+        ),
         ["autocontext/trial-binding"]
     );
     assert_eq!(
-        rules_after(&path, &trials, |value| value["trials"][1]["incumbent_digest"] =
-            Value::Null),
+        rules_after(
+            &path,
+            &trials,
+            |value| value["trials"][1]["incumbent_digest"] = Value::Null
+        ),
         ["autocontext/trial-binding"]
     );
     assert_eq!(
@@ -272,7 +281,8 @@ fn an_evaluator_plan_verifies_its_digest_and_binding() {
     write(&path, &artifact);
     assert_eq!(rules_at(&path), Vec::<&str>::new());
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["plan"]["cohort"] = json!("d")),
+        rules_after(&path, &artifact, |value| value["plan"]["cohort"] =
+            json!("d")),
         ["autocontext/plan-digest"]
     );
     assert_eq!(
@@ -355,20 +365,31 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
     assert_eq!(rules_at(&path), Vec::<&str>::new());
 
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["attributions"][0]["attribution"]
-            ["trial_cohort"] = json!("d")),
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["attributions"][0]["attribution"]["trial_cohort"] = json!("d")
+        ),
         ["autocontext/attribution-digest"]
     );
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["source_trials"][0]["seed"] = json!(2)),
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["source_trials"][0]["seed"] = json!(2)
+        ),
         [
             "autocontext/attribution-digest",
             "autocontext/attribution-digest"
         ]
     );
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["attributions"][0]
-            ["manifest_diff_digest"] = Value::String("0".repeat(64))),
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["attributions"][0]["manifest_diff_digest"] =
+                Value::String("0".repeat(64))
+        ),
         ["autocontext/attribution-digest"]
     );
     assert_eq!(
@@ -396,18 +417,17 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
 #[test]
 fn a_pure_addition_is_one_change_the_comparison_lacks() {
     let store = Store::new();
-    let added = manifest::manifest_diff(&store.bundle(&store.added), &store.bundle(&store.base))
-        .unwrap();
+    let added =
+        manifest::manifest_diff(&store.bundle(&store.added), &store.bundle(&store.base)).unwrap();
     assert_eq!(pure_addition_problem(&added), None);
     let changed =
-        manifest::manifest_diff(&store.bundle(&store.changed), &store.bundle(&store.base))
-            .unwrap();
+        manifest::manifest_diff(&store.bundle(&store.changed), &store.bundle(&store.base)).unwrap();
     assert!(pure_addition_problem(&changed).is_some());
-    let removed = manifest::manifest_diff(&store.bundle(&store.base), &store.bundle(&store.added))
-        .unwrap();
+    let removed =
+        manifest::manifest_diff(&store.bundle(&store.base), &store.bundle(&store.added)).unwrap();
     assert!(pure_addition_problem(&removed).is_some());
-    let none = manifest::manifest_diff(&store.bundle(&store.base), &store.bundle(&store.base))
-        .unwrap();
+    let none =
+        manifest::manifest_diff(&store.bundle(&store.base), &store.bundle(&store.base)).unwrap();
     assert!(pure_addition_problem(&none).is_some());
 }
 
@@ -493,14 +513,21 @@ fn a_negative_result_stands_beside_a_rejected_or_inconclusive_candidate_only() {
         &json!({"lifecycle": "screened", "comparison": {"decision": "needs_heldout"}})
     ));
 
-    write(&record, &store.record(candidate, "rejected", Some("rejected")));
+    write(
+        &record,
+        &store.record(candidate, "rejected", Some("rejected")),
+    );
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["run_id"] = json!("context-bundle:x")),
+        rules_after(&path, &artifact, |value| value["run_id"] =
+            json!("context-bundle:x")),
         ["autocontext/negative-result-binding"]
     );
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["entries"][0]["context"]
-            ["evaluator_epoch"] = json!("epoch-2")),
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["entries"][0]["context"]["evaluator_epoch"] = json!("epoch-2")
+        ),
         ["autocontext/negative-result-binding"]
     );
     assert_eq!(
@@ -517,23 +544,29 @@ fn a_negative_result_stands_beside_a_rejected_or_inconclusive_candidate_only() {
     );
     // A reference to another candidate's evidence is named, never opened.
     assert_eq!(
-        rules_after(&path, &artifact, |value| value["entries"][0]["evidence_refs"][0]["uri"] =
-            json!(format!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["entries"][0]["evidence_refs"][0]["uri"] = json!(format!(
                 "demo/context_bundles/candidates/{}/matched_trials.json#sha256=00",
                 store.changed
-            ))),
+            ))
+        ),
         ["autocontext/negative-result-binding"]
     );
     // Changed evidence no longer has the digest the ledger names.
     let mut trials = store.trials();
     trials["trials"].as_array_mut().unwrap().pop();
-    write(&store.candidate_file(candidate, "matched_trials.json"), &trials);
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &trials,
+    );
     assert_eq!(rules_at(&path), ["autocontext/negative-result-binding"]);
 }
 
 fn promotion_record(store: &Store) -> Value {
-    let diff = manifest::manifest_diff(&store.bundle(&store.added), &store.bundle(&store.base))
-        .unwrap();
+    let diff =
+        manifest::manifest_diff(&store.bundle(&store.added), &store.bundle(&store.base)).unwrap();
     json!({
         "schema_version": 1, "promotion_id": "p1", "candidate_digest": store.added,
         "incumbent_digest": store.base, "rollback_target_digest": store.base,
@@ -557,8 +590,11 @@ fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
     assert_eq!(rules_at(&path), Vec::<&str>::new());
 
     assert_eq!(
-        rules_after(&path, &promotion, |value| value["confirmation_policy"]["min_effect"] =
-            json!(0.5)),
+        rules_after(
+            &path,
+            &promotion,
+            |value| value["confirmation_policy"]["min_effect"] = json!(0.5)
+        ),
         ["autocontext/promotion-policy-digest"]
     );
     assert_eq!(
@@ -567,7 +603,8 @@ fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
         ["autocontext/promotion-bundles"]
     );
     assert_eq!(
-        rules_after(&path, &promotion, |value| value["evaluator_epoch"] = json!("epoch-2")),
+        rules_after(&path, &promotion, |value| value["evaluator_epoch"] =
+            json!("epoch-2")),
         ["autocontext/promotion-bundles"]
     );
     assert_eq!(
@@ -576,7 +613,8 @@ fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
         ["autocontext/promotion-bundles"]
     );
     assert_eq!(
-        rules_after(&path, &promotion, |value| value["promotion_id"] = json!("p2")),
+        rules_after(&path, &promotion, |value| value["promotion_id"] =
+            json!("p2")),
         ["autocontext/promotion-bundles"]
     );
     assert_eq!(

@@ -78,7 +78,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             let digest = Value::String(candidate.digest.clone());
             for (field, expected, whose) in [
                 ("candidate_digest", &digest, "the candidate folder's digest"),
-                ("comparison_digest", candidate.parent(), "the bundle's parent_digest"),
+                (
+                    "comparison_digest",
+                    candidate.parent(),
+                    "the bundle's parent_digest",
+                ),
             ] {
                 if let Some(problem) = disagreement(value, field, expected, whose) {
                     found.push(fails(DIGEST_RULE, problem, &format!("/{field}")));
@@ -135,6 +139,14 @@ fn digest_of(
         );
     }
     canonical::sha256_hex(&Value::Object(payload))
+}
+
+/// How one digest of a source trial is computed.
+type TrialDigest = fn(&Value) -> Result<String, canonical::Refusal>;
+
+/// The digest that names a source trial's evaluation unit.
+fn trial_pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    digest_of(trial, &TRIAL_PAIR_FIELDS, &[])
 }
 
 /// Sorted by UTF-16 code units, as autocontext sorts these lists.
@@ -222,7 +234,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
 
 /// The pair keys, source trial digests and id of one attribution.
 fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Diagnostic> {
-    let computed = |digest: fn(&Value) -> Result<String, canonical::Refusal>| {
+    let computed = |digest: TrialDigest| {
         trials
             .iter()
             .map(|trial| digest(trial))
@@ -230,10 +242,8 @@ fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<D
             .map(sorted)
     };
     let mut found = Vec::new();
-    let lists: [(&str, fn(&Value) -> Result<String, canonical::Refusal>); 2] = [
-        ("matched_pair_keys", |trial| {
-            digest_of(trial, &TRIAL_PAIR_FIELDS, &[])
-        }),
+    let lists: [(&str, TrialDigest); 2] = [
+        ("matched_pair_keys", trial_pair_key),
         ("source_trial_digests", canonical::sha256_hex),
     ];
     for (field, digest) in lists {

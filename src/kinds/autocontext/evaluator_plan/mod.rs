@@ -48,11 +48,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         plan.get("confirmation_policy"),
         text(plan, "confirmation_policy_digest"),
     ) {
-        found.push(fails(
-            binding,
-            problem,
-            "/plan/confirmation_policy_digest",
-        ));
+        found.push(fails(binding, problem, "/plan/confirmation_policy_digest"));
     }
     match candidate_of(&subject.location) {
         None => {}
@@ -62,8 +58,16 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             let scenario = Value::String(candidate.store.scenario.clone());
             let expected = [
                 ("candidate_digest", &digest, "the candidate folder's digest"),
-                ("incumbent_digest", candidate.parent(), "the bundle's parent_digest"),
-                ("evaluator_epoch", candidate.epoch(), "the bundle's evaluator_epoch"),
+                (
+                    "incumbent_digest",
+                    candidate.parent(),
+                    "the bundle's parent_digest",
+                ),
+                (
+                    "evaluator_epoch",
+                    candidate.epoch(),
+                    "the bundle's evaluator_epoch",
+                ),
                 ("scenario", &scenario, "the store's scenario"),
             ];
             for (field, value, whose) in expected {

@@ -146,8 +146,16 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
     let digest = Value::String(candidate.digest.clone());
     let expected = [
         ("candidate_digest", &digest, "the candidate folder's digest"),
-        ("incumbent_digest", candidate.parent(), "the bundle's parent_digest"),
-        ("evaluator_epoch", candidate.epoch(), "the bundle's evaluator_epoch"),
+        (
+            "incumbent_digest",
+            candidate.parent(),
+            "the bundle's parent_digest",
+        ),
+        (
+            "evaluator_epoch",
+            candidate.epoch(),
+            "the bundle's evaluator_epoch",
+        ),
     ];
     let mut found = Vec::new();
     for (index, trial) in trials.iter().enumerate() {

@@ -49,7 +49,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 }
 
 /// A file of the candidate's folder, loaded.
-fn candidate_file(subject: &Subject<'_>, candidate: &Candidate, name: &str) -> Result<Value, String> {
+fn candidate_file(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    name: &str,
+) -> Result<Value, String> {
     let path = candidate
         .store
         .root
@@ -118,7 +122,11 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
         let context = entry.get("context").unwrap_or(&Value::Null);
         for (field, expected, whose) in [
             ("context_bundle_digest", &digest, "the candidate's digest"),
-            ("evaluator_epoch", candidate.epoch(), "the bundle's evaluator_epoch"),
+            (
+                "evaluator_epoch",
+                candidate.epoch(),
+                "the bundle's evaluator_epoch",
+            ),
             ("scenario_name", &scenario, "the store's scenario"),
         ] {
             if let Some(problem) = disagreement(context, field, expected, whose) {

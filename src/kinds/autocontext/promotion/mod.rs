@@ -117,7 +117,9 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
             format!(
                 "evaluator_epoch is {}, but the candidate bundle's is {}",
                 quote(&shorten(text(value, "evaluator_epoch").unwrap_or_default())),
-                quote(&shorten(text(candidate, "evaluator_epoch").unwrap_or_default()))
+                quote(&shorten(
+                    text(candidate, "evaluator_epoch").unwrap_or_default()
+                ))
             ),
             "/evaluator_epoch",
         ));
