@@ -174,8 +174,9 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     assert!(
         result.stderr.contains(
             "[possible values: AutocontextActivePointer, AutocontextBundle, \
-             AutocontextCandidateRecord, AutocontextManifestDiff, AutonomyPolicy, ContextBundle, \
-             ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
+             AutocontextCandidateRecord, AutocontextCausalAttribution, AutocontextEvaluatorPlan, \
+             AutocontextManifestDiff, AutocontextMatchedTrials, AutocontextNegativeResult, \
+             AutocontextPromotion, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
              PromotionDecided, PromotionProposed, QualificationUpdated]"
         ),
         "{}",
