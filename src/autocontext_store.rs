@@ -88,7 +88,9 @@ pub fn store_file(path: &Path) -> Option<StoreFile> {
 /// Whether the file at `path` may hold an array at its root: a store's
 /// `matched_trials.json`, whose schema-1 form is the bare array of trials.
 pub fn allows_sequence_root(path: &Path) -> bool {
-    store_file(path).is_some_and(|file| {
+    // Asked of every file a run reads: the name alone settles most.
+    path.file_name().is_some_and(|name| name == "matched_trials.json")
+        && store_file(path).is_some_and(|file| {
         matches!(&file.place, Place::Candidate { file, .. } if file == "matched_trials.json")
     })
 }
