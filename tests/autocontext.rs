@@ -567,7 +567,7 @@ fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails() {
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
     let found = statuses(&run.stdout);
-    assert_eq!(found.len(), 19, "{}", run.stdout);
+    assert_eq!(found.len(), 20, "{}", run.stdout);
     let legacy = found
         .iter()
         .map(|(_, name)| knowledge.join(name))

@@ -10,10 +10,11 @@ negative result); proposes and rejects a third; and rolls back. Every kind
 of file numi verifies is written by the real producer. Content is ASCII
 only unless --non-ascii is given: then the baseline playbook holds an
 emoji, which json.dumps writes as a surrogate pair escape. With
---legacy-trials the promoted candidate's matched_trials.json is then
-rewritten in its schema-1 form, a bare array of autocontext's MatchedTrial
-rows keyed by their legacy pair identity, as releases before the schema-2
-envelope wrote it (0.18.0 reads that form but no longer writes it).
+--legacy-trials the candidate rejected without evaluation is then given a
+matched_trials.json in its schema-1 form, a bare array of autocontext's
+MatchedTrial rows keyed by their legacy pair identity, as releases before
+the schema-2 envelope wrote it (0.18.0 reads that form but no longer writes
+it).
 """
 
 import json
@@ -27,6 +28,7 @@ from autocontext.context_bundles.models import (
     ComponentKind,
     ConfirmationPolicy,
     ContextBundle,
+    MatchedTrial,
     TrialLane,
 )
 from autocontext.context_bundles.promotion import (
@@ -104,11 +106,24 @@ def main() -> None:
     if "--legacy-trials" in sys.argv[2:]:
         rows = [
             {**trial.to_dict(), "pair_key": trial.legacy_pair_key}
-            for trial in store.matched_trials(SCENARIO, better.digest)
+            for trial in (
+                MatchedTrial(
+                    candidate_digest=rejected.digest,
+                    incumbent_digest=better.digest,
+                    evaluator_epoch=EPOCH,
+                    cohort="cohort-a",
+                    fixture=unit.fixture,
+                    fixture_digest=unit.fixture_digest,
+                    seed=unit.seed,
+                    lane=unit.lane,
+                    candidate_score=0.3,
+                    incumbent_score=0.5,
+                )
+                for unit in UNITS
+            )
         ]
-        path = store._trials_path(SCENARIO, better.digest)  # noqa: SLF001 - the file it reads
+        path = store._trials_path(SCENARIO, rejected.digest)  # noqa: SLF001 - the file it reads
         path.write_text(json.dumps(rows, indent=2, sort_keys=True), encoding="utf-8")
-
 
 if __name__ == "__main__":
     main()

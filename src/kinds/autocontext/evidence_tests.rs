@@ -309,8 +309,9 @@ fn attribution(store: &Store) -> Value {
     let comparison = store.bundle(&store.base);
     let diff = manifest::manifest_diff(&tested, &comparison).unwrap();
     let hints = &tested["components"][0];
+    let held_out = pair_key(&store.trial(1, "heldout")).unwrap();
     let trial = json!({
-        "trial_id": "t1", "component_kind": "hints", "component_key": "hints",
+        "trial_id": held_out, "component_kind": "hints", "component_key": "hints",
         "component_digest": hints["digest"], "tested_bundle_digest": store.added,
         "comparison_bundle_digest": store.base, "evaluator_epoch": "epoch-1",
         "trial_cohort": "c", "fixture_digest": "sha256:f1", "seed": 1,
@@ -332,7 +333,7 @@ fn attribution(store: &Store) -> Value {
         "comparison_bundle_digest": store.base, "evaluator_epoch": "epoch-1",
         "trial_cohort": "c", "evidence_level": "causal_ablation",
         "classification_neutral_effect": 0.0, "classification_high_token_cost": 256,
-        "trial_ids": ["t1"], "matched_pair_keys": [pair], "source_trial_digests": [source],
+        "trial_ids": [held_out], "matched_pair_keys": [pair], "source_trial_digests": [source],
     }))
     .unwrap();
     json!({
@@ -348,10 +349,10 @@ fn attribution(store: &Store) -> Value {
                 "effect": 0.2, "evaluator_epoch": "epoch-1", "trial_cohort": "c",
                 "last_tested_bundle_digest": store.added, "comparison_bundle_digest": store.base,
                 "classification_neutral_effect": 0.0, "classification_high_token_cost": 256,
-                "trial_ids": ["t1"], "matched_pair_keys": [pair], "source_trial_digests": [source],
+                "trial_ids": [held_out], "matched_pair_keys": [pair], "source_trial_digests": [source],
             },
             "manifest_diff_digest": diff["digest"],
-            "trial_ids": ["t1"],
+            "trial_ids": [held_out],
         }],
     })
 }
@@ -362,7 +363,28 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
     let path = store.candidate_file(&store.added, "causal_attribution.json");
     let artifact = attribution(&store);
     write(&path, &artifact);
+    let trials = store.candidate_file(&store.added, "matched_trials.json");
+    write(&trials, &store.trials());
     assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    // Each source trial is a held-out matched trial, with its scores.
+    let mut screened = store.trials();
+    screened["trials"][1]["lane"] = json!("screen");
+    write(&trials, &screened);
+    assert_eq!(rules_at(&path), ["autocontext/attribution-digest"]);
+    write(&trials, &store.trials());
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["source_trials"][0]["with_component_score"] = json!(0.9)
+        ),
+        // The source trial's own digest changes with it.
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-digest"
+        ]
+    );
 
     assert_eq!(
         rules_after(
@@ -379,6 +401,7 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             |value| value["source_trials"][0]["seed"] = json!(2)
         ),
         [
+            "autocontext/attribution-digest",
             "autocontext/attribution-digest",
             "autocontext/attribution-digest"
         ]

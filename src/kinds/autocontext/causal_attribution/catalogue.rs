@@ -23,7 +23,8 @@ them.\n\nRemove the attribution, or restore the candidate it was computed for.",
         severity: Severity::Error,
         summary: "A causal attribution's digests verify as autocontext computes them (its manifest diff's \
 digest, each attribution's manifest_diff_digest, matched_pair_keys, source_trial_digests and \
-attribution_id), and it names its candidate and the candidate's parent.",
+attribution_id), it names its candidate and the candidate's parent, and each source trial is a \
+held-out trial of the candidate's matched_trials.json, with its scores.",
         explanation: "An attribution is replayed from its source trials and bound to one exact manifest \
 diff by these digests; one that does not verify credits a component with evidence it does not \
 hold.\n\nRestore the attribution autocontext wrote.",

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::evidence::{candidate_of, disagreement};
 use super::manifest::{self, utf16_order};
-use super::{fails, text};
+use super::{fails, load_neighbour, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -89,6 +89,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 }
             }
             found.extend(recomputed_diff_check(subject, diff, &candidate));
+            found.extend(held_out_checks(subject, &candidate));
         }
     }
     found
@@ -345,4 +346,75 @@ fn recomputed_diff_check(
             "/manifest_diff",
         )],
     }
+}
+
+/// What a source trial repeats of the matched trial it is: its id is the
+/// trial's pair key, and these fields are the trial's, by another name.
+const HELD_OUT_FIELDS: [(&str, &str); 5] = [
+    ("trial_cohort", "cohort"),
+    ("fixture_digest", "fixture_digest"),
+    ("seed", "seed"),
+    ("with_component_score", "candidate_score"),
+    ("without_component_score", "incumbent_score"),
+];
+
+/// In a store: each source trial is a held-out trial of the candidate's
+/// matched trials, with its scores.
+fn held_out_checks(
+    subject: &Subject<'_>,
+    candidate: &super::evidence::Candidate,
+) -> Vec<Diagnostic> {
+    let path = candidate
+        .store
+        .root
+        .join("candidates")
+        .join(&candidate.digest)
+        .join("matched_trials.json");
+    let evidence = match load_neighbour(&subject.location, &candidate.store.root, path) {
+        Ok(evidence) => evidence,
+        Err(reason) => {
+            return vec![fails(
+                DIGEST_RULE,
+                format!(
+                    "the candidate's matched_trials.json, which its source trials come from: {reason}"
+                ),
+                "/source_trials",
+            )];
+        }
+    };
+    let trials = evidence
+        .get("trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let sources = subject
+        .value
+        .get("source_trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut found = Vec::new();
+    for (index, source) in sources.iter().enumerate() {
+        let id = text(source, "trial_id");
+        let matched = trials
+            .iter()
+            .find(|trial| text(trial, "pair_key") == id && text(trial, "lane") == Some("heldout"));
+        let problem = match matched {
+            None => Some(format!(
+                "source trial {index} is no held-out trial of the candidate's matched_trials.json"
+            )),
+            Some(trial) => HELD_OUT_FIELDS
+                .iter()
+                .find(|(ours, theirs)| source.get(*ours) != trial.get(*theirs))
+                .map(|(ours, theirs)| {
+                    format!("source trial {index}: {ours} is not the matched trial's {theirs}")
+                }),
+        };
+        if let Some(problem) = problem {
+            found.push(fails(
+                DIGEST_RULE,
+                problem,
+                &format!("/source_trials/{index}"),
+            ));
+        }
+    }
+    found
 }
