@@ -1,6 +1,7 @@
 //! Where a file stands in an autocontext context-bundle store, told by its
 //! path alone: `<knowledge>/<scenario>/context_bundles/` holding
-//! `bundles/<digest>.json`, `active.json` and `candidates/<digest>/*.json`.
+//! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json` and
+//! `promotions/<id>.json`.
 //! The walk uses it to read a store's JSON files, and the autocontext
 //! family to recognise them; nothing here opens a file.
 
@@ -10,7 +11,14 @@ use std::path::{Path, PathBuf};
 pub const STORE_FOLDER: &str = "context_bundles";
 
 /// The candidate files numi verifies.
-pub const CANDIDATE_FILES: [&str; 2] = ["record.json", "manifest_diff.json"];
+pub const CANDIDATE_FILES: [&str; 6] = [
+    "record.json",
+    "manifest_diff.json",
+    "matched_trials.json",
+    "causal_attribution.json",
+    "negative_result.json",
+    "evaluator_plan.json",
+];
 
 /// One file of a store that numi verifies.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +39,8 @@ pub enum Place {
     Active,
     /// `candidates/<digest>/<file>`, one of [`CANDIDATE_FILES`].
     Candidate { digest: String, file: String },
+    /// `promotions/<id>.json`: the id as written, not yet checked.
+    Promotion { id: String },
 }
 
 /// What `path` is in a store, if it is a file numi verifies there.
@@ -45,6 +55,12 @@ pub fn store_file(path: &Path) -> Option<StoreFile> {
             names.len() - 2,
             Place::Bundle {
                 name: file.strip_suffix(".json")?.to_owned(),
+            },
+        ),
+        [.., store, "promotions", file] if *store == STORE_FOLDER => (
+            names.len() - 2,
+            Place::Promotion {
+                id: file.strip_suffix(".json")?.to_owned(),
             },
         ),
         [.., store, "candidates", digest, file]
@@ -66,6 +82,16 @@ pub fn store_file(path: &Path) -> Option<StoreFile> {
         root,
         scenario,
         place,
+    })
+}
+
+/// Whether the file at `path` may hold an array at its root: a store's
+/// `matched_trials.json`, whose schema-1 form is the bare array of trials.
+pub fn allows_sequence_root(path: &Path) -> bool {
+    // Asked of every file a run reads: the name alone settles most.
+    path.file_name().is_some_and(|name| name == "matched_trials.json")
+        && store_file(path).is_some_and(|file| {
+        matches!(&file.place, Place::Candidate { file, .. } if file == "matched_trials.json")
     })
 }
 
@@ -105,6 +131,34 @@ mod tests {
                 file: "record.json".to_owned()
             }
         );
+        let trials = store_file(Path::new(&format!(
+            "k/demo/context_bundles/candidates/{D}/matched_trials.json"
+        )))
+        .unwrap();
+        assert_eq!(
+            trials.place,
+            Place::Candidate {
+                digest: D.to_owned(),
+                file: "matched_trials.json".to_owned()
+            }
+        );
+        let promotion = store_file(Path::new("k/demo/context_bundles/promotions/p1.json")).unwrap();
+        assert_eq!(
+            promotion.place,
+            Place::Promotion {
+                id: "p1".to_owned()
+            }
+        );
+        assert_eq!(promotion.root, PathBuf::from("k/demo/context_bundles"));
+    }
+
+    #[test]
+    fn only_matched_trials_may_be_an_array() {
+        let trials = format!("k/demo/context_bundles/candidates/{D}/matched_trials.json");
+        assert!(allows_sequence_root(Path::new(&trials)));
+        let record = format!("k/demo/context_bundles/candidates/{D}/record.json");
+        assert!(!allows_sequence_root(Path::new(&record)));
+        assert!(!allows_sequence_root(Path::new("matched_trials.json")));
     }
 
     #[test]
@@ -112,7 +166,9 @@ mod tests {
         for path in [
             "k/demo/bundles/x.json",
             "k/demo/context_bundles/bundles/x.yaml",
-            "k/demo/context_bundles/promotions/p.json",
+            "k/demo/promotions/p.json",
+            "k/demo/context_bundles/promotions/p.yaml",
+            "k/demo/context_bundles/candidates/d/stale_terminalization.json",
             "k/demo/context_bundles/candidates/d/notes.json",
             "active.json",
             "context_bundles/active.json",

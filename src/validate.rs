@@ -9,7 +9,7 @@ use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
-    self, Document, KeyIndex, Limits, Positions, document_order_with, parse_pointer,
+    self, Document, KeyIndex, Limits, Positions, Root, document_order_with, parse_pointer,
 };
 
 /// Where a document was found, which decides the gates it meets.
@@ -83,14 +83,22 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
 /// without positions; only when a finding needs one is it loaded again,
 /// recording them.
 pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location<'_>) -> Checked {
-    match yaml::load_bytes_with(bytes, limits, Positions::Skip) {
+    let root = if location
+        .path()
+        .is_some_and(crate::autocontext_store::allows_sequence_root)
+    {
+        Root::MappingOrSequence
+    } else {
+        Root::Mapping
+    };
+    match yaml::load_bytes_rooted(bytes, limits, Positions::Skip, root) {
         Ok(document) => {
             let checked = check_document(&document, mode, location);
             drop(document);
             if !checked.diagnostics.iter().any(needs_position) {
                 return checked;
             }
-            match yaml::load_bytes(bytes, limits) {
+            match yaml::load_bytes_rooted(bytes, limits, Positions::Record, root) {
                 Ok(document) => locate_all(&document, checked),
                 // Loading the same bytes cannot fail the second time; if it
                 // did, the findings still stand without positions.

@@ -293,8 +293,23 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
     let found = statuses(&run.stdout);
-    // Four bundles, the pointer, four records and three diffs.
-    assert_eq!(found.len(), 12, "{}", run.stdout);
+    // Four bundles, the pointer, four records, three diffs, two evaluator
+    // plans and two matched trials, a causal attribution, a negative result
+    // and a promotion record.
+    assert_eq!(found.len(), 19, "{}", run.stdout);
+    for kind in [
+        "/matched_trials.json",
+        "/causal_attribution.json",
+        "/negative_result.json",
+        "/evaluator_plan.json",
+        "/promotions/",
+    ] {
+        assert!(
+            found.iter().any(|(_, name)| name.contains(kind)),
+            "{kind}: {}",
+            run.stdout
+        );
+    }
     assert!(
         found.iter().all(|(status, _)| status == "ok"),
         "{}",
@@ -314,7 +329,10 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
                 &knowledge,
                 &format!("candidates/{digest}/record.json"),
             ));
-            record["lifecycle"] == "rejected" && record["parent_digest"] != pointer["bundle_digest"]
+            // Never evaluated: no evidence file depends on it either.
+            record["lifecycle"] == "rejected"
+                && record["comparison"].is_null()
+                && record["parent_digest"] != pointer["bundle_digest"]
         })
         .expect("a rejected leaf");
     let leaf_digest = leaf
@@ -325,9 +343,34 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
         .unwrap()
         .to_owned();
 
+    // The promoted candidate holds the causal attribution, the one that
+    // failed its screen the negative result.
+    let folder_of = |file: &str| {
+        found
+            .iter()
+            .map(|(_, name)| name.clone())
+            .find(|name| name.ends_with(file))
+            .and_then(|name| name.strip_suffix(file).map(str::to_owned))
+            .expect(file)
+    };
+    let promoted = folder_of("/causal_attribution.json");
+    let failed = folder_of("/negative_result.json");
+    let promotion = found
+        .iter()
+        .map(|(_, name)| name.clone())
+        .find(|name| name.contains("/promotions/"))
+        .unwrap();
+
     type Tamper = Box<dyn Fn(&Path)>;
     let record = format!("demo/context_bundles/candidates/{leaf_digest}/record.json");
     let diff = format!("demo/context_bundles/candidates/{leaf_digest}/manifest_diff.json");
+    let edit = |change: fn(&mut Value)| -> Tamper {
+        Box::new(move |path: &Path| {
+            let mut value = json_at(path);
+            change(&mut value);
+            write_json(path, &value);
+        })
+    };
     let cases: Vec<(&str, String, Tamper)> = vec![
         (
             "a byte of content",
@@ -373,7 +416,114 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
                 write_json(path, &value);
             }),
         ),
+        (
+            "a pair key",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| value["trials"][0]["pair_key"] = Value::String("0".repeat(64))),
+        ),
+        (
+            "a trial's binding",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| value["trials"][1]["incumbent_digest"] = Value::String("1".repeat(64))),
+        ),
+        (
+            "a trial repeated under another lane",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| {
+                let trials = value["trials"].as_array_mut().unwrap();
+                let mut twin = trials[0].clone();
+                twin["lane"] = Value::String("heldout".to_owned());
+                twin["pair_key"] = Value::Null;
+                trials.push(twin);
+            }),
+        ),
+        (
+            "the evidence's policy digest",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| value["confirmation_policy"]["min_effect"] = Value::from(0.5)),
+        ),
+        (
+            "an attribution's id",
+            format!("{promoted}/causal_attribution.json"),
+            edit(|value| {
+                value["attributions"][0]["attribution"]["effect"] = Value::from(0.9);
+                value["attributions"][0]["attribution"]["trial_cohort"] =
+                    Value::String("cohort-b".to_owned());
+            }),
+        ),
+        (
+            "a causal attribution beside a diff that is not one pure addition",
+            format!("demo/context_bundles/candidates/{leaf_digest}/causal_attribution.json"),
+            {
+                let from = knowledge.join(format!("{promoted}/causal_attribution.json"));
+                Box::new(move |path: &Path| {
+                    fs::copy(&from, path).unwrap();
+                })
+            },
+        ),
+        (
+            "a negative result's binding",
+            format!("{failed}/negative_result.json"),
+            edit(|value| value["entries"][0]["context"]["evaluator_epoch"] = "epoch-2".into()),
+        ),
+        (
+            "a negative result's evidence digest",
+            format!("{failed}/negative_result.json"),
+            edit(|value| {
+                let uri = value["entries"][0]["evidence_refs"][0]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+                let (path, _) = uri.split_once("#sha256=").unwrap();
+                value["entries"][0]["evidence_refs"][0]["uri"] =
+                    Value::String(format!("{path}#sha256={}", "0".repeat(64)));
+            }),
+        ),
+        (
+            "a lifecycle that forbids a negative result",
+            format!("{failed}/negative_result.json"),
+            {
+                Box::new(move |path: &Path| {
+                    // The record beside it: the ledger itself is untouched.
+                    let record = path.with_file_name("record.json");
+                    let mut value = json_at(&record);
+                    value["lifecycle"] = Value::String("confirmed".to_owned());
+                    value["comparison"]["decision"] = Value::String("confirmed".to_owned());
+                    write_json(&record, &value);
+                })
+            },
+        ),
+        (
+            "a plan digest",
+            format!("{promoted}/evaluator_plan.json"),
+            edit(|value| value["plan"]["cohort"] = Value::String("cohort-b".to_owned())),
+        ),
+        (
+            "a plan's binding",
+            format!("{promoted}/evaluator_plan.json"),
+            edit(|value| {
+                value["plan"]["evaluator_epoch"] = Value::String("epoch-2".to_owned());
+                value["plan_digest"] =
+                    Value::String(canonical::sha256_hex(&value["plan"]).unwrap());
+            }),
+        ),
+        (
+            "a promotion's policy digest",
+            promotion.clone(),
+            edit(|value| value["confirmation_policy_digest"] = Value::String("0".repeat(64))),
+        ),
+        (
+            "a promotion's manifest diff digest",
+            promotion.clone(),
+            edit(|value| value["manifest_diff_digest"] = Value::String("0".repeat(64))),
+        ),
+        (
+            "a promotion's rollback target",
+            promotion.clone(),
+            edit(|value| value["rollback_target_digest"] = Value::String("2".repeat(64))),
+        ),
     ];
+
     for (what, target, tamper) in cases {
         let copy = tempfile::tempdir().unwrap();
         let knowledge = written_copy(&knowledge, copy.path());
@@ -399,9 +549,104 @@ fn a_store_with_non_ascii_content_written_by_autocontext_verifies() {
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
     let found = statuses(&run.stdout);
-    assert_eq!(found.len(), 12, "{}", run.stdout);
+    assert_eq!(found.len(), 19, "{}", run.stdout);
     assert!(
         found.iter().all(|(status, _)| status == "ok"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails() {
+    let Some(python) = producer_python() else {
+        return;
+    };
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(&python, temp.path(), &["--legacy-trials"]);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let found = statuses(&run.stdout);
+    assert_eq!(found.len(), 20, "{}", run.stdout);
+    let legacy = found
+        .iter()
+        .map(|(_, name)| knowledge.join(name))
+        .find(|path| path.ends_with("matched_trials.json") && json_at(path).is_array())
+        .expect("a legacy matched_trials.json");
+    let mut trials = json_at(&legacy);
+    trials[0]["seed"] = Value::from(99);
+    write_json(&legacy, &trials);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    let failing: Vec<String> = statuses(&run.stdout)
+        .into_iter()
+        .filter(|(status, _)| status != "ok")
+        .map(|(_, name)| name)
+        .collect();
+    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    assert!(legacy.ends_with(&failing[0]), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("trial 0 has pair_key"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The false-promotion parity case: the policy reserved for the campaign's
+/// first candidate (the base policy at its allocated confidence z) has the
+/// digest both runtimes pin, and a matched-trials envelope binding it
+/// verifies; the base policy's digest does not stand for it.
+#[test]
+fn false_promotion_parity_policy_digest_binds_matched_trials() {
+    let parity = fixture("false-promotion-parity.json");
+    let mut reserved = parity["base_confirmation_policy"].clone();
+    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
+    let expected = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
+        .as_str()
+        .unwrap();
+    assert_eq!(canonical::sha256_hex(&reserved).unwrap(), expected);
+
+    let causal = fixture("causal-attribution-manifest-parity.json");
+    let tested = &causal["tested"];
+    let digest = tested["digest"].as_str().unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let store = temp.path().join("knowledge/demo/context_bundles");
+    fs::create_dir_all(store.join("bundles")).unwrap();
+    write_json(&store.join(format!("bundles/{digest}.json")), tested);
+    let folder = store.join(format!("candidates/{digest}"));
+    fs::create_dir_all(&folder).unwrap();
+    let trials = folder.join("matched_trials.json");
+    let envelope = serde_json::json!({
+        "schema_version": 2,
+        "trials": [],
+        "confirmation_policy": reserved,
+        "confirmation_policy_digest": expected,
+    });
+    write_json(&trials, &envelope);
+    // The fixture's tested bundle has a parent the fixture does not hold,
+    // so only the matched trials' own line is read here.
+    let status = |stdout: &str| {
+        statuses(stdout)
+            .into_iter()
+            .find(|(_, name)| name.ends_with("matched_trials.json"))
+            .map(|(status, _)| status)
+    };
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(status(&run.stdout).as_deref(), Some("ok"), "{}", run.stdout);
+
+    let mut base = envelope.clone();
+    base["confirmation_policy_digest"] =
+        Value::String(canonical::sha256_hex(&parity["base_confirmation_policy"]).unwrap());
+    write_json(&trials, &base);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(
+        status(&run.stdout).as_deref(),
+        Some("invalid"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("computed {expected}")),
         "{}",
         run.stdout
     );

@@ -79,20 +79,25 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     exit: 0
     --- stdout
     numi 0.1.0
-    AutocontextActivePointer    -                       produced
-    AutocontextBundle           -                       produced
-    AutocontextCandidateRecord  -                       produced
-    AutocontextManifestDiff     -                       produced
-    AutonomyPolicy              numinance.dev/v1        configuration  inferred
-    ContextBundle               numinance.dev/v1        produced
-    ContextReportRun            -                       configuration
-    EvalSet                     numinance.dev/v1alpha1  alpha
-    OutcomeCorrected            numinance.dev/v1        produced       inferred
-    OutcomeRecorded             numinance.dev/v1        produced       inferred
-    Playbook                    numinance.dev/v1        configuration
-    PromotionDecided            numinance.dev/v1        produced       inferred
-    PromotionProposed           numinance.dev/v1        produced       inferred
-    QualificationUpdated        numinance.dev/v1        produced       inferred
+    AutocontextActivePointer      -                       produced
+    AutocontextBundle             -                       produced
+    AutocontextCandidateRecord    -                       produced
+    AutocontextCausalAttribution  -                       produced
+    AutocontextEvaluatorPlan      -                       produced
+    AutocontextManifestDiff       -                       produced
+    AutocontextMatchedTrials      -                       produced
+    AutocontextNegativeResult     -                       produced
+    AutocontextPromotion          -                       produced
+    AutonomyPolicy                numinance.dev/v1        configuration  inferred
+    ContextBundle                 numinance.dev/v1        produced
+    ContextReportRun              -                       configuration
+    EvalSet                       numinance.dev/v1alpha1  alpha
+    OutcomeCorrected              numinance.dev/v1        produced       inferred
+    OutcomeRecorded               numinance.dev/v1        produced       inferred
+    Playbook                      numinance.dev/v1        configuration
+    PromotionDecided              numinance.dev/v1        produced       inferred
+    PromotionProposed             numinance.dev/v1        produced       inferred
+    QualificationUpdated          numinance.dev/v1        produced       inferred
     "#);
     assert!(
         result
@@ -119,20 +124,25 @@ fn schema_list_names_every_kind() {
     insta::assert_snapshot!(result.transcript(), @r#"
     exit: 0
     --- stdout
-    AutocontextActivePointer    -                       produced
-    AutocontextBundle           -                       produced
-    AutocontextCandidateRecord  -                       produced
-    AutocontextManifestDiff     -                       produced
-    AutonomyPolicy              numinance.dev/v1        configuration  inferred
-    ContextBundle               numinance.dev/v1        produced
-    ContextReportRun            -                       configuration
-    EvalSet                     numinance.dev/v1alpha1  alpha
-    OutcomeCorrected            numinance.dev/v1        produced       inferred
-    OutcomeRecorded             numinance.dev/v1        produced       inferred
-    Playbook                    numinance.dev/v1        configuration
-    PromotionDecided            numinance.dev/v1        produced       inferred
-    PromotionProposed           numinance.dev/v1        produced       inferred
-    QualificationUpdated        numinance.dev/v1        produced       inferred
+    AutocontextActivePointer      -                       produced
+    AutocontextBundle             -                       produced
+    AutocontextCandidateRecord    -                       produced
+    AutocontextCausalAttribution  -                       produced
+    AutocontextEvaluatorPlan      -                       produced
+    AutocontextManifestDiff       -                       produced
+    AutocontextMatchedTrials      -                       produced
+    AutocontextNegativeResult     -                       produced
+    AutocontextPromotion          -                       produced
+    AutonomyPolicy                numinance.dev/v1        configuration  inferred
+    ContextBundle                 numinance.dev/v1        produced
+    ContextReportRun              -                       configuration
+    EvalSet                       numinance.dev/v1alpha1  alpha
+    OutcomeCorrected              numinance.dev/v1        produced       inferred
+    OutcomeRecorded               numinance.dev/v1        produced       inferred
+    Playbook                      numinance.dev/v1        configuration
+    PromotionDecided              numinance.dev/v1        produced       inferred
+    PromotionProposed             numinance.dev/v1        produced       inferred
+    QualificationUpdated          numinance.dev/v1        produced       inferred
     "#);
 }
 
@@ -164,8 +174,9 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     assert!(
         result.stderr.contains(
             "[possible values: AutocontextActivePointer, AutocontextBundle, \
-             AutocontextCandidateRecord, AutocontextManifestDiff, AutonomyPolicy, ContextBundle, \
-             ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
+             AutocontextCandidateRecord, AutocontextCausalAttribution, AutocontextEvaluatorPlan, \
+             AutocontextManifestDiff, AutocontextMatchedTrials, AutocontextNegativeResult, \
+             AutocontextPromotion, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
              PromotionDecided, PromotionProposed, QualificationUpdated]"
         ),
         "{}",

@@ -9,7 +9,9 @@ use crate::yaml::Limits;
 /// Rules no document can show: read errors and defects of numi, an encoding
 /// a text example cannot carry, schema keywords the kind stage or the
 /// shipped schemas leave unreachable, and the autocontext store's rules,
-/// which need a store around the document (tested in `tests/autocontext.rs`).
+/// which need a store around the document (the kinds of a store's evidence
+/// files and promotion records are told by their place in it alone; tested
+/// in `src/kinds/autocontext/` and `tests/autocontext.rs`).
 const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/store-address",
     "autocontext/store-scenario",
@@ -22,6 +24,18 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/candidate-bundle",
     "autocontext/diff-digest",
     "autocontext/diff-recomputed",
+    "autocontext/trials-policy-digest",
+    "autocontext/trial-pair-key",
+    "autocontext/trial-binding",
+    "autocontext/attribution-diff",
+    "autocontext/attribution-digest",
+    "autocontext/negative-result-lifecycle",
+    "autocontext/negative-result-binding",
+    "autocontext/plan-digest",
+    "autocontext/plan-binding",
+    "autocontext/promotion-policy-digest",
+    "autocontext/promotion-bundles",
+    "autocontext/promotion-diff",
     "read/io",
     "internal/shape",
     "internal/panic",

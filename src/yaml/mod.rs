@@ -110,6 +110,32 @@ pub enum Positions {
     Skip,
 }
 
+/// Which values a document's root may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    Mapping,
+    /// A mapping or a sequence, for a format that allows a bare array
+    /// (autocontext's legacy matched trials).
+    MappingOrSequence,
+}
+
+/// [`load_bytes_with`], with a root that may be what `root` allows. Such a
+/// file is rare: it is loaded by saphyr, without the fast path.
+pub fn load_bytes_rooted(
+    bytes: &[u8],
+    limits: &Limits,
+    positions: Positions,
+    root: Root,
+) -> Result<Document, YamlError> {
+    if root == Root::Mapping {
+        return load_bytes_with(bytes, limits, positions);
+    }
+    let text = decode(bytes)?;
+    load_full(text, limits, positions, |builder| {
+        builder.finish_rooted(root)
+    })
+}
+
 /// Decodes `bytes` as UTF-8 and loads the one document they hold.
 pub fn load_bytes(bytes: &[u8], limits: &Limits) -> Result<Document, YamlError> {
     load_bytes_with(bytes, limits, Positions::Record)
@@ -918,6 +944,10 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(self) -> Result<Document, YamlError> {
+        self.finish_rooted(Root::Mapping)
+    }
+
+    fn finish_rooted(self, allowed: Root) -> Result<Document, YamlError> {
         let Some(root) = self.root else {
             return Err(YamlError::new(
                 "yaml/empty",
@@ -927,6 +957,14 @@ impl<'a> Builder<'a> {
         };
         match root.value {
             Value::Object(_) => Ok(Document {
+                value: root.value,
+                positions: root.positions,
+                text: TextFacts {
+                    printable_one_line: self.printable_one_line,
+                    longest: self.longest_text,
+                },
+            }),
+            Value::Array(_) if allowed == Root::MappingOrSequence => Ok(Document {
                 value: root.value,
                 positions: root.positions,
                 text: TextFacts {

@@ -1,13 +1,23 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
-Usage: write_store.py KNOWLEDGE_DIR [--non-ascii]
+Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials]
 
-Bootstraps a baseline, proposes candidates, records matched trials,
-promotes one, rejects one and rolls back, so that every kind of file numi
-verifies is written by the real producer. Content is ASCII only unless
---non-ascii is given: then the baseline playbook holds an emoji, which
-json.dumps writes as a surrogate pair escape.
+Bootstraps a baseline; has autocontext's ContextBundlePromotionCoordinator
+evaluate two candidates (one adds a component and is confirmed and promoted,
+which writes its evaluator plan, matched trials, causal attribution and
+promotion record; one fails the screen and is rejected, which writes its
+negative result); proposes and rejects a third; and rolls back. Every kind
+of file numi verifies is written by the real producer. Content is ASCII
+only unless --non-ascii is given: then the baseline playbook holds an
+emoji, which json.dumps writes as a surrogate pair escape. With
+--legacy-trials the candidate rejected without evaluation is then given a
+matched_trials.json in its schema-1 form, a bare array of autocontext's
+MatchedTrial rows keyed by their legacy pair identity, as releases before
+the schema-2 envelope wrote it (0.18.0 reads that form but no longer writes
+it).
 """
+
+import json
 
 import sys
 from pathlib import Path
@@ -21,6 +31,11 @@ from autocontext.context_bundles.models import (
     MatchedTrial,
     TrialLane,
 )
+from autocontext.context_bundles.promotion import (
+    ContextBundleEvaluationOutcome,
+    ContextBundleEvaluationUnit,
+    ContextBundlePromotionCoordinator,
+)
 
 SCENARIO = "demo"
 EPOCH = "epoch-1"
@@ -30,63 +45,85 @@ POLICY = ConfirmationPolicy(
     max_confirmation_pairs=2,
     min_heldout_pairs=1,
 )
+UNITS = tuple(
+    ContextBundleEvaluationUnit(f"fixture-{seed}", f"sha256:fixture-{seed}", seed, lane)
+    for seed, lane in enumerate(
+        [TrialLane.SCREEN, TrialLane.CONFIRMATION, TrialLane.CONFIRMATION, TrialLane.HELDOUT]
+    )
+)
 
 
-def bundle(playbook: str, parent: str | None, extra: bool = False) -> ContextBundle:
+def bundle(playbook: str, parent: str | None, hints: bool = False) -> ContextBundle:
     components = [
         BundleComponent(ComponentKind.PLAYBOOK, "playbook", playbook, "text/markdown"),
         BundleComponent.json(ComponentKind.ROUTING_CONFIG, "roles", {"model_competitor": "small"}),
     ]
-    if extra:
+    if hints:
         components.append(BundleComponent(ComponentKind.HINTS, "hints", "Check the units.", "text/markdown"))
     return ContextBundle.create(
         scenario=SCENARIO, evaluator_epoch=EPOCH, components=components, parent_digest=parent
     )
 
 
-def trials(candidate: ContextBundle, incumbent: ContextBundle, better: bool) -> list[MatchedTrial]:
-    rows = []
-    lanes = [TrialLane.SCREEN, TrialLane.CONFIRMATION, TrialLane.CONFIRMATION, TrialLane.HELDOUT]
-    for seed, lane in enumerate(lanes):
-        delta = (0.2 + 0.01 * seed) if better else -0.2
-        rows.append(
-            MatchedTrial(
-                candidate_digest=candidate.digest,
-                incumbent_digest=incumbent.digest,
-                evaluator_epoch=EPOCH,
-                cohort="cohort-a",
-                fixture=f"fixture-{seed}",
-                fixture_digest=f"sha256:fixture-{seed}",
-                seed=seed,
-                lane=lane,
-                candidate_score=0.5 + delta,
-                incumbent_score=0.5,
-            )
-        )
-    return rows
+class ScoringByContent:
+    """Scores a bundle by what it holds: hints help, a long answer hurts."""
+
+    def evaluate(self, bundle: ContextBundle, unit: ContextBundleEvaluationUnit) -> ContextBundleEvaluationOutcome:
+        score = 0.5
+        if bundle.components_of_kind(ComponentKind.HINTS):
+            score += 0.2 + 0.01 * unit.seed
+        if any(component.content == "Answer at length." for component in bundle.components):
+            score -= 0.4
+        return ContextBundleEvaluationOutcome(score=score)
 
 
 def main() -> None:
     store = ContextBundleStore(Path(sys.argv[1]))
     first = "Answer in one line \U0001f600." if "--non-ascii" in sys.argv[2:] else "Answer in one line."
     baseline = store.bootstrap(bundle(first, None))
+    coordinator = ContextBundlePromotionCoordinator(
+        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY
+    )
 
-    better = bundle("Answer in one line, then check it.", baseline.digest)
+    # One pure addition: confirmed, attributed and promoted.
+    better = bundle(first, baseline.digest, hints=True)
     store.propose(better, source_run_id="run-1", source_generation=1)
-    store.record_matched_trials(SCENARIO, better.digest, trials(better, baseline, True), policy=POLICY)
+    promoted = coordinator.evaluate_candidate(SCENARIO, better.digest)
+    assert promoted.promotion is not None, promoted.comparison
 
-    worse = bundle("Answer at length.", baseline.digest, extra=True)
+    # Fails the screen: rejected, with its negative result.
+    worse = bundle("Answer at length.", better.digest, hints=True)
     store.propose(worse, source_run_id="run-1", source_generation=2)
-    store.record_matched_trials(SCENARIO, worse.digest, trials(worse, baseline, False), policy=POLICY)
+    failed = coordinator.evaluate_candidate(SCENARIO, worse.digest)
+    assert failed.promotion is None, failed.comparison
 
-    store.promote(SCENARIO, better.digest, cohort="cohort-a", rationale="confirmed")
-
-    rejected = bundle("Answer twice.", better.digest)
+    rejected = bundle("Answer twice.", better.digest, hints=True)
     store.propose(rejected, source_run_id="run-2", source_generation=1)
     store.reject(SCENARIO, rejected.digest, rationale="not wanted")
 
     store.rollback(SCENARIO, rationale="regression seen in production")
 
+    if "--legacy-trials" in sys.argv[2:]:
+        rows = [
+            {**trial.to_dict(), "pair_key": trial.legacy_pair_key}
+            for trial in (
+                MatchedTrial(
+                    candidate_digest=rejected.digest,
+                    incumbent_digest=better.digest,
+                    evaluator_epoch=EPOCH,
+                    cohort="cohort-a",
+                    fixture=unit.fixture,
+                    fixture_digest=unit.fixture_digest,
+                    seed=unit.seed,
+                    lane=unit.lane,
+                    candidate_score=0.3,
+                    incumbent_score=0.5,
+                )
+                for unit in UNITS
+            )
+        ]
+        path = store._trials_path(SCENARIO, rejected.digest)  # noqa: SLF001 - the file it reads
+        path.write_text(json.dumps(rows, indent=2, sort_keys=True), encoding="utf-8")
 
 if __name__ == "__main__":
     main()

@@ -8,8 +8,16 @@ pub mod manifest;
 mod active;
 mod bundle;
 mod candidate;
+mod causal_attribution;
+mod evaluator_plan;
+mod evidence;
 mod manifest_diff;
+mod matched_trials;
+mod negative_result;
+mod promotion;
 
+#[cfg(test)]
+mod evidence_tests;
 #[cfg(test)]
 mod tests;
 
@@ -30,6 +38,11 @@ pub static FAMILY: Family = Family {
         &active::KIND,
         &candidate::KIND,
         &manifest_diff::KIND,
+        &matched_trials::KIND,
+        &causal_attribution::KIND,
+        &negative_result::KIND,
+        &evaluator_plan::KIND,
+        &promotion::KIND,
     ],
     identify,
     display_name: super::no_name,
@@ -50,8 +63,15 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
         return Some(Ok(match file.place {
             Place::Bundle { .. } => &bundle::KIND,
             Place::Active => &active::KIND,
-            Place::Candidate { file, .. } if file == "manifest_diff.json" => &manifest_diff::KIND,
-            Place::Candidate { .. } => &candidate::KIND,
+            Place::Promotion { .. } => &promotion::KIND,
+            Place::Candidate { file, .. } => match file.as_str() {
+                "manifest_diff.json" => &manifest_diff::KIND,
+                "matched_trials.json" => &matched_trials::KIND,
+                "causal_attribution.json" => &causal_attribution::KIND,
+                "negative_result.json" => &negative_result::KIND,
+                "evaluator_plan.json" => &evaluator_plan::KIND,
+                _ => &candidate::KIND,
+            },
         }));
     }
     let object = value.as_object()?;

@@ -1,0 +1,420 @@
+//! AutocontextCausalAttribution (produced):
+//! `candidates/<digest>/causal_attribution.json`, the credit a promoted
+//! candidate's one added component earns from its held-out trials. autocontext
+//! writes it only when the candidate's manifest diff against its parent is
+//! exactly one pure addition; every digest in it is recomputed here.
+
+mod catalogue;
+
+use serde_json::{Map, Value};
+
+use super::evidence::{candidate_of, disagreement};
+use super::manifest::{self, utf16_order};
+use super::{fails, load_neighbour, text};
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextCausalAttribution",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextCausalAttribution.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextCausalAttribution.schema.json"),
+    display_name: crate::kinds::no_name,
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+const DIGEST_RULE: &str = "autocontext/attribution-digest";
+const DIFF_RULE: &str = "autocontext/attribution-diff";
+
+/// The fields of a source trial that name its evaluation unit.
+const TRIAL_PAIR_FIELDS: [&str; 9] = [
+    "component_kind",
+    "component_key",
+    "component_digest",
+    "tested_bundle_digest",
+    "comparison_bundle_digest",
+    "evaluator_epoch",
+    "trial_cohort",
+    "fixture_digest",
+    "seed",
+];
+
+/// The fields of an attribution its id is the digest of (the tested bundle
+/// is written as `last_tested_bundle_digest`).
+const ATTRIBUTION_ID_FIELDS: [&str; 13] = [
+    "component_kind",
+    "component_key",
+    "component_digest",
+    "tested_bundle_digest",
+    "comparison_bundle_digest",
+    "evaluator_epoch",
+    "trial_cohort",
+    "evidence_level",
+    "classification_neutral_effect",
+    "classification_high_token_cost",
+    "trial_ids",
+    "matched_pair_keys",
+    "source_trial_digests",
+];
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let diff = value.get("manifest_diff").unwrap_or(&Value::Null);
+    let mut found = Vec::new();
+    if let Some(problem) = pure_addition_problem(diff) {
+        found.push(fails(DIFF_RULE, problem, "/manifest_diff/changes"));
+    }
+    found.extend(digest_checks(value, diff));
+    match candidate_of(&subject.location) {
+        None => {}
+        Some(Err(problem)) => found.push(fails(DIFF_RULE, problem, "/candidate_digest")),
+        Some(Ok(candidate)) => {
+            let digest = Value::String(candidate.digest.clone());
+            for (field, expected, whose) in [
+                ("candidate_digest", &digest, "the candidate folder's digest"),
+                (
+                    "comparison_digest",
+                    candidate.parent(),
+                    "the bundle's parent_digest",
+                ),
+            ] {
+                if let Some(problem) = disagreement(value, field, expected, whose) {
+                    found.push(fails(DIGEST_RULE, problem, &format!("/{field}")));
+                }
+            }
+            found.extend(recomputed_diff_check(subject, diff, &candidate));
+            found.extend(held_out_checks(subject, &candidate));
+        }
+    }
+    found
+}
+
+/// Why `diff` is not exactly one pure addition (one change, present in the
+/// tested bundle, absent from the comparison), if it is not.
+pub fn pure_addition_problem(diff: &Value) -> Option<String> {
+    let changes = diff
+        .get("changes")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let [change] = changes else {
+        return Some(format!(
+            "the manifest diff has {} changes: a causal attribution needs exactly one pure addition",
+            changes.len()
+        ));
+    };
+    let added = change
+        .get("tested_component_digest")
+        .is_some_and(Value::is_string)
+        && change
+            .get("comparison_component_digest")
+            .is_some_and(Value::is_null);
+    (!added).then(|| {
+        "the manifest diff's one change is not a pure addition (a component the comparison \
+         bundle lacks): a causal attribution needs one"
+            .to_owned()
+    })
+}
+
+/// The digest of the listed fields of `object`; `rename` maps a field to
+/// the one it is read from.
+fn digest_of(
+    object: &Value,
+    fields: &[&str],
+    rename: &[(&str, &str)],
+) -> Result<String, canonical::Refusal> {
+    let mut payload = Map::new();
+    for field in fields {
+        let source = rename
+            .iter()
+            .find(|(to, _)| to == field)
+            .map_or(*field, |(_, from)| *from);
+        payload.insert(
+            (*field).to_owned(),
+            object.get(source).cloned().unwrap_or(Value::Null),
+        );
+    }
+    canonical::sha256_hex(&Value::Object(payload))
+}
+
+/// How one digest of a source trial is computed.
+type TrialDigest = fn(&Value) -> Result<String, canonical::Refusal>;
+
+/// The digest that names a source trial's evaluation unit.
+fn trial_pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    digest_of(trial, &TRIAL_PAIR_FIELDS, &[])
+}
+
+/// Sorted by UTF-16 code units, as autocontext sorts these lists.
+fn sorted(mut items: Vec<String>) -> Vec<String> {
+    items.sort_by(|left, right| utf16_order(left, right));
+    items
+}
+
+fn strings(value: &Value, field: &str) -> Vec<String> {
+    value
+        .get(field)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The diff's digest, each attribution's binding to it, to its trials and
+/// its own id.
+fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let diff_digest = text(diff, "digest").unwrap_or_default();
+    match manifest::diff_digest(diff) {
+        Ok(computed) if computed == diff_digest => {}
+        Ok(computed) => found.push(fails(
+            DIGEST_RULE,
+            format!("manifest_diff.digest is {diff_digest}, computed {computed}"),
+            "/manifest_diff/digest",
+        )),
+        Err(refusal) => found.push(fails(
+            DIGEST_RULE,
+            format!("the manifest diff has no digest: {refusal}"),
+            "/manifest_diff/digest",
+        )),
+    }
+    let trials = value
+        .get("source_trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let attributions = value
+        .get("attributions")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (index, entry) in attributions.iter().enumerate() {
+        let at = format!("/attributions/{index}");
+        if text(entry, "manifest_diff_digest") != Some(diff_digest) {
+            found.push(fails(
+                DIGEST_RULE,
+                format!("attribution {index} names another manifest diff than the one it holds"),
+                &format!("{at}/manifest_diff_digest"),
+            ));
+        }
+        let attribution = entry.get("attribution").unwrap_or(&Value::Null);
+        let trial_ids = strings(entry, "trial_ids");
+        if strings(attribution, "trial_ids") != trial_ids {
+            found.push(fails(
+                DIGEST_RULE,
+                format!("attribution {index} lists other trial_ids than its record"),
+                &format!("{at}/attribution/trial_ids"),
+            ));
+        }
+        let referenced: Vec<&Value> = trials
+            .iter()
+            .filter(|trial| {
+                text(trial, "trial_id").is_some_and(|id| trial_ids.iter().any(|want| want == id))
+            })
+            .collect();
+        if referenced.len() != trial_ids.len() {
+            found.push(fails(
+                DIGEST_RULE,
+                format!("attribution {index} names trials that are not among source_trials"),
+                &format!("{at}/trial_ids"),
+            ));
+            continue;
+        }
+        found.extend(attribution_checks(attribution, &referenced, &at));
+    }
+    found
+}
+
+/// The pair keys, source trial digests and id of one attribution.
+fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Diagnostic> {
+    let computed = |digest: TrialDigest| {
+        trials
+            .iter()
+            .map(|trial| digest(trial))
+            .collect::<Result<Vec<String>, _>>()
+            .map(sorted)
+    };
+    let mut found = Vec::new();
+    let lists: [(&str, TrialDigest); 2] = [
+        ("matched_pair_keys", trial_pair_key),
+        ("source_trial_digests", canonical::sha256_hex),
+    ];
+    for (field, digest) in lists {
+        match computed(digest) {
+            Ok(expected) if expected == strings(attribution, field) => {}
+            Ok(expected) => found.push(fails(
+                DIGEST_RULE,
+                format!(
+                    "{field} are not the digests of the attribution's source trials (computed {})",
+                    expected.join(", ")
+                ),
+                &format!("{at}/attribution/{field}"),
+            )),
+            Err(refusal) => found.push(fails(
+                DIGEST_RULE,
+                format!("a source trial has no digest: {refusal}"),
+                &format!("{at}/attribution/{field}"),
+            )),
+        }
+    }
+    let written = text(attribution, "attribution_id").unwrap_or_default();
+    match digest_of(
+        attribution,
+        &ATTRIBUTION_ID_FIELDS,
+        &[("tested_bundle_digest", "last_tested_bundle_digest")],
+    ) {
+        Ok(id) if id == written => {}
+        Ok(id) => found.push(fails(
+            DIGEST_RULE,
+            format!("attribution_id is {written}, computed {id}"),
+            &format!("{at}/attribution/attribution_id"),
+        )),
+        Err(refusal) => found.push(fails(
+            DIGEST_RULE,
+            format!("the attribution has no id: {refusal}"),
+            &format!("{at}/attribution/attribution_id"),
+        )),
+    }
+    found
+}
+
+/// In a store: the diff it holds is the one recomputed from the candidate's
+/// manifest and its parent's, and that diff is one pure addition.
+fn recomputed_diff_check(
+    subject: &Subject<'_>,
+    diff: &Value,
+    candidate: &super::evidence::Candidate,
+) -> Vec<Diagnostic> {
+    let Some(parent) = candidate
+        .parent()
+        .as_str()
+        .filter(|parent| manifest::is_hex_digest(parent))
+    else {
+        return vec![fails(
+            DIFF_RULE,
+            format!(
+                "bundles/{}.json has no parent: a causal attribution needs a diff against one",
+                candidate.digest
+            ),
+            "/comparison_digest",
+        )];
+    };
+    let comparison = match super::stored_bundle(&subject.location, &candidate.store.root, parent) {
+        Ok(comparison) => comparison,
+        Err(reason) => {
+            return vec![fails(
+                DIFF_RULE,
+                format!("no stored bundle for the parent: bundles/{parent}.json: {reason}"),
+                "/comparison_digest",
+            )];
+        }
+    };
+    match manifest::manifest_diff(&candidate.bundle, &comparison) {
+        Ok(expected) => {
+            let mut found = Vec::new();
+            if let Some(problem) = pure_addition_problem(&expected) {
+                found.push(fails(
+                    DIFF_RULE,
+                    format!("the candidate's recomputed diff: {problem}"),
+                    "/manifest_diff/changes",
+                ));
+            } else if &expected != diff {
+                found.push(fails(
+                    DIFF_RULE,
+                    format!(
+                        "manifest_diff differs from the one recomputed from bundles/{}.json and \
+                         bundles/{parent}.json (digest {})",
+                        candidate.digest,
+                        text(&expected, "digest").unwrap_or_default()
+                    ),
+                    "/manifest_diff",
+                ));
+            }
+            found
+        }
+        Err(refusal) => vec![fails(
+            DIFF_RULE,
+            format!("the manifests have no diff: {refusal}"),
+            "/manifest_diff",
+        )],
+    }
+}
+
+/// What a source trial repeats of the matched trial it is: its id is the
+/// trial's pair key, and these fields are the trial's, by another name.
+const HELD_OUT_FIELDS: [(&str, &str); 5] = [
+    ("trial_cohort", "cohort"),
+    ("fixture_digest", "fixture_digest"),
+    ("seed", "seed"),
+    ("with_component_score", "candidate_score"),
+    ("without_component_score", "incumbent_score"),
+];
+
+/// In a store: each source trial is a held-out trial of the candidate's
+/// matched trials, with its scores.
+fn held_out_checks(
+    subject: &Subject<'_>,
+    candidate: &super::evidence::Candidate,
+) -> Vec<Diagnostic> {
+    let path = candidate
+        .store
+        .root
+        .join("candidates")
+        .join(&candidate.digest)
+        .join("matched_trials.json");
+    let evidence = match load_neighbour(&subject.location, &candidate.store.root, path) {
+        Ok(evidence) => evidence,
+        Err(reason) => {
+            return vec![fails(
+                DIGEST_RULE,
+                format!(
+                    "the candidate's matched_trials.json, which its source trials come from: {reason}"
+                ),
+                "/source_trials",
+            )];
+        }
+    };
+    let trials = evidence
+        .get("trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let sources = subject
+        .value
+        .get("source_trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut found = Vec::new();
+    for (index, source) in sources.iter().enumerate() {
+        let id = text(source, "trial_id");
+        let matched = trials
+            .iter()
+            .find(|trial| text(trial, "pair_key") == id && text(trial, "lane") == Some("heldout"));
+        let problem = match matched {
+            None => Some(format!(
+                "source trial {index} is no held-out trial of the candidate's matched_trials.json"
+            )),
+            Some(trial) => HELD_OUT_FIELDS
+                .iter()
+                .find(|(ours, theirs)| source.get(*ours) != trial.get(*theirs))
+                .map(|(ours, theirs)| {
+                    format!("source trial {index}: {ours} is not the matched trial's {theirs}")
+                }),
+        };
+        if let Some(problem) = problem {
+            found.push(fails(
+                DIGEST_RULE,
+                problem,
+                &format!("/source_trials/{index}"),
+            ));
+        }
+    }
+    found
+}

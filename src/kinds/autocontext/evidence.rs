@@ -1,0 +1,98 @@
+//! What the evidence files beside a candidate record share: the candidate
+//! they belong to (its folder, its stored bundle and its parent), the
+//! digest of a confirmation policy, and fields that must agree.
+
+use serde_json::Value;
+
+use super::manifest::is_hex_digest;
+use super::stored_bundle;
+use crate::autocontext_store::{Place, StoreFile};
+use crate::canonical;
+use crate::location::Location;
+use crate::text::{quote, shorten};
+
+/// A candidate of the store, told by the folder a file stands in.
+pub struct Candidate {
+    pub store: StoreFile,
+    /// The folder's name, checked to be 64 lowercase hex.
+    pub digest: String,
+    /// `bundles/<digest>.json`, as stored.
+    pub bundle: Value,
+}
+
+impl Candidate {
+    /// The bundle's `parent_digest` (null for a baseline).
+    pub fn parent(&self) -> &Value {
+        self.bundle.get("parent_digest").unwrap_or(&Value::Null)
+    }
+
+    /// The bundle's `evaluator_epoch`.
+    pub fn epoch(&self) -> &Value {
+        self.bundle.get("evaluator_epoch").unwrap_or(&Value::Null)
+    }
+}
+
+/// The candidate whose folder holds the file read at `location`: `None`
+/// outside a store's `candidates/<digest>/`, an error when the folder is not
+/// named by a digest or names no stored bundle.
+pub fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>> {
+    let store = location
+        .path()
+        .and_then(crate::autocontext_store::store_file)?;
+    let Place::Candidate { digest, .. } = &store.place else {
+        return None;
+    };
+    let digest = digest.clone();
+    if !is_hex_digest(&digest) {
+        return Some(Err(format!(
+            "the candidate folder {} is not named by a digest (64 lowercase hex)",
+            quote(&shorten(&digest))
+        )));
+    }
+    Some(
+        match stored_bundle(location, &store.root, &digest) {
+            Ok(bundle) => Ok(bundle),
+            Err(reason) => Err(format!(
+                "the candidate has no stored bundle: bundles/{digest}.json: {reason}"
+            )),
+        }
+        .map(|bundle| Candidate {
+            store,
+            digest,
+            bundle,
+        }),
+    )
+}
+
+/// Why `written` is not the digest of `policy`, if it is not: both must be
+/// set, and the digest is the SHA-256 of the policy's canonical JSON.
+pub fn policy_digest_problem(policy: Option<&Value>, written: Option<&str>) -> Option<String> {
+    match (policy.filter(|policy| !policy.is_null()), written) {
+        (None, None) => None,
+        (None, Some(_)) => Some(
+            "confirmation_policy_digest is set, but there is no confirmation_policy".to_owned(),
+        ),
+        (Some(_), None) => {
+            Some("confirmation_policy is set, but confirmation_policy_digest is not".to_owned())
+        }
+        (Some(policy), Some(written)) => match canonical::sha256_hex(policy) {
+            Ok(computed) if computed == written => None,
+            Ok(computed) => Some(format!(
+                "confirmation_policy_digest is {written}, computed {computed}"
+            )),
+            Err(refusal) => Some(format!("confirmation_policy has no digest: {refusal}")),
+        },
+    }
+}
+
+/// The message for a field of `value` that is not `expected`, if it is not.
+pub fn disagreement(value: &Value, field: &str, expected: &Value, whose: &str) -> Option<String> {
+    let found = value.get(field).unwrap_or(&Value::Null);
+    (found != expected).then(|| {
+        format!(
+            "{field} is {}, but {whose} is {}",
+            shorten(&found.to_string()),
+            shorten(&expected.to_string())
+        )
+    })
+}

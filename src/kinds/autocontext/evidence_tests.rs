@@ -1,0 +1,648 @@
+//! Each rule of the evidence files beside a candidate (matched trials,
+//! causal attribution, negative result, evaluator plan) and of promotion
+//! records, on both sides, in a store built here.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::causal_attribution::pure_addition_problem;
+use super::manifest;
+use super::matched_trials::pair_key;
+use super::negative_result::allows_negative_result;
+use crate::canonical::sha256_hex;
+use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
+use crate::validate::{Mode, validate_at};
+use crate::yaml::Limits;
+
+fn component(kind: &str, key: &str, content: &str) -> Value {
+    let mut value =
+        json!({"kind": kind, "key": key, "content": content, "media_type": "text/plain"});
+    value["digest"] = Value::String(manifest::component_digest(&value).unwrap());
+    value
+}
+
+fn bundle(parent: Option<&str>, components: Vec<Value>) -> Value {
+    let mut value = json!({
+        "schema_version": 1,
+        "scenario": "demo",
+        "evaluator_epoch": "epoch-1",
+        "parent_digest": parent,
+        "components": components,
+    });
+    value["digest"] = Value::String(manifest::manifest_digest(&value).unwrap());
+    value
+}
+
+fn write(path: &Path, value: &Value) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, serde_json::to_string(value).unwrap()).unwrap();
+}
+
+fn rules_at(path: &Path) -> Vec<&'static str> {
+    let bytes = fs::read(path).unwrap();
+    let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
+    let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    checked.diagnostics.iter().map(|d| d.rule).collect()
+}
+
+/// Rewrites the file with `change` applied, and says which rules fail.
+fn rules_after(path: &Path, value: &Value, change: impl FnOnce(&mut Value)) -> Vec<&'static str> {
+    let mut changed = value.clone();
+    change(&mut changed);
+    write(path, &changed);
+    let found = rules_at(path);
+    write(path, value);
+    found
+}
+
+fn policy() -> Value {
+    json!({"min_screen_pairs": 1, "min_confirmation_pairs": 2, "max_confirmation_pairs": 2,
+           "min_heldout_pairs": 1, "min_effect": 0.0, "confidence_z": 1.96})
+}
+
+/// A store with a baseline, a candidate that adds one component, and a
+/// second candidate that changes one.
+struct Store {
+    _temp: tempfile::TempDir,
+    root: PathBuf,
+    base: String,
+    added: String,
+    changed: String,
+}
+
+impl Store {
+    fn new() -> Self {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("demo/context_bundles");
+        let base = bundle(None, vec![component("playbook", "playbook", "a")]);
+        let base_digest = base["digest"].as_str().unwrap().to_owned();
+        let added = bundle(
+            Some(&base_digest),
+            vec![
+                component("hints", "hints", "h"),
+                component("playbook", "playbook", "a"),
+            ],
+        );
+        let changed = bundle(
+            Some(&base_digest),
+            vec![component("playbook", "playbook", "b")],
+        );
+        for value in [&base, &added, &changed] {
+            let digest = value["digest"].as_str().unwrap();
+            write(&root.join(format!("bundles/{digest}.json")), value);
+        }
+        Store {
+            _temp: temp,
+            root,
+            base: base_digest,
+            added: added["digest"].as_str().unwrap().to_owned(),
+            changed: changed["digest"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    fn candidate_file(&self, digest: &str, name: &str) -> PathBuf {
+        self.root.join(format!("candidates/{digest}/{name}"))
+    }
+
+    fn bundle(&self, digest: &str) -> Value {
+        let text = fs::read_to_string(self.root.join(format!("bundles/{digest}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    fn trial(&self, seed: u64, lane: &str) -> Value {
+        let mut trial = json!({
+            "candidate_digest": self.added, "incumbent_digest": self.base,
+            "evaluator_epoch": "epoch-1", "cohort": "c", "fixture": format!("f{seed}"),
+            "fixture_digest": format!("sha256:f{seed}"), "seed": seed, "lane": lane,
+            "candidate_score": 0.7, "incumbent_score": 0.5,
+            "candidate_valid": true, "incumbent_valid": true,
+        });
+        trial["pair_key"] = Value::String(pair_key(&trial).unwrap());
+        trial
+    }
+
+    fn trials(&self) -> Value {
+        json!({
+            "schema_version": 2,
+            "trials": [self.trial(0, "screen"), self.trial(1, "heldout")],
+            "confirmation_policy": policy(),
+            "confirmation_policy_digest": sha256_hex(&policy()).unwrap(),
+        })
+    }
+
+    fn record(&self, digest: &str, lifecycle: &str, decision: Option<&str>) -> Value {
+        json!({
+            "schema_version": 2, "bundle_digest": digest, "parent_digest": self.base,
+            "evaluator_epoch": "epoch-1", "lifecycle": lifecycle,
+            "created_at": "now", "updated_at": "now",
+            "comparison": decision.map(|decision| json!({"decision": decision})),
+            "confirmation_policy": policy(),
+            "confirmation_policy_digest": sha256_hex(&policy()).unwrap(),
+        })
+    }
+}
+
+#[test]
+fn matched_trials_verify_their_policy_pair_keys_and_binding() {
+    let store = Store::new();
+    let path = store.candidate_file(&store.added, "matched_trials.json");
+    let trials = store.trials();
+    write(&path, &trials);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    assert_eq!(
+        rules_after(
+            &path,
+            &trials,
+            |value| value["confirmation_policy"]["min_effect"] = json!(0.5)
+        ),
+        ["autocontext/trials-policy-digest"]
+    );
+    assert_eq!(
+        rules_after(&path, &trials, |value| value["trials"][0]["pair_key"] =
+            Value::String("0".repeat(64))),
+        ["autocontext/trial-pair-key"]
+    );
+    assert_eq!(
+        rules_after(&path, &trials, |value| {
+            let mut twin = value["trials"][0].clone();
+            twin["lane"] = json!("confirmation");
+            twin["fixture"] = json!("renamed");
+            twin["pair_key"] = Value::Null;
+            value["trials"].as_array_mut().unwrap().push(twin);
+        }),
+        ["autocontext/trial-pair-key"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &trials,
+            |value| value["trials"][1]["candidate_digest"] = Value::String(store.changed.clone())
+        ),
+        ["autocontext/trial-binding"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &trials,
+            |value| value["trials"][1]["incumbent_digest"] = Value::Null
+        ),
+        ["autocontext/trial-binding"]
+    );
+    assert_eq!(
+        rules_after(&path, &trials, |value| value
+            .as_object_mut()
+            .unwrap()
+            .remove("confirmation_policy")
+            .map(drop)
+            .unwrap_or_default()),
+        ["schema/required"]
+    );
+
+    // The record binds the same policy, or the two disagree.
+    let record = store.candidate_file(&store.added, "record.json");
+    write(&record, &store.record(&store.added, "screened", None));
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    let other = json!({"min_effect": 0.1});
+    let mut disagreeing = store.record(&store.added, "screened", None);
+    disagreeing["confirmation_policy"] = other.clone();
+    disagreeing["confirmation_policy_digest"] = Value::String(sha256_hex(&other).unwrap());
+    write(&record, &disagreeing);
+    assert_eq!(rules_at(&path), ["autocontext/trials-policy-digest"]);
+}
+
+#[test]
+fn a_legacy_array_of_trials_takes_the_legacy_pair_key_too() {
+    let store = Store::new();
+    let mut legacy = store.trial(0, "screen");
+    let legacy_key = sha256_hex(&json!({
+        "evaluator_epoch": "epoch-1", "cohort": "c", "fixture": "f0",
+        "fixture_digest": "sha256:f0", "seed": 0, "lane": "screen",
+    }))
+    .unwrap();
+    legacy["pair_key"] = Value::String(legacy_key);
+    let path = store.candidate_file(&store.added, "matched_trials.json");
+    write(&path, &json!([legacy, store.trial(1, "heldout")]));
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    write(
+        &path,
+        &json!([store.trial(0, "screen"), store.trial(0, "heldout")]),
+    );
+    assert_eq!(rules_at(&path), ["autocontext/trial-pair-key"]);
+
+    // Only a store's matched_trials.json may be an array.
+    let record = store.candidate_file(&store.added, "record.json");
+    write(&record, &json!([store.trial(0, "screen")]));
+    assert_eq!(rules_at(&record), ["yaml/root-not-mapping"]);
+}
+
+#[test]
+fn the_pair_key_names_the_evaluation_unit_not_its_labels() {
+    let store = Store::new();
+    let mut relabelled = store.trial(0, "screen");
+    relabelled["lane"] = json!("heldout");
+    relabelled["fixture"] = json!("other name");
+    assert_eq!(
+        pair_key(&relabelled).unwrap(),
+        pair_key(&store.trial(0, "screen")).unwrap()
+    );
+    assert_ne!(
+        pair_key(&store.trial(1, "screen")).unwrap(),
+        pair_key(&store.trial(0, "screen")).unwrap()
+    );
+}
+
+fn plan(store: &Store, candidate: &str) -> Value {
+    let plan = json!({
+        "schema_version": 1, "scenario": "demo", "evaluator_epoch": "epoch-1",
+        "candidate_digest": candidate, "incumbent_digest": store.base, "cohort": "c",
+        "confirmation_policy": policy(),
+        "confirmation_policy_digest": sha256_hex(&policy()).unwrap(),
+        "units": [{"fixture": "f0", "fixture_digest": "sha256:f0", "seed": 0, "lane": "screen"}],
+        "candidate_evaluator": {"bundle_digest": candidate},
+        "incumbent_evaluator": {"bundle_digest": store.base},
+    });
+    json!({"plan_digest": sha256_hex(&plan).unwrap(), "plan": plan})
+}
+
+fn with_plan_digest(value: &mut Value) {
+    value["plan_digest"] = Value::String(sha256_hex(&value["plan"]).unwrap());
+}
+
+#[test]
+fn an_evaluator_plan_verifies_its_digest_and_binding() {
+    let store = Store::new();
+    let path = store.candidate_file(&store.added, "evaluator_plan.json");
+    let artifact = plan(&store, &store.added);
+    write(&path, &artifact);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    assert_eq!(
+        rules_after(&path, &artifact, |value| value["plan"]["cohort"] =
+            json!("d")),
+        ["autocontext/plan-digest"]
+    );
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            value["plan"]["incumbent_digest"] = Value::String(store.changed.clone());
+            with_plan_digest(value);
+        }),
+        ["autocontext/plan-binding"]
+    );
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            value["plan"]["confirmation_policy"]["min_effect"] = json!(0.5);
+            with_plan_digest(value);
+        }),
+        ["autocontext/plan-binding"]
+    );
+    let elsewhere = store.candidate_file(&store.changed, "evaluator_plan.json");
+    write(&elsewhere, &artifact);
+    assert_eq!(rules_at(&elsewhere), ["autocontext/plan-binding"]);
+}
+
+fn attribution(store: &Store) -> Value {
+    let tested = store.bundle(&store.added);
+    let comparison = store.bundle(&store.base);
+    let diff = manifest::manifest_diff(&tested, &comparison).unwrap();
+    let hints = &tested["components"][0];
+    let held_out = pair_key(&store.trial(1, "heldout")).unwrap();
+    let trial = json!({
+        "trial_id": held_out, "component_kind": "hints", "component_key": "hints",
+        "component_digest": hints["digest"], "tested_bundle_digest": store.added,
+        "comparison_bundle_digest": store.base, "evaluator_epoch": "epoch-1",
+        "trial_cohort": "c", "fixture_digest": "sha256:f1", "seed": 1,
+        "evidence_level": "causal_ablation", "with_component_score": 0.7,
+        "without_component_score": 0.5, "token_cost": 1, "tested_at": "evaluator:epoch-1",
+        "interaction_component_digests": [],
+    });
+    let pair = sha256_hex(&json!({
+        "component_kind": "hints", "component_key": "hints",
+        "component_digest": hints["digest"], "tested_bundle_digest": store.added,
+        "comparison_bundle_digest": store.base, "evaluator_epoch": "epoch-1",
+        "trial_cohort": "c", "fixture_digest": "sha256:f1", "seed": 1,
+    }))
+    .unwrap();
+    let source = sha256_hex(&trial).unwrap();
+    let id = sha256_hex(&json!({
+        "component_kind": "hints", "component_key": "hints",
+        "component_digest": hints["digest"], "tested_bundle_digest": store.added,
+        "comparison_bundle_digest": store.base, "evaluator_epoch": "epoch-1",
+        "trial_cohort": "c", "evidence_level": "causal_ablation",
+        "classification_neutral_effect": 0.0, "classification_high_token_cost": 256,
+        "trial_ids": [held_out], "matched_pair_keys": [pair], "source_trial_digests": [source],
+    }))
+    .unwrap();
+    json!({
+        "schema_version": 1,
+        "candidate_digest": store.added,
+        "comparison_digest": store.base,
+        "manifest_diff": diff,
+        "source_trials": [trial],
+        "attributions": [{
+            "attribution": {
+                "attribution_id": id, "component_kind": "hints", "component_key": "hints",
+                "component_digest": hints["digest"], "evidence_level": "causal_ablation",
+                "effect": 0.2, "evaluator_epoch": "epoch-1", "trial_cohort": "c",
+                "last_tested_bundle_digest": store.added, "comparison_bundle_digest": store.base,
+                "classification_neutral_effect": 0.0, "classification_high_token_cost": 256,
+                "trial_ids": [held_out], "matched_pair_keys": [pair], "source_trial_digests": [source],
+            },
+            "manifest_diff_digest": diff["digest"],
+            "trial_ids": [held_out],
+        }],
+    })
+}
+
+#[test]
+fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
+    let store = Store::new();
+    let path = store.candidate_file(&store.added, "causal_attribution.json");
+    let artifact = attribution(&store);
+    write(&path, &artifact);
+    let trials = store.candidate_file(&store.added, "matched_trials.json");
+    write(&trials, &store.trials());
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    // Each source trial is a held-out matched trial, with its scores.
+    let mut screened = store.trials();
+    screened["trials"][1]["lane"] = json!("screen");
+    write(&trials, &screened);
+    assert_eq!(rules_at(&path), ["autocontext/attribution-digest"]);
+    write(&trials, &store.trials());
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["source_trials"][0]["with_component_score"] = json!(0.9)
+        ),
+        // The source trial's own digest changes with it.
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-digest"
+        ]
+    );
+
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["attributions"][0]["attribution"]["trial_cohort"] = json!("d")
+        ),
+        ["autocontext/attribution-digest"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["source_trials"][0]["seed"] = json!(2)
+        ),
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-digest",
+            "autocontext/attribution-digest"
+        ]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["attributions"][0]["manifest_diff_digest"] =
+                Value::String("0".repeat(64))
+        ),
+        ["autocontext/attribution-digest"]
+    );
+    assert_eq!(
+        rules_after(&path, &artifact, |value| value["comparison_digest"] =
+            Value::String(store.changed.clone())),
+        ["autocontext/attribution-digest"]
+    );
+    assert_eq!(
+        rules_after(&path, &artifact, |value| value["manifest_diff"]["digest"] =
+            Value::String("0".repeat(64))),
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-digest",
+            "autocontext/attribution-diff"
+        ]
+    );
+
+    // Beside a candidate whose diff changes a component, it is refused.
+    let elsewhere = store.candidate_file(&store.changed, "causal_attribution.json");
+    write(&elsewhere, &artifact);
+    let found = rules_at(&elsewhere);
+    assert!(found.contains(&"autocontext/attribution-diff"), "{found:?}");
+}
+
+#[test]
+fn a_pure_addition_is_one_change_the_comparison_lacks() {
+    let store = Store::new();
+    let added =
+        manifest::manifest_diff(&store.bundle(&store.added), &store.bundle(&store.base)).unwrap();
+    assert_eq!(pure_addition_problem(&added), None);
+    let changed =
+        manifest::manifest_diff(&store.bundle(&store.changed), &store.bundle(&store.base)).unwrap();
+    assert!(pure_addition_problem(&changed).is_some());
+    let removed =
+        manifest::manifest_diff(&store.bundle(&store.base), &store.bundle(&store.added)).unwrap();
+    assert!(pure_addition_problem(&removed).is_some());
+    let none =
+        manifest::manifest_diff(&store.bundle(&store.base), &store.bundle(&store.base)).unwrap();
+    assert!(pure_addition_problem(&none).is_some());
+}
+
+/// autocontext's causal-attribution parity fixture holds one pure addition.
+#[test]
+fn the_causal_attribution_parity_fixture_is_one_pure_addition() {
+    let shared = std::env::var_os("NUMI_SHARED_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        PathBuf::from,
+    );
+    let path = shared.join("autocontext/fixtures/causal-attribution-manifest-parity.json");
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("the parity fixture is missing: {}", path.display()));
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    let diff = &fixture["manifest_diff"];
+    assert_eq!(pure_addition_problem(diff), None);
+    assert_eq!(
+        manifest::diff_digest(diff).unwrap(),
+        diff["digest"].as_str().unwrap()
+    );
+}
+
+fn ledger(store: &Store, candidate: &str) -> Value {
+    let trials = fs::read_to_string(store.candidate_file(candidate, "matched_trials.json"))
+        .map(|text| serde_json::from_str::<Value>(&text).unwrap())
+        .unwrap();
+    let plan_digest = plan(store, candidate)["plan_digest"].clone();
+    let folder = format!("demo/context_bundles/candidates/{candidate}");
+    json!({
+        "schema_version": 2,
+        "run_id": format!("context-bundle:{candidate}"),
+        "generated_at": "now",
+        "entries": [{
+            "result_id": "r1",
+            "branch_id": candidate,
+            "context": {"scenario_name": "demo", "context_bundle_digest": candidate,
+                        "evaluator_epoch": "epoch-1"},
+            "evidence_refs": [
+                {"uri": format!("{folder}/matched_trials.json#sha256={}",
+                                sha256_hex(&trials).unwrap()), "summary": "pairs"},
+                {"uri": format!("{folder}/evaluator_plan.json#sha256={}",
+                                plan_digest.as_str().unwrap()), "summary": "plan"},
+                {"uri": "campaigns/c.json#sha256=abc", "summary": "elsewhere"},
+            ],
+        }],
+        "failure_mode_summary": [],
+    })
+}
+
+#[test]
+fn a_negative_result_stands_beside_a_rejected_or_inconclusive_candidate_only() {
+    let store = Store::new();
+    let candidate = &store.added;
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &store.trials(),
+    );
+    write(
+        &store.candidate_file(candidate, "evaluator_plan.json"),
+        &plan(&store, candidate),
+    );
+    let record = store.candidate_file(candidate, "record.json");
+    let path = store.candidate_file(candidate, "negative_result.json");
+    let artifact = ledger(&store, candidate);
+    write(&path, &artifact);
+    for (lifecycle, decision) in [
+        ("rejected", Some("rejected")),
+        ("screened", Some("inconclusive")),
+    ] {
+        write(&record, &store.record(candidate, lifecycle, decision));
+        assert_eq!(rules_at(&path), Vec::<&str>::new(), "{lifecycle}");
+    }
+    for (lifecycle, decision) in [("confirmed", Some("confirmed")), ("proposed", None)] {
+        write(&record, &store.record(candidate, lifecycle, decision));
+        assert_eq!(
+            rules_at(&path),
+            ["autocontext/negative-result-lifecycle"],
+            "{lifecycle}"
+        );
+    }
+    assert!(allows_negative_result(&json!({"lifecycle": "rejected"})));
+    assert!(!allows_negative_result(
+        &json!({"lifecycle": "screened", "comparison": {"decision": "needs_heldout"}})
+    ));
+
+    write(
+        &record,
+        &store.record(candidate, "rejected", Some("rejected")),
+    );
+    assert_eq!(
+        rules_after(&path, &artifact, |value| value["run_id"] =
+            json!("context-bundle:x")),
+        ["autocontext/negative-result-binding"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["entries"][0]["context"]["evaluator_epoch"] = json!("epoch-2")
+        ),
+        ["autocontext/negative-result-binding"]
+    );
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            let uri = value["entries"][0]["evidence_refs"][1]["uri"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let (path, _) = uri.split_once("#sha256=").unwrap();
+            value["entries"][0]["evidence_refs"][1]["uri"] =
+                Value::String(format!("{path}#sha256={}", "0".repeat(64)));
+        }),
+        ["autocontext/negative-result-binding"]
+    );
+    // A reference to another candidate's evidence is named, never opened.
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["entries"][0]["evidence_refs"][0]["uri"] = json!(format!(
+                "demo/context_bundles/candidates/{}/matched_trials.json#sha256=00",
+                store.changed
+            ))
+        ),
+        ["autocontext/negative-result-binding"]
+    );
+    // Changed evidence no longer has the digest the ledger names.
+    let mut trials = store.trials();
+    trials["trials"].as_array_mut().unwrap().pop();
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &trials,
+    );
+    assert_eq!(rules_at(&path), ["autocontext/negative-result-binding"]);
+}
+
+fn promotion_record(store: &Store) -> Value {
+    let diff =
+        manifest::manifest_diff(&store.bundle(&store.added), &store.bundle(&store.base)).unwrap();
+    json!({
+        "schema_version": 1, "promotion_id": "p1", "candidate_digest": store.added,
+        "incumbent_digest": store.base, "rollback_target_digest": store.base,
+        "evaluator_epoch": "epoch-1", "cohort": "c", "rationale": "confirmed",
+        "comparison": {"decision": "confirmed", "reason": "passed", "screen_pairs": 1,
+                       "confirmation_pairs": 2, "heldout_pairs": 1, "mean_effect": 0.2,
+                       "confidence_low": 0.1, "confidence_high": 0.3},
+        "confirmation_policy": policy(),
+        "confirmation_policy_digest": sha256_hex(&policy()).unwrap(),
+        "manifest_diff_digest": diff["digest"],
+        "promoted_at": "now",
+    })
+}
+
+#[test]
+fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
+    let store = Store::new();
+    let path = store.root.join("promotions/p1.json");
+    let promotion = promotion_record(&store);
+    write(&path, &promotion);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    assert_eq!(
+        rules_after(
+            &path,
+            &promotion,
+            |value| value["confirmation_policy"]["min_effect"] = json!(0.5)
+        ),
+        ["autocontext/promotion-policy-digest"]
+    );
+    assert_eq!(
+        rules_after(&path, &promotion, |value| value["rollback_target_digest"] =
+            Value::String("2".repeat(64))),
+        ["autocontext/promotion-bundles"]
+    );
+    assert_eq!(
+        rules_after(&path, &promotion, |value| value["evaluator_epoch"] =
+            json!("epoch-2")),
+        ["autocontext/promotion-bundles"]
+    );
+    assert_eq!(
+        rules_after(&path, &promotion, |value| value["incumbent_digest"] =
+            Value::String(store.changed.clone())),
+        ["autocontext/promotion-bundles"]
+    );
+    assert_eq!(
+        rules_after(&path, &promotion, |value| value["promotion_id"] =
+            json!("p2")),
+        ["autocontext/promotion-bundles"]
+    );
+    assert_eq!(
+        rules_after(&path, &promotion, |value| value["manifest_diff_digest"] =
+            Value::String("0".repeat(64))),
+        ["autocontext/promotion-diff"]
+    );
+}

@@ -1,0 +1,200 @@
+//! AutocontextMatchedTrials (produced): `candidates/<digest>/matched_trials.json`,
+//! the candidate/incumbent score pairs a comparison is computed from. Schema
+//! 2 wraps them with the confirmation policy they are judged by; schema 1 is
+//! the bare array of trials.
+
+mod catalogue;
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
+use super::{fails, load_neighbour, text};
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextMatchedTrials",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextMatchedTrials.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextMatchedTrials.schema.json"),
+    display_name: crate::kinds::no_name,
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+/// The fields that name one evaluation unit: lane and fixture name are
+/// labels, so relabelling a unit must not make it a second pair.
+const PAIR_FIELDS: [&str; 4] = ["evaluator_epoch", "cohort", "fixture_digest", "seed"];
+
+/// The schema-1 identity, still accepted on rows written before it changed.
+const LEGACY_PAIR_FIELDS: [&str; 6] = [
+    "evaluator_epoch",
+    "cohort",
+    "fixture",
+    "fixture_digest",
+    "seed",
+    "lane",
+];
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let (trials, base) = match value {
+        Value::Array(trials) => (trials.as_slice(), ""),
+        _ => (
+            value
+                .get("trials")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice),
+            "/trials",
+        ),
+    };
+    let mut found = Vec::new();
+    if value.is_object() {
+        if let Some(problem) = policy_digest_problem(
+            value.get("confirmation_policy"),
+            text(value, "confirmation_policy_digest"),
+        ) {
+            found.push(fails(
+                "autocontext/trials-policy-digest",
+                problem,
+                "/confirmation_policy_digest",
+            ));
+        }
+    }
+    found.extend(pair_key_checks(trials, base));
+    match candidate_of(&subject.location) {
+        None => {}
+        Some(Err(problem)) => found.push(fails("autocontext/trial-binding", problem, base)),
+        Some(Ok(candidate)) => {
+            found.extend(binding_checks(trials, base, &candidate));
+            found.extend(record_agreement(subject, &candidate));
+        }
+    }
+    found
+}
+
+/// The digest of the listed fields of a trial.
+fn key_of(trial: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
+    let mut payload = Map::new();
+    for field in fields {
+        payload.insert(
+            (*field).to_owned(),
+            trial.get(*field).cloned().unwrap_or(Value::Null),
+        );
+    }
+    canonical::sha256_hex(&Value::Object(payload))
+}
+
+/// The pair key autocontext computes for a trial.
+pub fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    key_of(trial, &PAIR_FIELDS)
+}
+
+/// A written `pair_key` is the current or the legacy identity of its trial,
+/// and no two trials are the same evaluation unit.
+fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
+    let rule = "autocontext/trial-pair-key";
+    let mut found = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (index, trial) in trials.iter().enumerate() {
+        let computed = match pair_key(trial) {
+            Ok(computed) => computed,
+            Err(refusal) => {
+                found.push(fails(
+                    rule,
+                    format!("trial {index} has no pair key: {refusal}"),
+                    &format!("{base}/{index}"),
+                ));
+                continue;
+            }
+        };
+        if let Some(written) = text(trial, "pair_key") {
+            let legacy = key_of(trial, &LEGACY_PAIR_FIELDS).ok();
+            if written != computed && Some(written) != legacy.as_deref() {
+                found.push(fails(
+                    rule,
+                    format!("trial {index} has pair_key {written}, computed {computed}"),
+                    &format!("{base}/{index}/pair_key"),
+                ));
+            }
+        }
+        if let Some(first) = seen.get(&computed) {
+            found.push(fails(
+                rule,
+                format!(
+                    "trial {index} is the evaluation unit of trial {first} (same evaluator_epoch, \
+                     cohort, fixture_digest and seed): a pair is recorded once"
+                ),
+                &format!("{base}/{index}"),
+            ));
+        } else {
+            seen.insert(computed, index);
+        }
+    }
+    found
+}
+
+/// Every trial compares this candidate with its parent, under its epoch.
+fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Diagnostic> {
+    let digest = Value::String(candidate.digest.clone());
+    let expected = [
+        ("candidate_digest", &digest, "the candidate folder's digest"),
+        (
+            "incumbent_digest",
+            candidate.parent(),
+            "the bundle's parent_digest",
+        ),
+        (
+            "evaluator_epoch",
+            candidate.epoch(),
+            "the bundle's evaluator_epoch",
+        ),
+    ];
+    let mut found = Vec::new();
+    for (index, trial) in trials.iter().enumerate() {
+        for (field, value, whose) in expected {
+            if let Some(problem) = disagreement(trial, field, value, whose) {
+                found.push(fails(
+                    "autocontext/trial-binding",
+                    format!("trial {index}: {problem}"),
+                    &format!("{base}/{index}/{field}"),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// The evidence and the candidate record bind one confirmation policy.
+fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnostic> {
+    let Some(ours) = text(subject.value, "confirmation_policy_digest") else {
+        return Vec::new();
+    };
+    let path = candidate
+        .store
+        .root
+        .join("candidates")
+        .join(&candidate.digest)
+        .join("record.json");
+    let Ok(record) = load_neighbour(&subject.location, &candidate.store.root, path) else {
+        return Vec::new();
+    };
+    match text(&record, "confirmation_policy_digest") {
+        Some(theirs) if theirs != ours => vec![fails(
+            "autocontext/trials-policy-digest",
+            format!(
+                "confirmation_policy_digest is {ours}, but record.json binds {theirs}: the \
+                 evidence and the record name different policies"
+            ),
+            "/confirmation_policy_digest",
+        )],
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,194 @@
+//! AutocontextNegativeResult (produced): `candidates/<digest>/negative_result.json`,
+//! the ledger autocontext writes when a candidate's evaluation ends without
+//! a promotion. It is allowed only beside a rejected or inconclusive
+//! candidate, and its evidence references name this candidate's matched
+//! trials and evaluator plan by digests that verify.
+
+mod catalogue;
+
+use serde_json::Value;
+
+use super::evidence::{Candidate, candidate_of, disagreement};
+use super::{fails, load_neighbour, text};
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+use crate::text::{quote, shorten};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextNegativeResult",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextNegativeResult.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextNegativeResult.schema.json"),
+    display_name: crate::kinds::no_name,
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+const LIFECYCLE_RULE: &str = "autocontext/negative-result-lifecycle";
+const BINDING_RULE: &str = "autocontext/negative-result-binding";
+
+/// The evidence files of the candidate a reference may name, and how the
+/// digest after `#sha256=` is found for each.
+const EVIDENCE_FILES: [&str; 2] = ["matched_trials.json", "evaluator_plan.json"];
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    match candidate_of(&subject.location) {
+        None => Vec::new(),
+        Some(Err(problem)) => vec![fails(BINDING_RULE, problem, "/run_id")],
+        Some(Ok(candidate)) => {
+            let mut found = lifecycle_check(subject, &candidate);
+            found.extend(binding_checks(subject, &candidate));
+            found
+        }
+    }
+}
+
+/// A file of the candidate's folder, loaded.
+fn candidate_file(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    name: &str,
+) -> Result<Value, String> {
+    let path = candidate
+        .store
+        .root
+        .join("candidates")
+        .join(&candidate.digest)
+        .join(name);
+    load_neighbour(&subject.location, &candidate.store.root, path)
+}
+
+/// Whether a record allows a negative result: its lifecycle is `rejected`,
+/// or its comparison ended `inconclusive` (autocontext writes the ledger
+/// before it moves such a candidate from screened to rejected).
+pub fn allows_negative_result(record: &Value) -> bool {
+    text(record, "lifecycle") == Some("rejected")
+        || record
+            .get("comparison")
+            .and_then(|comparison| text(comparison, "decision"))
+            == Some("inconclusive")
+}
+
+fn lifecycle_check(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnostic> {
+    match candidate_file(subject, candidate, "record.json") {
+        Ok(record) if allows_negative_result(&record) => Vec::new(),
+        Ok(record) => vec![fails(
+            LIFECYCLE_RULE,
+            format!(
+                "the candidate's record.json says {}, with no inconclusive comparison: a negative \
+                 result stands only beside a rejected or inconclusive candidate",
+                quote(&shorten(text(&record, "lifecycle").unwrap_or_default()))
+            ),
+            "/entries",
+        )],
+        Err(reason) => vec![fails(
+            LIFECYCLE_RULE,
+            format!("the candidate has no record: record.json: {reason}"),
+            "/entries",
+        )],
+    }
+}
+
+fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let mut found = Vec::new();
+    let run_id = format!("context-bundle:{}", candidate.digest);
+    if text(value, "run_id") != Some(run_id.as_str()) {
+        found.push(fails(
+            BINDING_RULE,
+            format!(
+                "run_id is {}, not {run_id}",
+                quote(&shorten(text(value, "run_id").unwrap_or_default()))
+            ),
+            "/run_id",
+        ));
+    }
+    let digest = Value::String(candidate.digest.clone());
+    let scenario = Value::String(candidate.store.scenario.clone());
+    let entries = value
+        .get("entries")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (index, entry) in entries.iter().enumerate() {
+        let at = format!("/entries/{index}");
+        if let Some(problem) = disagreement(entry, "branch_id", &digest, "the candidate's digest") {
+            found.push(fails(BINDING_RULE, problem, &format!("{at}/branch_id")));
+        }
+        let context = entry.get("context").unwrap_or(&Value::Null);
+        for (field, expected, whose) in [
+            ("context_bundle_digest", &digest, "the candidate's digest"),
+            (
+                "evaluator_epoch",
+                candidate.epoch(),
+                "the bundle's evaluator_epoch",
+            ),
+            ("scenario_name", &scenario, "the store's scenario"),
+        ] {
+            if let Some(problem) = disagreement(context, field, expected, whose) {
+                found.push(fails(
+                    BINDING_RULE,
+                    problem,
+                    &format!("{at}/context/{field}"),
+                ));
+            }
+        }
+        let references = entry
+            .get("evidence_refs")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (number, reference) in references.iter().enumerate() {
+            let pointer = format!("{at}/evidence_refs/{number}/uri");
+            if let Some(problem) = reference_problem(subject, candidate, text_or_empty(reference)) {
+                found.push(fails(BINDING_RULE, problem, &pointer));
+            }
+        }
+    }
+    found
+}
+
+fn text_or_empty(reference: &Value) -> &str {
+    text(reference, "uri").unwrap_or_default()
+}
+
+/// Why a reference to the candidate's evidence does not verify, if it does
+/// not. A reference is `<scenario>/context_bundles/candidates/<d>/<file>#sha256=<digest>`;
+/// its path is compared with this candidate's, never opened as written.
+/// References to other evidence (a campaign's reservation) are left alone.
+fn reference_problem(subject: &Subject<'_>, candidate: &Candidate, uri: &str) -> Option<String> {
+    let (path, written) = uri.split_once("#sha256=")?;
+    let file = EVIDENCE_FILES.iter().find(|file| {
+        path.rsplit('/').next() == Some(**file) && path.contains("/context_bundles/candidates/")
+    })?;
+    let own = format!(
+        "{}/context_bundles/candidates/{}/{file}",
+        candidate.store.scenario, candidate.digest
+    );
+    if path != own {
+        return Some(format!(
+            "the reference names {}, not this candidate's {own}",
+            quote(&shorten(path))
+        ));
+    }
+    let evidence = match candidate_file(subject, candidate, file) {
+        Ok(evidence) => evidence,
+        Err(reason) => return Some(format!("the reference names {file}: {reason}")),
+    };
+    let computed = if *file == "evaluator_plan.json" {
+        text(&evidence, "plan_digest").map(str::to_owned)
+    } else {
+        canonical::sha256_hex(&evidence).ok()
+    };
+    match computed {
+        Some(computed) if computed == written => None,
+        Some(computed) => Some(format!(
+            "the reference to {file} has sha256={}, but the file's digest is {computed}",
+            shorten(written)
+        )),
+        None => Some(format!("{file} has no digest to compare with")),
+    }
+}

@@ -1,0 +1,167 @@
+//! AutocontextPromotion (produced): `promotions/<id>.json`, the durable
+//! record of one promotion: which candidate replaced which incumbent, on
+//! what evidence, under which policy and manifest diff. It is verified on
+//! its own line; `active.json` checks only that it agrees with the pointer.
+
+mod catalogue;
+
+use serde_json::Value;
+
+use super::evidence::policy_digest_problem;
+use super::manifest::{self, is_hex_digest};
+use super::{fails, store_of, stored_bundle, text};
+use crate::autocontext_store::{Place, StoreFile};
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+use crate::text::{quote, shorten};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextPromotion",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextPromotion.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextPromotion.schema.json"),
+    display_name: |value| text(value, "cohort").map(str::to_owned),
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let mut found = Vec::new();
+    if let Some(problem) = policy_digest_problem(
+        value.get("confirmation_policy"),
+        text(value, "confirmation_policy_digest"),
+    ) {
+        found.push(fails(
+            "autocontext/promotion-policy-digest",
+            problem,
+            "/confirmation_policy_digest",
+        ));
+    }
+    if let Some(store) = store_of(&subject.location) {
+        found.extend(store_checks(subject, &store));
+    }
+    found
+}
+
+/// A stored bundle named by `field`, or the diagnostic that says why not.
+fn named_bundle(
+    subject: &Subject<'_>,
+    store: &StoreFile,
+    field: &str,
+) -> Result<Option<Value>, Diagnostic> {
+    let rule = "autocontext/promotion-bundles";
+    let pointer = format!("/{field}");
+    let Some(digest) = text(subject.value, field) else {
+        return Ok(None);
+    };
+    if !is_hex_digest(digest) {
+        return Err(fails(
+            rule,
+            format!("{field} is not a digest (64 lowercase hex): it is refused, not read"),
+            &pointer,
+        ));
+    }
+    stored_bundle(&subject.location, &store.root, digest)
+        .map(Some)
+        .map_err(|reason| {
+            fails(
+                rule,
+                format!("{field} names no stored bundle: bundles/{digest}.json: {reason}"),
+                &pointer,
+            )
+        })
+}
+
+fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let rule = "autocontext/promotion-bundles";
+    let mut found = Vec::new();
+    if let Place::Promotion { id } = &store.place {
+        if text(value, "promotion_id") != Some(id.as_str()) {
+            found.push(fails(
+                rule,
+                format!(
+                    "promotion_id is {}, but the record is promotions/{}.json",
+                    quote(&shorten(text(value, "promotion_id").unwrap_or_default())),
+                    shorten(id)
+                ),
+                "/promotion_id",
+            ));
+        }
+    }
+    let mut bundles = Vec::new();
+    for field in [
+        "candidate_digest",
+        "incumbent_digest",
+        "rollback_target_digest",
+    ] {
+        match named_bundle(subject, store, field) {
+            Ok(bundle) => bundles.push(bundle),
+            Err(diagnostic) => {
+                found.push(diagnostic);
+                bundles.push(None);
+            }
+        }
+    }
+    let (Some(Some(candidate)), Some(incumbent)) = (bundles.first(), bundles.get(1)) else {
+        return found;
+    };
+    if text(candidate, "evaluator_epoch") != text(value, "evaluator_epoch") {
+        found.push(fails(
+            rule,
+            format!(
+                "evaluator_epoch is {}, but the candidate bundle's is {}",
+                quote(&shorten(text(value, "evaluator_epoch").unwrap_or_default())),
+                quote(&shorten(
+                    text(candidate, "evaluator_epoch").unwrap_or_default()
+                ))
+            ),
+            "/evaluator_epoch",
+        ));
+    }
+    let parent = candidate.get("parent_digest").unwrap_or(&Value::Null);
+    if value.get("incumbent_digest").unwrap_or(&Value::Null) != parent {
+        found.push(fails(
+            rule,
+            format!(
+                "incumbent_digest is not the candidate bundle's parent_digest ({})",
+                shorten(&parent.to_string())
+            ),
+            "/incumbent_digest",
+        ));
+        return found;
+    }
+    if let Some(incumbent) = incumbent {
+        found.extend(diff_check(value, candidate, incumbent));
+    }
+    found
+}
+
+/// `manifest_diff_digest` is the digest of the diff recomputed from the
+/// candidate's manifest and the incumbent's.
+fn diff_check(value: &Value, candidate: &Value, incumbent: &Value) -> Vec<Diagnostic> {
+    let rule = "autocontext/promotion-diff";
+    let written = text(value, "manifest_diff_digest").unwrap_or_default();
+    match manifest::manifest_diff(candidate, incumbent) {
+        Ok(diff) if text(&diff, "digest") == Some(written) => Vec::new(),
+        Ok(diff) => vec![fails(
+            rule,
+            format!(
+                "manifest_diff_digest is {written}, but the diff recomputed from the candidate and \
+                 incumbent bundles has digest {}",
+                text(&diff, "digest").unwrap_or_default()
+            ),
+            "/manifest_diff_digest",
+        )],
+        Err(refusal) => vec![fails(
+            rule,
+            format!("the manifests have no diff: {refusal}"),
+            "/manifest_diff_digest",
+        )],
+    }
+}
