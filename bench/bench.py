@@ -950,7 +950,8 @@ def main(argv=None) -> int:
     }
     numi = os.path.abspath(args.numi) if args.numi else build_numi()
     results["numi_binary"] = numi
-    results["numi_version"] = command_output([numi, "--version"])
+    # The first line: the long version goes on with the kinds it knows.
+    results["numi_version"] = (command_output([numi, "--version"]) or "").split("\n")[0] or None
 
     results["numi"] = bench_numi(numi, corpus, manifest, runs, "numi")
     results["cat"] = bench_cat(corpus, manifest, runs)

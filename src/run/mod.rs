@@ -69,11 +69,18 @@ where
         policy: &options.policy,
     };
     let mut inputs = inputs.into_iter();
-    let cores = core_count();
-    // The first inputs tell whether threads are worth starting; they are
-    // checked first all the same.
-    let first: Vec<Input> = inputs.by_ref().take(cores.saturating_mul(BATCH)).collect();
-    let workers = cores.min(first.len().div_ceil(BATCH));
+    // The first inputs tell whether threads are worth starting (a run of
+    // one batch asks nothing of the system); they are checked first all the
+    // same.
+    let mut first: Vec<Input> = inputs.by_ref().take(BATCH.saturating_add(1)).collect();
+    let workers = if first.len() > BATCH {
+        let cores = core_count();
+        let more = cores.saturating_mul(BATCH).saturating_sub(first.len());
+        first.extend(inputs.by_ref().take(more));
+        cores.min(first.len().div_ceil(BATCH))
+    } else {
+        1
+    };
     if workers <= 1 {
         for input in first.into_iter().chain(inputs) {
             sink.write(check(input, origin, options))?;
