@@ -452,11 +452,20 @@ impl Iterator for FolderWalk {
 /// named `folder/...`, so a folder sorts as its name followed by `/`, after
 /// a sibling `folder.yaml` or `folder-old/` (`.` and `-` come before `/`).
 fn display_order(a: &Path, b: &Path) -> Ordering {
-    let (Some(a_name), Some(b_name)) = (a.file_name(), b.file_name()) else {
-        return a.cmp(b);
-    };
-    let (a_name, b_name) = (a_name.to_string_lossy(), b_name.to_string_lossy());
-    let (a_bytes, b_bytes) = (a_name.as_bytes(), b_name.as_bytes());
+    let (a_name, b_name) = (last_component(a), last_component(b));
+    // Display names are written lossily; two valid names (nearly always)
+    // compare as they are, without a copy.
+    match (std::str::from_utf8(a_name), std::str::from_utf8(b_name)) {
+        (Ok(_), Ok(_)) => names_in_display_order(a, a_name, b, b_name),
+        _ => {
+            let a_lossy = String::from_utf8_lossy(a_name);
+            let b_lossy = String::from_utf8_lossy(b_name);
+            names_in_display_order(a, a_lossy.as_bytes(), b, b_lossy.as_bytes())
+        }
+    }
+}
+
+fn names_in_display_order(a: &Path, a_name: &[u8], b: &Path, b_name: &[u8]) -> Ordering {
     // Only a name that another extends with a byte below `/` sorts apart
     // from plain byte order, and only if it is a folder: one look at the
     // disk then, none otherwise.
@@ -466,13 +475,27 @@ fn display_order(a: &Path, b: &Path) -> Ordering {
             .and_then(|rest| rest.first())
             .is_some_and(|&byte| byte < b'/')
     };
-    if before_slash(b_bytes, a_bytes) && a.is_dir() {
+    if before_slash(b_name, a_name) && a.is_dir() {
         return Ordering::Greater;
     }
-    if before_slash(a_bytes, b_bytes) && b.is_dir() {
+    if before_slash(a_name, b_name) && b.is_dir() {
         return Ordering::Less;
     }
-    a_bytes.cmp(b_bytes)
+    a_name.cmp(b_name)
+}
+
+/// The bytes of a walked path's last component: what follows its last
+/// separator (the walker joins names to their folder, so there is always
+/// a name there).
+fn last_component(path: &Path) -> &[u8] {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    match bytes
+        .iter()
+        .rposition(|&byte| byte.is_ascii() && std::path::is_separator(char::from(byte)))
+    {
+        Some(separator) => bytes.get(separator.saturating_add(1)..).unwrap_or_default(),
+        None => bytes,
+    }
 }
 
 /// Whether `path`, links resolved, lies outside `root` (already canonical).
@@ -727,6 +750,20 @@ mod tests {
             display_order(&at("evals.yaml"), &at("evals.yaml")),
             Ordering::Equal
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_sorts_as_its_display_name_is_written() {
+        use std::os::unix::ffi::OsStrExt;
+        // `\xc0` is shown as U+FFFD, which sorts after `ð`, though the raw
+        // byte sorts before that character's first byte.
+        let raw = Path::new(std::ffi::OsStr::from_bytes(b"conf/x\xc0.yaml"));
+        let valid = Path::new("conf/x\u{f0}.yaml");
+        assert_eq!(display_order(raw, valid), Ordering::Greater);
+        assert_eq!(display_order(valid, raw), Ordering::Less);
+        assert_eq!(last_component(raw), b"x\xc0.yaml");
+        assert_eq!(last_component(Path::new("a.yaml")), b"a.yaml");
     }
 
     #[test]
