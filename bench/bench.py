@@ -17,8 +17,9 @@ What it does, in order:
    - `cat` of every corpus file (the floor: reading the bytes, nothing else);
    - numi on one small file against /bin/true (the pre-commit case), with
      hyperfine when installed, else with a loop here;
-   - ajv-cli and check-jsonschema, when installed, on the same files with the
-     same schemas: JSON Schema checks only, one invocation per kind;
+   - ajv-cli, jsonschema-cli and check-jsonschema, when installed, on the
+     same files with the same schemas: JSON Schema checks only, one
+     invocation per kind; jsonschema-cli also on the one small file;
    - with --scaling, numi on a 40,000-file corpus and on the default one,
      one run of each in turn, for the 40k/10k ratio.
 4. Checks numi's output against MANIFEST.json while timing it: exit code,
@@ -66,6 +67,8 @@ STAMP = ".generator.sha256"
 INSTALL_HINTS = {
     "ajv": "npm install -g ajv-cli ajv-formats",
     "check-jsonschema": "pip install check-jsonschema",
+    "jsonschema-cli": "cargo install --locked jsonschema-cli --version 0.60.2 --root DIR, "
+                      "then --jsonschema-cli DIR/bin/jsonschema-cli or DIR/bin on PATH",
     "hyperfine": "apt-get install hyperfine (or cargo install hyperfine)",
 }
 
@@ -495,15 +498,19 @@ def bench_cat(corpus: str, manifest: dict, runs: int) -> dict:
     return result
 
 
-def smallest_valid_file(corpus: str, manifest: dict) -> str:
-    doc = min((d for d in manifest["documents"] if d["valid"]), key=lambda d: (d["bytes"], d["path"]))
-    return os.path.join(corpus, doc["path"])
+def smallest_valid_document(manifest: dict) -> dict:
+    return min((d for d in manifest["documents"] if d["valid"]), key=lambda d: (d["bytes"], d["path"]))
 
 
-def bench_one_file(numi: str, path: str, runs: int) -> dict:
-    """numi on one small valid file against /bin/true: the cost a pre-commit hook pays."""
+def bench_one_file(numi: str, path: str, runs: int, peer=None) -> dict:
+    """numi on one small valid file against /bin/true: the cost a pre-commit hook pays.
+
+    `peer`, when given, is the argv of jsonschema-cli on the same file with
+    the same schema, timed alongside.
+    """
     numi_argv = [numi, "validate", "--files", path]
     true_argv = ["/bin/true"]
+    timed = [("numi", numi_argv), ("true", true_argv)] + ([("jsonschema-cli", peer)] if peer else [])
     check = subprocess.run(numi_argv, capture_output=True)
     if check.returncode != 0:
         log("LOUD: numi on the small valid file %s exited %d:\n%s"
@@ -519,31 +526,31 @@ def bench_one_file(numi: str, path: str, runs: int) -> dict:
             # -N: no intermediate shell; -i: a failing numi is reported above, not fatal here.
             subprocess.run(
                 [hyperfine, "-N", "-i", "--style", "none", "--warmup", "20", "--runs", str(runs),
-                 "--export-json", export, shlex.join(numi_argv), shlex.join(true_argv)],
+                 "--export-json", export] + [shlex.join(argv) for _, argv in timed],
                 check=True, stdout=subprocess.DEVNULL, stderr=sys.stderr,
             )
             with open(export, encoding="utf-8") as handle:
                 found = json.load(handle)["results"]
         result["method"] = "hyperfine"
-        for key, r in zip(("numi", "true"), found):
+        for (key, _), r in zip(timed, found):
             result[key] = {"wall_s": r["median"], "wall_mean_s": r["mean"], "wall_stddev_s": r["stddev"],
                            "wall_min_s": r["min"], "user_s": r["user"], "sys_s": r["system"], "runs": len(r["times"])}
     else:
         log("one file: a loop of %d runs each (install hyperfine for sharper figures: %s)"
             % (runs, INSTALL_HINTS["hyperfine"]))
         for _ in range(20):  # warm-up
-            run_measured(numi_argv, BENCH_DIR, rss=False)
-            run_measured(true_argv, BENCH_DIR, rss=False)
-        numi_samples, true_samples = [], []
-        for _ in range(runs):  # interleaved, so drifting load hits both alike
-            numi_samples.append(run_measured(numi_argv, BENCH_DIR, rss=False))
-            true_samples.append(run_measured(true_argv, BENCH_DIR, rss=False))
-        result["method"] = "python loop (fork+exec from python, included in both)"
-        for key, samples in (("numi", numi_samples), ("true", true_samples)):
-            s = summarize(samples)
+            for _, argv in timed:
+                run_measured(argv, BENCH_DIR, rss=False)
+        samples = {key: [] for key, _ in timed}
+        for _ in range(runs):  # interleaved, so drifting load hits each alike
+            for key, argv in timed:
+                samples[key].append(run_measured(argv, BENCH_DIR, rss=False))
+        result["method"] = "python loop (fork+exec from python, included in each)"
+        for key, _ in timed:
+            s = summarize(samples[key])
             del s["samples"]
             result[key] = s
-    for key in ("numi", "true"):
+    for key, _ in timed:
         result[key]["load_before"] = load
     result["numi_minus_true_s"] = result["numi"]["wall_s"] - result["true"]["wall_s"]
     return result
@@ -628,6 +635,31 @@ def check_jsonschema_commands(tool: str, manifest: dict) -> list:
         # JSON output only to count the files flagged; the work is the same.
         commands += batch_command([tool, "-o", "json", "--schemafile", schema_path(kind)], paths)
     return commands
+
+
+def jsonschema_cli_commands(tool: str, manifest: dict) -> list:
+    commands = []
+    for kind, paths in sorted(files_by_kind(manifest).items()):
+        # Formats are annotations, as numi reads them; --errors-only prints a
+        # line per invalid file and nothing for a valid one.
+        prefix = [tool, "validate", "--no-assert-format", "--errors-only", schema_path(kind), "-i"]
+        commands += batch_command(prefix, paths)
+    return commands
+
+
+def jsonschema_cli_one_file(tool: str, path: str, kind: str) -> list:
+    return [tool, "validate", "--no-assert-format", "--errors-only", schema_path(kind), "-i", path]
+
+
+def count_jsonschema_cli_invalid(stdout: str) -> int:
+    return sum(1 for line in stdout.splitlines() if line.endswith(" - INVALID. Errors:"))
+
+
+def find_jsonschema_cli(flag):
+    """jsonschema-cli from --jsonschema-cli, else from PATH; None when neither has it."""
+    if flag:
+        return os.path.abspath(flag) if os.access(flag, os.X_OK) else None
+    return shutil.which("jsonschema-cli")
 
 
 def count_ajv_invalid(stderr: str) -> int:
@@ -764,13 +796,16 @@ def print_report(results: dict) -> None:
 
     row("numi validate --files corpus", results["numi"])
     row("cat all files (floor)", results["cat"])
-    for name in ("ajv", "check-jsonschema"):
+    for name in ("ajv", "jsonschema-cli", "check-jsonschema"):
         t = results["tools"].get(name)
         if t and not t.get("skipped"):
             row("%s, schemas only (%d proc.)" % (name, t["processes"]), t)
     one = results.get("one_file")
     if one:
-        for key, label in (("numi", "numi, one small file"), ("true", "/bin/true")):
+        for key, label in (("numi", "numi, one small file"), ("true", "/bin/true"),
+                           ("jsonschema-cli", "jsonschema-cli, one small file")):
+            if key not in one:
+                continue
             r = dict(one[key])
             r["cpu_s"] = r.get("cpu_s", (r.get("user_s") or 0) + (r.get("sys_s") or 0))
             r.pop("wall_max_s", None)
@@ -797,10 +832,13 @@ def print_report(results: dict) -> None:
     labels = {
         "ajv_over_numi": "ajv / numi (wall)",
         "check_jsonschema_over_numi": "check-jsonschema / numi (wall)",
+        "jsonschema_cli_over_numi": "jsonschema-cli / numi (wall)",
         "ajv_over_numi_cpu": "ajv / numi (CPU)",
         "check_jsonschema_over_numi_cpu": "check-jsonschema / numi (CPU)",
+        "jsonschema_cli_over_numi_cpu": "jsonschema-cli / numi (CPU)",
         "numi_over_cat": "numi / cat (wall)",
         "numi_one_file_over_true": "numi one file / true (wall)",
+        "jsonschema_cli_one_file_over_numi": "jsonschema-cli / numi, one file",
         "numi_cpu_over_wall": "numi CPU / wall (of %d CPUs)" % m["nproc"],
         "scaling_40k_over_10k": "numi %s / %s files (wall)" % (
             results["scaling"]["files"] if results.get("scaling") else "40000", c["files"]),
@@ -876,6 +914,9 @@ def main(argv=None) -> int:
     parser.add_argument("--scaling-files", type=int, default=40000, help="default 40000")
     parser.add_argument("--no-ajv", action="store_true", help="skip ajv-cli")
     parser.add_argument("--no-check-jsonschema", action="store_true", help="skip check-jsonschema (the slow one)")
+    parser.add_argument("--jsonschema-cli", metavar="PATH",
+                        help="the jsonschema-cli binary (default: jsonschema-cli on PATH)")
+    parser.add_argument("--no-jsonschema-cli", action="store_true", help="skip jsonschema-cli")
     parser.add_argument("--numi", help="time this numi binary instead of building one")
     parser.add_argument("--output", default=DEFAULT_OUTPUT, help="JSON results (default bench/last-results.json)")
     args = parser.parse_args(argv)
@@ -909,11 +950,17 @@ def main(argv=None) -> int:
     }
     numi = os.path.abspath(args.numi) if args.numi else build_numi()
     results["numi_binary"] = numi
-    results["numi_version"] = command_output([numi, "--version"])
+    # The first line: the long version goes on with the kinds it knows.
+    results["numi_version"] = (command_output([numi, "--version"]) or "").split("\n")[0] or None
 
     results["numi"] = bench_numi(numi, corpus, manifest, runs, "numi")
     results["cat"] = bench_cat(corpus, manifest, runs)
-    results["one_file"] = bench_one_file(numi, smallest_valid_file(corpus, manifest), one_file_runs)
+    jsonschema_cli = None if args.no_jsonschema_cli else find_jsonschema_cli(args.jsonschema_cli)
+    small = smallest_valid_document(manifest)
+    small_path = os.path.join(corpus, small["path"])
+    results["one_file"] = bench_one_file(
+        numi, small_path, one_file_runs,
+        jsonschema_cli_one_file(jsonschema_cli, small_path, small["kind"]) if jsonschema_cli else None)
 
     results["tools"] = {}
     ajv = None if args.no_ajv else shutil.which("ajv")
@@ -924,6 +971,16 @@ def main(argv=None) -> int:
     elif not args.no_ajv:
         log("ajv: not installed, skipped. Install: %s" % INSTALL_HINTS["ajv"])
         results["tools"]["ajv"] = {"skipped": True, "install": INSTALL_HINTS["ajv"]}
+    if jsonschema_cli:
+        results["tools"]["jsonschema-cli"] = bench_tool(
+            "jsonschema-cli", jsonschema_cli_commands(jsonschema_cli, manifest), corpus, runs, True,
+            lambda out, err: count_jsonschema_cli_invalid(out))
+        results["tools"]["jsonschema-cli"]["version"] = command_output([jsonschema_cli, "--version"])
+    elif not args.no_jsonschema_cli:
+        where = args.jsonschema_cli or "PATH"
+        log("LOUD: jsonschema-cli: not found (looked at %s), skipped. Install: %s"
+            % (where, INSTALL_HINTS["jsonschema-cli"]))
+        results["tools"]["jsonschema-cli"] = {"skipped": True, "install": INSTALL_HINTS["jsonschema-cli"]}
     cj = None if args.no_check_jsonschema else shutil.which("check-jsonschema")
     if cj:
         # No warm-up: it takes minutes, and numi's runs already warmed the page cache.
@@ -948,12 +1005,16 @@ def main(argv=None) -> int:
     results["ratios"] = {
         "ajv_over_numi": ratio(tool_wall.get("ajv"), numi_wall),
         "check_jsonschema_over_numi": ratio(tool_wall.get("check-jsonschema"), numi_wall),
+        "jsonschema_cli_over_numi": ratio(tool_wall.get("jsonschema-cli"), numi_wall),
         # CPU ratios: steadier than wall time on a loaded machine, and blind to
         # how many cores each tool uses.
         "ajv_over_numi_cpu": ratio(tool_cpu.get("ajv"), numi_cpu),
         "check_jsonschema_over_numi_cpu": ratio(tool_cpu.get("check-jsonschema"), numi_cpu),
+        "jsonschema_cli_over_numi_cpu": ratio(tool_cpu.get("jsonschema-cli"), numi_cpu),
         "numi_over_cat": ratio(numi_wall, results["cat"]["wall_s"]),
         "numi_one_file_over_true": ratio(one["numi"]["wall_s"], one["true"]["wall_s"]),
+        "jsonschema_cli_one_file_over_numi": ratio(one["jsonschema-cli"]["wall_s"], one["numi"]["wall_s"])
+        if "jsonschema-cli" in one else None,
         "numi_cpu_over_wall": results["numi"]["cpu_per_wall"],
         # From the interleaved pairs of runs, not from the runs above.
         "scaling_40k_over_10k": results["scaling"]["ratio_wall"] if args.scaling else None,

@@ -1,14 +1,16 @@
 //! Which files a run reads, under which display names, in which order.
 //! Nothing here reads a file's content.
 
+use std::cmp::Ordering;
+use std::collections::VecDeque;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use std::sync::{Arc, Mutex};
 
-use ignore::WalkBuilder;
 use ignore::overrides::{Override, OverrideBuilder};
+use ignore::{DirEntry, WalkBuilder};
 
 use crate::autocontext_store;
 use crate::location::io_reason;
@@ -69,9 +71,18 @@ impl Exclusions {
 /// given; within a folder, by display name in byte order. A file argument is
 /// always read; the ignore rules and `exclusions` apply inside folders.
 pub fn from_arguments(arguments: &[String], exclusions: &Exclusions) -> Vec<Input> {
-    let mut inputs = Vec::new();
+    stream_arguments(arguments, exclusions).collect()
+}
+
+/// [`from_arguments`] one input at a time, as the walk finds them: a run
+/// starts on the first file while the walk goes on, and holds no list of
+/// every path.
+pub fn stream_arguments<'a>(
+    arguments: &'a [String],
+    exclusions: &'a Exclusions,
+) -> impl Iterator<Item = Input> + Send + 'a {
     let mut stdin_taken = false;
-    for argument in arguments {
+    arguments.iter().flat_map(move |argument| {
         if argument == "-" {
             // Standard input holds one document and can be read only once.
             let source = if stdin_taken {
@@ -80,38 +91,36 @@ pub fn from_arguments(arguments: &[String], exclusions: &Exclusions) -> Vec<Inpu
                 Ok(Source::Stdin)
             };
             stdin_taken = true;
-            inputs.push(Input {
+            return FolderWalk::single(Input {
                 display_name: "-".to_owned(),
                 path: "-".to_owned(),
                 source,
             });
-            continue;
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(
+            Ok(metadata) if metadata.is_dir() => FolderWalk::new(
                 path,
-                &Scope {
-                    base: path,
-                    argument: Some(argument),
+                Scope {
+                    base: path.to_path_buf(),
+                    argument: Some(argument.clone()),
                     confine: None,
-                    exclusions,
                 },
-            )),
-            Ok(metadata) => inputs.push(file_input(
+                exclusions,
+            ),
+            Ok(metadata) => FolderWalk::single(file_input(
                 file_display_name(path),
                 slashed(argument),
                 path,
                 &metadata,
             )),
-            Err(error) => inputs.push(Input {
+            Err(error) => FolderWalk::single(Input {
                 display_name: file_display_name(path),
                 path: slashed(argument),
                 source: Err(io_reason(&error)),
             }),
         }
-    }
-    inputs
+    })
 }
 
 /// Why a second `-` is not read.
@@ -125,14 +134,22 @@ pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository"
 /// only while they stay inside DIR: a pull request must not make numi read
 /// files elsewhere on the machine that runs it.
 pub fn from_repository(root: &Path, exclusions: &Exclusions) -> Vec<Input> {
+    stream_repository(root, exclusions).collect()
+}
+
+/// [`from_repository`] one input at a time, as the walk finds them.
+pub fn stream_repository(
+    root: &Path,
+    exclusions: &Exclusions,
+) -> impl Iterator<Item = Input> + Send {
     let tree = root.join(CONFIGURATION_TREE);
     let confine = fs::canonicalize(root).ok();
     let refused = |reason: String| {
-        vec![Input {
+        FolderWalk::single(Input {
             display_name: CONFIGURATION_TREE.to_owned(),
             path: CONFIGURATION_TREE.to_owned(),
             source: Err(reason),
-        }]
+        })
     };
     match fs::metadata(&tree) {
         Ok(metadata) if metadata.is_dir() => {
@@ -141,14 +158,14 @@ pub fn from_repository(root: &Path, exclusions: &Exclusions) -> Vec<Input> {
                     return refused(OUTSIDE_THE_REPOSITORY.to_owned());
                 }
             }
-            walk(
+            FolderWalk::new(
                 &tree,
-                &Scope {
-                    base: root,
+                Scope {
+                    base: root.to_path_buf(),
                     argument: None,
-                    confine: confine.as_deref(),
-                    exclusions,
+                    confine,
                 },
+                exclusions,
             )
         }
         Ok(_) => refused("not a directory".to_owned()),
@@ -190,14 +207,14 @@ pub fn from_named_in_repository(
             }
         }
         match fs::metadata(&path) {
-            Ok(metadata) if metadata.is_dir() => inputs.extend(walk(
+            Ok(metadata) if metadata.is_dir() => inputs.extend(FolderWalk::new(
                 &path,
-                &Scope {
-                    base: root,
+                Scope {
+                    base: root.to_path_buf(),
                     argument: None,
-                    confine: confine.as_deref(),
-                    exclusions,
+                    confine: confine.clone(),
                 },
+                exclusions,
             )),
             Ok(metadata) => inputs.push(file_input(
                 display_name.clone(),
@@ -247,27 +264,26 @@ fn in_configuration_tree(display_name: &str) -> bool {
 }
 
 /// Where a walk's files are named from and what it may read.
-struct Scope<'a> {
+struct Scope {
     /// Display names are relative to this folder.
-    base: &'a Path,
+    base: PathBuf,
     /// Paths as given start with the folder argument, when there is one.
-    argument: Option<&'a str>,
+    argument: Option<String>,
     /// A link that resolves outside this (canonical) folder is reported,
     /// not followed.
-    confine: Option<&'a Path>,
-    exclusions: &'a Exclusions,
+    confine: Option<PathBuf>,
 }
 
-impl Scope<'_> {
+impl Scope {
     fn given(&self, display_name: &str) -> String {
-        match self.argument {
+        match &self.argument {
             Some(argument) => join_given(argument, display_name),
             None => display_name.to_owned(),
         }
     }
 
     fn refused(&self, path: &Path, reason: String) -> Input {
-        let display_name = relative_name(path, self.base);
+        let display_name = relative_name(path, &self.base);
         Input {
             path: self.given(&display_name),
             display_name,
@@ -276,104 +292,210 @@ impl Scope<'_> {
     }
 }
 
-/// Every `*.yaml` and `*.yml` under `folder`, as ripgrep walks: `.gitignore`
+/// Every `*.yaml` and `*.yml` under a folder, as ripgrep walks: `.gitignore`
 /// (inside a git repository), `.git/info/exclude` and `.ignore` files are
 /// honoured, hidden files and folders but `.numinance/` are passed over, and
-/// so is whatever the exclusions name. Links to folders are followed, with loops reported.
-fn walk(folder: &Path, scope: &Scope) -> Vec<Input> {
-    let mut inputs = Vec::new();
-    let overrides = match scope.exclusions.overrides(scope.base) {
-        Ok(overrides) => overrides,
-        Err(reason) => return vec![scope.refused(folder, reason)],
-    };
-    // Links to folders outside the repository are found while walking (the
-    // walker cannot skip a folder once it is yielded), kept here and
-    // reported after the walk.
-    let outside = Arc::new(Mutex::new(Vec::new()));
-    let mut builder = WalkBuilder::new(folder);
-    builder
-        .follow_links(true)
-        .hidden(false)
-        .ignore(true)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .parents(true)
-        .require_git(true)
-        .overrides(overrides);
-    let confine = scope.confine.map(Path::to_path_buf);
-    let found_outside = Arc::clone(&outside);
-    builder.filter_entry(move |entry| {
-        // Hidden files and folders are passed over, as ripgrep passes them,
-        // but for the configuration tree itself, whose name is hidden.
-        let hidden = entry.depth() > 0
-            && entry
-                .file_name()
-                .to_str()
-                .is_some_and(|name| name.starts_with('.') && name != CONFIGURATION_TREE);
-        if hidden {
-            return false;
+/// so is whatever the exclusions name. Links to folders are followed, with
+/// loops reported. Inputs come one at a time in display-name order: each
+/// folder is read and sorted as the walk enters it, so the walk holds one
+/// folder's names at most, never the whole list.
+struct FolderWalk {
+    /// None once the walk is over, or when there is nothing to walk.
+    walker: Option<ignore::Walk>,
+    scope: Option<Scope>,
+    /// Links to folders outside the repository, as the walker's filter
+    /// finds them (the walker cannot skip a folder once it is yielded).
+    outside: Arc<Mutex<Vec<PathBuf>>>,
+    /// Inputs found and not yet handed on, in order.
+    ready: VecDeque<Input>,
+}
+
+impl FolderWalk {
+    /// A walk of no folder: just `input`.
+    fn single(input: Input) -> Self {
+        FolderWalk {
+            walker: None,
+            scope: None,
+            outside: Arc::default(),
+            ready: VecDeque::from([input]),
         }
-        let Some(root) = &confine else {
-            return true;
+    }
+
+    fn new(folder: &Path, scope: Scope, exclusions: &Exclusions) -> Self {
+        let overrides = match exclusions.overrides(&scope.base) {
+            Ok(overrides) => overrides,
+            Err(reason) => return FolderWalk::single(scope.refused(folder, reason)),
         };
-        let leaves = entry.path_is_symlink()
-            && entry.file_type().is_some_and(|kind| kind.is_dir())
-            && leads_outside(entry.path(), root);
-        if leaves {
-            if let Ok(mut outside) = found_outside.lock() {
-                outside.push(entry.path().to_path_buf());
+        let outside = Arc::new(Mutex::new(Vec::new()));
+        let mut builder = WalkBuilder::new(folder);
+        builder
+            .follow_links(true)
+            .hidden(false)
+            .ignore(true)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .parents(true)
+            .require_git(true)
+            .overrides(overrides)
+            .sort_by_file_path(display_order);
+        let confine = scope.confine.clone();
+        let found_outside = Arc::clone(&outside);
+        builder.filter_entry(move |entry| {
+            // Hidden files and folders are passed over, as ripgrep passes them,
+            // but for the configuration tree itself, whose name is hidden.
+            let hidden = entry.depth() > 0
+                && entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|name| name.starts_with('.') && name != CONFIGURATION_TREE);
+            if hidden {
+                return false;
             }
+            let Some(root) = &confine else {
+                return true;
+            };
+            let leaves = entry.path_is_symlink()
+                && entry.file_type().is_some_and(|kind| kind.is_dir())
+                && leads_outside(entry.path(), root);
+            if leaves {
+                if let Ok(mut outside) = found_outside.lock() {
+                    outside.push(entry.path().to_path_buf());
+                }
+            }
+            !leaves
+        });
+        FolderWalk {
+            walker: Some(builder.build()),
+            scope: Some(scope),
+            outside,
+            ready: VecDeque::new(),
         }
-        !leaves
-    });
-    for entry in builder.build() {
+    }
+
+    /// The input an entry of the walk stands for, if any.
+    fn input(scope: &Scope, entry: Result<DirEntry, ignore::Error>) -> Option<Input> {
         match entry {
             Ok(entry) => {
-                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                if is_dir
+                let kind = entry.file_type();
+                if kind.is_some_and(|kind| kind.is_dir())
                     || (!is_yaml_name(entry.path())
                         && !autocontext_store::is_verified_store_file(entry.path()))
                 {
-                    continue;
+                    return None;
                 }
-                if let Some(root) = scope.confine {
+                if let Some(root) = &scope.confine {
                     if entry.path_is_symlink() && leads_outside(entry.path(), root) {
-                        inputs.push(scope.refused(entry.path(), OUTSIDE_THE_REPOSITORY.to_owned()));
-                        continue;
+                        return Some(
+                            scope.refused(entry.path(), OUTSIDE_THE_REPOSITORY.to_owned()),
+                        );
                     }
                 }
-                let display_name = relative_name(entry.path(), scope.base);
+                let display_name = relative_name(entry.path(), &scope.base);
                 let path = scope.given(&display_name);
-                match fs::metadata(entry.path()) {
-                    Ok(metadata) => {
-                        inputs.push(file_input(display_name, path, entry.path(), &metadata));
-                    }
-                    Err(error) => inputs.push(Input {
-                        display_name,
-                        path,
-                        source: Err(io_reason(&error)),
-                    }),
-                }
+                // The walker knows the type already (of a link's target, as
+                // links are followed): no second look at the file.
+                let source = match kind {
+                    Some(kind) if kind.is_file() => Ok(Source::Path(entry.into_path())),
+                    Some(_) => Err(NOT_A_REGULAR_FILE.to_owned()),
+                    None => match fs::metadata(entry.path()) {
+                        Ok(metadata) if metadata.is_file() => Ok(Source::Path(entry.into_path())),
+                        Ok(_) => Err(NOT_A_REGULAR_FILE.to_owned()),
+                        Err(error) => Err(io_reason(&error)),
+                    },
+                };
+                Some(Input {
+                    display_name,
+                    path,
+                    source,
+                })
             }
             Err(error) => {
-                let Some(path) = error_path(&error) else {
-                    continue;
-                };
+                let path = error_path(&error)?;
                 if is_dangling_other(&error, &path) {
-                    continue;
+                    return None;
                 }
-                inputs.push(scope.refused(&path, walk_reason(&error)));
+                Some(scope.refused(&path, walk_reason(&error)))
             }
         }
     }
-    if let Ok(mut outside) = outside.lock() {
-        for path in outside.drain(..) {
-            inputs.push(scope.refused(&path, OUTSIDE_THE_REPOSITORY.to_owned()));
+}
+
+impl Iterator for FolderWalk {
+    type Item = Input;
+
+    fn next(&mut self) -> Option<Input> {
+        loop {
+            if let Some(input) = self.ready.pop_front() {
+                return Some(input);
+            }
+            let (walker, scope) = (self.walker.as_mut()?, self.scope.as_ref()?);
+            let entry = walker.next();
+            // A link the filter refused while the walker looked for this
+            // entry stands before it in the walk's order.
+            if let Ok(mut outside) = self.outside.lock() {
+                for path in outside.drain(..) {
+                    self.ready
+                        .push_back(scope.refused(&path, OUTSIDE_THE_REPOSITORY.to_owned()));
+                }
+            }
+            match entry {
+                Some(entry) => self.ready.extend(FolderWalk::input(scope, entry)),
+                None => self.walker = None,
+            }
         }
     }
-    inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
-    inputs
+}
+
+/// The order of two entries of one folder, such that walking each folder
+/// in this order yields display names in byte order: a folder's files are
+/// named `folder/...`, so a folder sorts as its name followed by `/`, after
+/// a sibling `folder.yaml` or `folder-old/` (`.` and `-` come before `/`).
+fn display_order(a: &Path, b: &Path) -> Ordering {
+    let (a_name, b_name) = (last_component(a), last_component(b));
+    // Display names are written lossily; two valid names (nearly always)
+    // compare as they are, without a copy.
+    match (std::str::from_utf8(a_name), std::str::from_utf8(b_name)) {
+        (Ok(_), Ok(_)) => names_in_display_order(a, a_name, b, b_name),
+        _ => {
+            let a_lossy = String::from_utf8_lossy(a_name);
+            let b_lossy = String::from_utf8_lossy(b_name);
+            names_in_display_order(a, a_lossy.as_bytes(), b, b_lossy.as_bytes())
+        }
+    }
+}
+
+fn names_in_display_order(a: &Path, a_name: &[u8], b: &Path, b_name: &[u8]) -> Ordering {
+    // Only a name that another extends with a byte below `/` sorts apart
+    // from plain byte order, and only if it is a folder: one look at the
+    // disk then, none otherwise.
+    let before_slash = |longer: &[u8], shorter: &[u8]| {
+        longer
+            .strip_prefix(shorter)
+            .and_then(|rest| rest.first())
+            .is_some_and(|&byte| byte < b'/')
+    };
+    if before_slash(b_name, a_name) && a.is_dir() {
+        return Ordering::Greater;
+    }
+    if before_slash(a_name, b_name) && b.is_dir() {
+        return Ordering::Less;
+    }
+    a_name.cmp(b_name)
+}
+
+/// The bytes of a walked path's last component: what follows its last
+/// separator (the walker joins names to their folder, so there is always
+/// a name there).
+fn last_component(path: &Path) -> &[u8] {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    match bytes
+        .iter()
+        .rposition(|&byte| byte.is_ascii() && std::path::is_separator(char::from(byte)))
+    {
+        Some(separator) => bytes.get(separator.saturating_add(1)..).unwrap_or_default(),
+        None => bytes,
+    }
 }
 
 /// Whether `path`, links resolved, lies outside `root` (already canonical).
@@ -414,11 +536,14 @@ fn is_dangling_other(error: &ignore::Error, path: &Path) -> bool {
         && fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 
+/// Why a path that is neither a folder nor a regular file is not read.
+const NOT_A_REGULAR_FILE: &str = "not a regular file";
+
 fn file_input(display_name: String, given: String, path: &Path, metadata: &fs::Metadata) -> Input {
     let source = if metadata.is_file() {
         Ok(Source::Path(path.to_path_buf()))
     } else {
-        Err("not a regular file".to_owned())
+        Err(NOT_A_REGULAR_FILE.to_owned())
     };
     Input {
         display_name,
@@ -595,6 +720,81 @@ mod tests {
         assert!(Exclusions::new(&["drafts/".to_owned(), "*.yml".to_owned()]).is_ok());
         let error = Exclusions::new(&["a[".to_owned()]).unwrap_err();
         assert!(error.starts_with("--exclude \"a[\": "), "{error}");
+    }
+
+    #[test]
+    fn a_folder_sorts_as_its_name_with_a_slash_a_file_as_its_name() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        fs::create_dir_all(root.join("evals")).expect("mkdir");
+        fs::write(root.join("evals.yaml"), "").expect("write");
+        fs::write(root.join("evals-old"), "").expect("write");
+        fs::write(root.join("evalsx"), "").expect("write");
+        let at = |name: &str| root.join(name);
+        // `.` and `-` come before `/`: the folder's files follow these.
+        assert_eq!(
+            display_order(&at("evals"), &at("evals.yaml")),
+            Ordering::Greater
+        );
+        assert_eq!(
+            display_order(&at("evals-old"), &at("evals")),
+            Ordering::Less
+        );
+        // `x` comes after `/`, and a file is its name alone.
+        assert_eq!(display_order(&at("evals"), &at("evalsx")), Ordering::Less);
+        assert_eq!(
+            display_order(&at("evals-old"), &at("evals.yaml")),
+            Ordering::Less
+        );
+        assert_eq!(
+            display_order(&at("evals.yaml"), &at("evals.yaml")),
+            Ordering::Equal
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_sorts_as_its_display_name_is_written() {
+        use std::os::unix::ffi::OsStrExt;
+        // `\xc0` is shown as U+FFFD, which sorts after `ð`, though the raw
+        // byte sorts before that character's first byte.
+        let raw = Path::new(std::ffi::OsStr::from_bytes(b"conf/x\xc0.yaml"));
+        let valid = Path::new("conf/x\u{f0}.yaml");
+        assert_eq!(display_order(raw, valid), Ordering::Greater);
+        assert_eq!(display_order(valid, raw), Ordering::Less);
+        assert_eq!(last_component(raw), b"x\xc0.yaml");
+        assert_eq!(last_component(Path::new("a.yaml")), b"a.yaml");
+    }
+
+    #[test]
+    fn a_walk_streams_its_files_in_byte_order_of_display_name() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        let names = [
+            "a.yaml",
+            "a/b.yaml",
+            "a/a-b/c.yaml",
+            "a/a.b.yaml",
+            "a/a/z.yaml",
+            "a-b.yaml",
+            "a.b/c.yaml",
+            "ab/c.yml",
+            "b.yml",
+        ];
+        for name in names {
+            let path = root.join(name);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, "").expect("write");
+        }
+        let argument = root.to_string_lossy().into_owned();
+        let exclusions = Exclusions::default();
+        let streamed: Vec<String> = stream_arguments(std::slice::from_ref(&argument), &exclusions)
+            .map(|input| input.display_name)
+            .collect();
+        let mut sorted: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
+        sorted.sort();
+        assert_eq!(streamed, sorted);
+        assert_eq!(streamed.first().map(String::as_str), Some("a-b.yaml"));
     }
 
     #[test]

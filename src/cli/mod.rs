@@ -12,6 +12,7 @@ mod paths;
 mod schema;
 mod slug;
 mod validate;
+mod validate_only;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -75,6 +76,10 @@ pub fn main(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> i32 {
+    let arguments: Vec<OsString> = arguments.into_iter().collect();
+    if let Some(args) = validate_only::parse(&arguments) {
+        return validate::execute(&args, stdout, stderr) as i32;
+    }
     let parsed = command()
         .try_get_matches_from(arguments)
         .and_then(|matches| {

@@ -10,7 +10,7 @@ use clap::{ArgMatches, Args, ValueEnum};
 use super::paths;
 use crate::config::Config;
 use crate::inputs;
-use crate::inputs::CONFIGURATION_TREE;
+use crate::inputs::{CONFIGURATION_TREE, Input};
 use crate::location::DEFAULT_MAX_FILE_SIZE;
 use crate::project;
 use crate::report::concise::ConciseReporter;
@@ -226,26 +226,6 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Err(reason) => return usage(stderr, &reason),
     };
     let repository_mode = Mode::Repository { enable_alpha };
-    let (mut inputs, origin, mode) = match &args.files {
-        Some(paths) if paths.is_empty() => {
-            return usage(stderr, "--files needs at least one PATH");
-        }
-        Some(paths) => (
-            inputs::from_arguments(paths, &exclusions),
-            Origin::File,
-            Mode::Files,
-        ),
-        None if args.only => (
-            inputs::from_named_in_repository(Path::new("."), &args.paths, &exclusions),
-            Origin::Repo,
-            repository_mode,
-        ),
-        None => (
-            inputs::from_repository(&repository, &exclusions),
-            Origin::Repo,
-            repository_mode,
-        ),
-    };
     // A path the configuration excludes is left out of a folder's walk; a
     // file named on the command line is always read.
     let named: &[String] = match &args.files {
@@ -253,10 +233,37 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         None if args.only => &args.paths,
         None => &[],
     };
-    inputs.retain(|input| named.contains(&input.path) || !policy.excludes(Path::new(&input.path)));
+    let excluding = policy.clone();
+    let wanted =
+        |input: &Input| named.contains(&input.path) || !excluding.excludes(Path::new(&input.path));
     // Named paths that all lie outside the configuration tree leave nothing
     // to check, which is no failure: the tree has nothing to say about them.
-    let nothing_asked = args.only && inputs.is_empty();
+    let mut nothing_asked = false;
+    // Folder walks stream into the run; the named paths of `--only` are
+    // few, and sorted as a whole.
+    let (inputs, origin, mode): (Box<dyn Iterator<Item = Input> + Send + '_>, _, _) =
+        match &args.files {
+            Some(paths) if paths.is_empty() => {
+                return usage(stderr, "--files needs at least one PATH");
+            }
+            Some(paths) => (
+                Box::new(inputs::stream_arguments(paths, &exclusions).filter(wanted)),
+                Origin::File,
+                Mode::Files,
+            ),
+            None if args.only => {
+                let mut named =
+                    inputs::from_named_in_repository(Path::new("."), &args.paths, &exclusions);
+                named.retain(wanted);
+                nothing_asked = named.is_empty();
+                (Box::new(named.into_iter()), Origin::Repo, repository_mode)
+            }
+            None => (
+                Box::new(inputs::stream_repository(&repository, &exclusions).filter(wanted)),
+                Origin::Repo,
+                repository_mode,
+            ),
+        };
     let root = repository.clone();
     let hint = match (&args.files, args.only) {
         (None, false) => paths::repository_hint(&root),
@@ -286,7 +293,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
             .clone()
             .map(|hint| (CONFIGURATION_TREE.to_owned(), hint)),
     };
-    let rendered = report::render(&inputs, origin, &options, &mut output);
+    let rendered = report::render(inputs, origin, &options, &mut output);
     let summary = match rendered {
         Ok(summary) => summary,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,

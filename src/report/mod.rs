@@ -79,12 +79,16 @@ fn with_read_note(result: &FileResult, note: &str) -> FileResult {
 
 /// Runs the inputs and renders the run: its beginning, each result as it
 /// comes, its end.
-pub fn render(
-    inputs: &[Input],
+pub fn render<I>(
+    inputs: I,
     origin: Origin,
     options: &Options,
     output: &mut Output<'_>,
-) -> io::Result<Summary> {
+) -> io::Result<Summary>
+where
+    I: IntoIterator<Item = Input>,
+    I::IntoIter: Send,
+{
     output.reporter.begin(output.out, origin.revision())?;
     let summary = run(inputs, origin, options, output)?;
     output.reporter.end(output.out, &summary)?;

@@ -10,7 +10,7 @@ mod duplicate_names;
 use std::collections::BTreeMap;
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use crate::config::Policy;
@@ -48,12 +48,18 @@ pub trait Consumer {
 }
 
 /// Checks every input and hands each result to `consumer`, in input order.
-pub fn run(
-    inputs: &[Input],
+/// Inputs are drawn as the workers need them, so a walk that yields them
+/// runs alongside the checks and no list of every input is kept.
+pub fn run<I>(
+    inputs: I,
     origin: Origin,
     options: &Options,
     consumer: &mut dyn Consumer,
-) -> io::Result<Summary> {
+) -> io::Result<Summary>
+where
+    I: IntoIterator<Item = Input>,
+    I::IntoIter: Send,
+{
     let mut sink = Sink {
         consumer,
         summary: Summary::default(),
@@ -64,13 +70,31 @@ pub fn run(
             strict: options.strict,
         },
     };
-    let workers = worker_count(inputs.len());
+    let mut inputs = inputs.into_iter();
+    // The first inputs tell whether threads are worth starting (a run of
+    // one batch asks nothing of the system); they are checked first all the
+    // same.
+    let mut first: Vec<Input> = inputs.by_ref().take(BATCH.saturating_add(1)).collect();
+    let workers = if first.len() > BATCH {
+        let cores = core_count();
+        let more = cores.saturating_mul(BATCH).saturating_sub(first.len());
+        first.extend(inputs.by_ref().take(more));
+        cores.min(first.len().div_ceil(BATCH))
+    } else {
+        1
+    };
     if workers <= 1 {
-        for input in inputs {
+        for input in first.into_iter().chain(inputs) {
             sink.write(check(input, origin, options))?;
         }
     } else {
-        in_parallel(inputs, workers, origin, options, &mut sink)?;
+        in_parallel(
+            first.into_iter().chain(inputs),
+            workers,
+            origin,
+            options,
+            &mut sink,
+        )?;
     }
     Ok(sink.summary)
 }
@@ -108,34 +132,39 @@ const BATCH: usize = 8;
 /// memory stays flat however the work is ordered.
 const WINDOW: usize = 1024;
 
-/// One worker per core (or `NUMI_THREADS`), none idle: a run of a few files
-/// starts no threads.
-fn worker_count(inputs: usize) -> usize {
-    let cores = std::env::var("NUMI_THREADS")
+/// One worker per core (or `NUMI_THREADS`); a run of a few files starts
+/// no threads (see [`run`]).
+fn core_count() -> usize {
+    std::env::var("NUMI_THREADS")
         .ok()
         .and_then(|threads| threads.parse::<usize>().ok())
         .filter(|&threads| threads > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    cores.min(inputs.div_ceil(BATCH))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// The state workers share: the next batch to claim, and how far the
+/// The inputs not yet claimed, and the index of the next one.
+struct Feed<I> {
+    inputs: I,
+    next: usize,
+}
+
+/// The state workers share: the inputs still to claim, and how far the
 /// results have been written (which bounds how far ahead they may run).
-struct Progress {
-    next: AtomicUsize,
+struct Progress<I> {
+    feed: Mutex<Feed<I>>,
     written: Mutex<usize>,
     advanced: Condvar,
     stop: AtomicBool,
 }
 
-impl Progress {
-    /// Claims the next batch, once it is within the window; `None` when
-    /// there is nothing left or the run stopped.
-    fn claim(&self, total: usize) -> Option<usize> {
-        let start = self.next.fetch_add(BATCH, Ordering::Relaxed);
-        if start >= total {
-            return None;
-        }
+impl<I: Iterator<Item = Input>> Progress<I> {
+    /// Claims the next batch, with the index of its first input, once it is
+    /// within the window; `None` when there is nothing left or the run
+    /// stopped. Inputs are drawn from the feed only now, so the walk that
+    /// yields them stays within the window too.
+    fn claim(&self) -> Option<(usize, Vec<Input>)> {
+        let mut feed = self.feed.lock().unwrap_or_else(PoisonError::into_inner);
+        let start = feed.next;
         let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
         while start >= written.saturating_add(WINDOW) && !self.stop.load(Ordering::Relaxed) {
             written = self
@@ -143,9 +172,17 @@ impl Progress {
                 .wait(written)
                 .unwrap_or_else(PoisonError::into_inner);
         }
-        (!self.stop.load(Ordering::Relaxed)).then_some(start)
+        drop(written);
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let batch: Vec<Input> = feed.inputs.by_ref().take(BATCH).collect();
+        feed.next = start.saturating_add(batch.len());
+        (!batch.is_empty()).then_some((start, batch))
     }
+}
 
+impl<I> Progress<I> {
     fn written_up_to(&self, index: usize) {
         *self.written.lock().unwrap_or_else(PoisonError::into_inner) = index;
         self.advanced.notify_all();
@@ -161,15 +198,15 @@ impl Progress {
 /// Workers claim batches in input order and hand back results; this thread
 /// writes them in input order as soon as each is next, and flushes whenever
 /// it has to wait, so output streams without a write per line.
-fn in_parallel(
-    inputs: &[Input],
+fn in_parallel<I: Iterator<Item = Input> + Send>(
+    inputs: I,
     workers: usize,
     origin: Origin,
     options: &Options,
     sink: &mut Sink<'_>,
 ) -> io::Result<()> {
     let progress = Progress {
-        next: AtomicUsize::new(0),
+        feed: Mutex::new(Feed { inputs, next: 0 }),
         written: Mutex::new(0),
         advanced: Condvar::new(),
         stop: AtomicBool::new(false),
@@ -180,9 +217,11 @@ fn in_parallel(
             let sender = sender.clone();
             let progress = &progress;
             scope.spawn(move || {
-                while let Some(start) = progress.claim(inputs.len()) {
-                    let batch = inputs.iter().skip(start).take(BATCH);
-                    let results = batch.map(|input| check(input, origin, options)).collect();
+                while let Some((start, batch)) = progress.claim() {
+                    let results = batch
+                        .into_iter()
+                        .map(|input| check(input, origin, options))
+                        .collect();
                     if sender.send((start, results)).is_err() {
                         break;
                     }
@@ -198,9 +237,9 @@ fn in_parallel(
     })
 }
 
-fn write_in_order(
+fn write_in_order<I>(
     receiver: &mpsc::Receiver<(usize, Vec<FileResult>)>,
-    progress: &Progress,
+    progress: &Progress<I>,
     sink: &mut Sink<'_>,
 ) -> io::Result<()> {
     let mut waiting: BTreeMap<usize, Vec<FileResult>> = BTreeMap::new();
@@ -220,10 +259,10 @@ fn write_in_order(
         waiting.insert(start, results);
         let before = next;
         while let Some(results) = waiting.remove(&next) {
+            next += results.len();
             for result in results {
                 sink.write(result)?;
             }
-            next += BATCH;
         }
         if next != before {
             progress.written_up_to(next);
@@ -234,7 +273,7 @@ fn write_in_order(
 
 /// Reads and validates one input. A panic inside numi becomes an internal
 /// error for this input alone.
-pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
+pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
     let (checked, source) = match &input.source {
         Err(reason) => (failed(Stage::Read, "read/io", reason.clone()), None),
         Ok(source) => match read(source, options.max_file_size) {
@@ -262,8 +301,8 @@ pub fn check(input: &Input, origin: Origin, options: &Options) -> FileResult {
     };
     FileResult {
         origin,
-        display_name: input.display_name.clone(),
-        path: input.path.clone(),
+        display_name: input.display_name,
+        path: input.path,
         checked,
         source,
     }
@@ -288,6 +327,7 @@ fn read(source: &Source, limit: u64) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
+    use std::sync::atomic::AtomicUsize;
 
     use super::*;
 
@@ -346,7 +386,7 @@ mod tests {
     fn results_are_handed_on_in_input_order_and_counted() {
         let inputs = inputs(3 * WINDOW + 5);
         let mut names = Names::default();
-        let summary = run(&inputs, Origin::File, &options(), &mut names).expect("consumed");
+        let summary = run(inputs.clone(), Origin::File, &options(), &mut names).expect("consumed");
         let expected: Vec<&str> = inputs.iter().map(|i| i.display_name.as_str()).collect();
         assert_eq!(names.names, expected);
         let errors = inputs.len().div_ceil(3);
@@ -362,6 +402,51 @@ mod tests {
         );
     }
 
+    /// Counts the inputs drawn so far, and the most drawn ahead of the
+    /// results handed on.
+    struct Drawn<'a> {
+        drawn: &'a AtomicUsize,
+        handed: usize,
+        most_ahead: usize,
+    }
+
+    impl Consumer for Drawn<'_> {
+        fn result(&mut self, _: &FileResult) -> io::Result<()> {
+            self.handed += 1;
+            let ahead = self
+                .drawn
+                .load(Ordering::SeqCst)
+                .saturating_sub(self.handed);
+            self.most_ahead = self.most_ahead.max(ahead);
+            Ok(())
+        }
+
+        fn idle(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn inputs_are_drawn_as_they_are_needed_not_all_at_once() {
+        let inputs = inputs(6 * WINDOW);
+        let drawn = AtomicUsize::new(0);
+        let feed = inputs.into_iter().inspect(|_| {
+            drawn.fetch_add(1, Ordering::SeqCst);
+        });
+        let mut consumer = Drawn {
+            drawn: &drawn,
+            handed: 0,
+            most_ahead: 0,
+        };
+        run(feed, Origin::File, &options(), &mut consumer).expect("consumed");
+        assert_eq!(consumer.handed, 6 * WINDOW);
+        assert!(
+            consumer.most_ahead <= WINDOW + 2 * BATCH * core_count(),
+            "{} inputs drawn ahead of the output",
+            consumer.most_ahead
+        );
+    }
+
     #[test]
     fn a_failed_write_stops_the_run_with_its_error() {
         let inputs = inputs(3 * WINDOW);
@@ -370,7 +455,7 @@ mod tests {
             ..Names::default()
         };
         let error =
-            run(&inputs, Origin::File, &options(), &mut names).expect_err("the consumer fails");
+            run(inputs, Origin::File, &options(), &mut names).expect_err("the consumer fails");
         assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
         assert_eq!(names.names.len(), 10);
     }
