@@ -11,7 +11,8 @@
    `json.dumps` is RFC 8785 for them).
 2. Times, as medians of --runs runs after one untimed warm-up:
    `numi validate --files <store>` and `sha256sum` over the same files (one
-   process, every file), and the peak RSS of each.
+   process, every file), each writing to a file, and numi's own peak RSS
+   (read with GNU time, `/usr/bin/time`, when it is there).
 3. Prints the figures and the ratio; exits 1 when numi does not report every
    file `ok`.
 
@@ -24,10 +25,11 @@ import hashlib
 import json
 import os
 import random
-import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -114,14 +116,35 @@ def generate(root: Path, bundles: int, seed: int) -> list:
     return sorted(str(p) for p in root.rglob("*.json"))
 
 
-def timed(command, stdin_text=None):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    result = subprocess.run(command, input=stdin_text, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss, result
+def timed(command, stdin_path=None):
+    """Wall time, exit code and output of one child."""
+    with tempfile.TemporaryFile() as out:
+        actions = [
+            (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+        ]
+        if stdin_path is not None:
+            actions.append((os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0))
+        start = time.perf_counter()
+        pid = os.posix_spawnp(command[0], command, os.environ, file_actions=actions)
+        _, status = os.waitpid(pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return wall, os.waitstatus_to_exitcode(status), text
+
+
+def peak_rss_kib(command):
+    """numi's own peak RSS, read by GNU time: a child of this Python process
+    would count Python's pages (shared until exec) in its peak."""
+    gnu_time = shutil.which("time", path="/usr/bin:/bin")
+    if gnu_time is None:
+        return None
+    with tempfile.NamedTemporaryFile(mode="r") as report:
+        subprocess.run([gnu_time, "-f", "%M", "-o", report.name, *command],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        text = report.read().strip().splitlines()
+    return int(text[-1]) if text and text[-1].isdigit() else None
 
 
 def main() -> int:
@@ -139,26 +162,30 @@ def main() -> int:
 
     numi = [args.numi, "validate", "--files", str(root)]
     sha = ["xargs", "-0", "sha256sum"]
-    listing = "\0".join(files)
+    listing = root.parent / f"{root.name}.files"
+    listing.write_text("\0".join(files))
     timed(numi)
-    timed(sha, listing)
-    numi_walls, sha_walls, numi_rss, sha_rss = [], [], 0, 0
+    timed(sha, str(listing))
+    numi_walls, sha_walls = [], []
     for _ in range(args.runs):
-        wall, _, rss, result = timed(numi)
+        wall, code, stdout = timed(numi)
         numi_walls.append(wall)
-        numi_rss = max(numi_rss, rss)
-        lines = [line for line in result.stdout.splitlines() if line.startswith(("ok ", "invalid ", "error "))]
-        if result.returncode != 0 or len(lines) != len(files) or not all(line.startswith("ok ") for line in lines):
-            print(f"numi did not verify every file: exit {result.returncode}, {len(lines)} lines", file=sys.stderr)
+        lines = [line for line in stdout.splitlines() if line.startswith(("ok ", "invalid ", "error "))]
+        if code != 0 or len(lines) != len(files) or not all(line.startswith("ok ") for line in lines):
+            print(f"numi did not verify every file: exit {code}, {len(lines)} lines", file=sys.stderr)
             return 1
-        wall, _, rss, _ = timed(sha, listing)
+        wall, _, _ = timed(sha, str(listing))
         sha_walls.append(wall)
     numi_median = statistics.median(numi_walls)
     sha_median = statistics.median(sha_walls)
     print(f"numi validate --files: median {numi_median:.3f} s over {args.runs} runs")
     print(f"sha256sum (same files): median {sha_median:.3f} s over {args.runs} runs")
     print(f"ratio numi / sha256sum: {numi_median / sha_median:.2f} (target: at most 3)")
-    print(f"peak RSS of the children so far: {numi_rss / 1024:.0f} MiB (ru_maxrss)")
+    rss = peak_rss_kib(numi)
+    if rss is None:
+        print("peak RSS of numi: not measured (needs GNU time, /usr/bin/time)")
+    else:
+        print(f"peak RSS of numi: {rss / 1024:.1f} MiB (GNU time)")
     return 0
 
 

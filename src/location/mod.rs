@@ -150,6 +150,23 @@ impl<'a> Location<'a> {
 /// Whether `path`, with its links resolved, stays inside `root`. A path
 /// that does not exist yet is judged by its words: no `..` step.
 pub fn stays_within(root: &Path, path: &Path) -> bool {
+    // The common case, asked for every neighbour a store's file reads: a
+    // path spelt as `root` and plain names, none of them a link. It stays
+    // where `root` leads, whatever `root` is, and a few `lstat`s tell so
+    // without resolving both paths whole.
+    if let Ok(rest) = path.strip_prefix(root) {
+        let mut below = root.to_path_buf();
+        let plain = rest.components().all(|component| match component {
+            Component::Normal(name) => {
+                below.push(name);
+                fs::symlink_metadata(&below).is_ok_and(|meta| !meta.file_type().is_symlink())
+            }
+            _ => false,
+        });
+        if plain && below != root {
+            return true;
+        }
+    }
     match (fs::canonicalize(root), fs::canonicalize(path)) {
         (Ok(root), Ok(path)) => path.starts_with(root),
         _ => path

@@ -83,3 +83,37 @@ fn a_link_out_of_the_root_is_not_read() {
         &store.path().join("missing/x.json")
     ));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_linked_folder_inside_the_root_is_judged_by_where_it_leads() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("b.json"), "{}").expect("write");
+    let store = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(store.path().join("real")).expect("mkdir");
+    std::fs::write(store.path().join("real/b.json"), "{}").expect("write");
+    std::os::unix::fs::symlink(outside.path(), store.path().join("bundles")).expect("symlink");
+    std::os::unix::fs::symlink(store.path().join("real"), store.path().join("alias"))
+        .expect("symlink");
+    assert!(!stays_within(
+        store.path(),
+        &store.path().join("bundles/b.json")
+    ));
+    assert!(stays_within(
+        store.path(),
+        &store.path().join("alias/b.json")
+    ));
+    assert!(stays_within(
+        store.path(),
+        &store.path().join("real/b.json")
+    ));
+
+    // A root that is itself a link: what is below it stays where it leads.
+    let linked_root = outside.path().join("store-link");
+    std::os::unix::fs::symlink(store.path(), &linked_root).expect("symlink");
+    assert!(stays_within(&linked_root, &linked_root.join("real/b.json")));
+    assert!(!stays_within(
+        &linked_root,
+        &linked_root.join("bundles/b.json")
+    ));
+}
