@@ -30,6 +30,28 @@ impl Candidate {
     pub fn epoch(&self) -> &Value {
         self.bundle.get("evaluator_epoch").unwrap_or(&Value::Null)
     }
+
+    /// What a file that compares this candidate with its parent must say
+    /// of them: each field, the value it must hold, and whose value that is.
+    pub fn binding(&self) -> Vec<(&'static str, Value, &'static str)> {
+        vec![
+            (
+                "candidate_digest",
+                Value::String(self.digest.clone()),
+                "the candidate folder's digest",
+            ),
+            (
+                "incumbent_digest",
+                self.parent().clone(),
+                "the bundle's parent_digest",
+            ),
+            (
+                "evaluator_epoch",
+                self.epoch().clone(),
+                "the bundle's evaluator_epoch",
+            ),
+        ]
+    }
 }
 
 /// The candidate whose folder holds the file read at `location`: `None`

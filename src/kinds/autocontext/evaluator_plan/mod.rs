@@ -54,23 +54,13 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         None => {}
         Some(Err(problem)) => found.push(fails(binding, problem, "/plan/candidate_digest")),
         Some(Ok(candidate)) => {
-            let digest = Value::String(candidate.digest.clone());
-            let scenario = Value::String(candidate.store.scenario.clone());
-            let expected = [
-                ("candidate_digest", &digest, "the candidate folder's digest"),
-                (
-                    "incumbent_digest",
-                    candidate.parent(),
-                    "the bundle's parent_digest",
-                ),
-                (
-                    "evaluator_epoch",
-                    candidate.epoch(),
-                    "the bundle's evaluator_epoch",
-                ),
-                ("scenario", &scenario, "the store's scenario"),
-            ];
-            for (field, value, whose) in expected {
+            let mut expected = candidate.binding();
+            expected.push((
+                "scenario",
+                Value::String(candidate.store.scenario.clone()),
+                "the store's scenario",
+            ));
+            for (field, value, whose) in &expected {
                 if let Some(problem) = disagreement(plan, field, value, whose) {
                     found.push(fails(binding, problem, &format!("/plan/{field}")));
                 }

@@ -143,23 +143,10 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
 
 /// Every trial compares this candidate with its parent, under its epoch.
 fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Diagnostic> {
-    let digest = Value::String(candidate.digest.clone());
-    let expected = [
-        ("candidate_digest", &digest, "the candidate folder's digest"),
-        (
-            "incumbent_digest",
-            candidate.parent(),
-            "the bundle's parent_digest",
-        ),
-        (
-            "evaluator_epoch",
-            candidate.epoch(),
-            "the bundle's evaluator_epoch",
-        ),
-    ];
+    let expected = candidate.binding();
     let mut found = Vec::new();
     for (index, trial) in trials.iter().enumerate() {
-        for (field, value, whose) in expected {
+        for (field, value, whose) in &expected {
             if let Some(problem) = disagreement(trial, field, value, whose) {
                 found.push(fails(
                     "autocontext/trial-binding",
