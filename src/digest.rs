@@ -9,7 +9,7 @@ use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 
 use crate::canonical;
-use crate::yaml::{self, Limits};
+use crate::yaml::{self, Limits, Positions};
 
 /// The `sha256:<64 lowercase hex>` digest of `bytes`.
 pub fn sha256(bytes: &[u8]) -> String {
@@ -58,8 +58,8 @@ pub fn canonical_json(value: &Value) -> Result<String, CanonicalError> {
 /// The digest of the canonical JSON of the one YAML (or JSON) document in
 /// `bytes`, loaded with numi's own YAML loader.
 pub fn canonical_sha256(bytes: &[u8], limits: &Limits) -> Result<String, CanonicalError> {
-    let document =
-        yaml::load_bytes(bytes, limits).map_err(|error| CanonicalError::Yaml(error.message))?;
+    let document = yaml::load_bytes_with(bytes, limits, Positions::Skip)
+        .map_err(|error| CanonicalError::Yaml(error.message))?;
     let text = canonical_json(&document.value)?;
     Ok(sha256(text.as_bytes()))
 }

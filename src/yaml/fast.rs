@@ -1,15 +1,18 @@
-//! A fast path for the plain YAML that policy documents are written in:
-//! block mappings and sequences indented with spaces, one-line and multi-line
-//! flow collections, plain scalars on one line, double-quoted scalars without
-//! escapes, and whole-line comments. It feeds the same events, at the same
-//! positions, to the same builder as saphyr does, so a document it accepts
-//! loads exactly as saphyr would load it.
+//! A fast path for the plain YAML that policy documents are written in, and
+//! for JSON: block mappings and sequences indented with spaces, one-line and
+//! multi-line flow collections (a flow mapping may be the whole document, as
+//! JSON is), plain scalars on one line, double-quoted scalars on one line
+//! with JSON's escapes, and whole-line comments. It feeds the same events,
+//! at the same positions, to the same builder as saphyr does, so a document
+//! it accepts loads exactly as saphyr would load it, duplicate keys, limits
+//! and number forms included.
 //!
-//! It is deliberately narrow: anything else (anchors, tags, escapes,
-//! single quotes, block scalars, folding, trailing comments, empty values,
-//! tabs, non-ASCII text, anything malformed) makes it give up, and the caller
-//! loads the file with saphyr from the start. So does any error the builder
-//! reports, so that every error message comes from the full parser.
+//! It is deliberately narrow: anything else (anchors, tags, YAML's own
+//! escapes, a lone surrogate escape, single quotes, block scalars, folding,
+//! trailing comments, empty values, tabs, non-ASCII text, anything
+//! malformed) makes it give up, and the caller loads the file with saphyr
+//! from the start. So does any error the builder reports, so that every
+//! error message comes from the full parser.
 
 use saphyr_parser::{Event, Marker};
 
@@ -118,11 +121,21 @@ struct Reader<'t, 'l> {
 impl<'t> Reader<'t, '_> {
     fn document(&mut self) -> Step {
         self.emit(Event::StreamStart, self.marker())?;
-        if self.next_content_line() != Some(0) || self.key_length().is_none() {
+        if self.next_content_line() != Some(0) {
             return Err(GiveUp);
         }
-        self.emit(Event::DocumentStart(false), self.marker())?;
-        self.block_mapping(0)?;
+        if self.peek() == Some(b'{') {
+            // JSON, and YAML written as one flow mapping: at the top level
+            // its lines may stand at any column.
+            self.emit(Event::DocumentStart(false), self.marker())?;
+            self.flow_collection(TOP_LEVEL, 1)?;
+            self.end_of_line()?;
+        } else if self.key_length().is_some() {
+            self.emit(Event::DocumentStart(false), self.marker())?;
+            self.block_mapping(0)?;
+        } else {
+            return Err(GiveUp);
+        }
         if self.next_content_line().is_some() {
             return Err(GiveUp);
         }
@@ -335,12 +348,22 @@ impl<'t> Reader<'t, '_> {
             .get(start..)
             .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')))
             .ok_or(GiveUp)?;
-        if self.bytes.get(start + length) != Some(&b'"') {
-            return Err(GiveUp);
+        match self.bytes.get(start + length) {
+            Some(b'"') => {
+                let content = self.slice(start, start + length)?;
+                self.pos = start + length + 1;
+                self.scalar(content, false, at)
+            }
+            Some(b'\\') => {
+                let (content, end) = unescape(self.bytes, start, start + length)?;
+                self.pos = end + 1;
+                if !content.bytes().all(|b| b.wrapping_sub(b' ') < 95) {
+                    self.builder.printable_one_line = false;
+                }
+                self.scalar(&content, false, at)
+            }
+            _ => Err(GiveUp),
         }
-        let content = self.slice(start, start + length)?;
-        self.pos = start + length + 1;
-        self.scalar(content, false, at)
     }
 
     /// A plain scalar on one line. In a flow collection it ends before `,`,
@@ -417,16 +440,22 @@ impl<'t> Reader<'t, '_> {
         }
         loop {
             if is_mapping {
-                if self.peek() == Some(b'"') {
-                    return Err(GiveUp);
-                }
                 let key_start = self.pos;
-                self.plain_scalar(true)?;
-                if self.pos - key_start > MAX_KEY
-                    || self.peek() != Some(b':')
-                    || self.peek_at(1) != Some(b' ')
-                {
-                    return Err(GiveUp);
+                if self.peek() == Some(b'"') {
+                    // A JSON-like key: its value may follow the colon
+                    // straight away, as in compact JSON.
+                    self.double_quoted()?;
+                    if self.pos - key_start > MAX_KEY || self.peek() != Some(b':') {
+                        return Err(GiveUp);
+                    }
+                } else {
+                    self.plain_scalar(true)?;
+                    if self.pos - key_start > MAX_KEY
+                        || self.peek() != Some(b':')
+                        || self.peek_at(1) != Some(b' ')
+                    {
+                        return Err(GiveUp);
+                    }
                 }
                 self.pos += 1;
                 self.flow_space(indent)?;
@@ -464,7 +493,13 @@ impl<'t> Reader<'t, '_> {
             }
             self.new_line();
             self.skip_spaces();
-            if matches!(self.peek(), None | Some(b'\n' | b'#')) || self.column() < indent + 2 {
+            // At the top level a line may start at column 0, but not with
+            // what could be a document marker there.
+            let too_shallow = match indent {
+                TOP_LEVEL => self.column() == 0 && !matches!(self.peek(), Some(b'}' | b']' | b'"')),
+                _ => self.column() < indent + 2,
+            };
+            if matches!(self.peek(), None | Some(b'\n' | b'#')) || too_shallow {
                 return Err(GiveUp);
             }
         }
@@ -473,6 +508,77 @@ impl<'t> Reader<'t, '_> {
     fn slice(&self, start: usize, end: usize) -> Result<&'t str, GiveUp> {
         self.text.get(start..end).ok_or(GiveUp)
     }
+}
+
+/// The `indent` of a flow collection at the top of a document, outside
+/// any block collection.
+const TOP_LEVEL: usize = usize::MAX;
+
+/// A double-quoted scalar whose text starts at `start` and whose first
+/// escape is at `escape`, read up to its closing quote: the text, and the
+/// offset of that quote. Only JSON's escapes are read; a surrogate escape
+/// must be half of a pair (a lone one is the full parser's to report).
+fn unescape(bytes: &[u8], start: usize, mut escape: usize) -> Result<(String, usize), GiveUp> {
+    let mut text = Vec::with_capacity(escape - start + 16);
+    text.extend_from_slice(bytes.get(start..escape).ok_or(GiveUp)?);
+    loop {
+        let decoded = match bytes.get(escape + 1).ok_or(GiveUp)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = hex4(bytes, escape + 2)?;
+                let code = if (0xD800..0xDC00).contains(&high) {
+                    if bytes.get(escape + 6..escape + 8) != Some(b"\\u") {
+                        return Err(GiveUp);
+                    }
+                    let low = hex4(bytes, escape + 8)?;
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return Err(GiveUp);
+                    }
+                    escape += 6;
+                    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    high
+                };
+                escape += 4;
+                char::from_u32(code).ok_or(GiveUp)?
+            }
+            _ => return Err(GiveUp),
+        };
+        let mut utf8 = [0; 4];
+        text.extend_from_slice(decoded.encode_utf8(&mut utf8).as_bytes());
+        let from = escape + 2;
+        let run = bytes
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')))
+            .ok_or(GiveUp)?;
+        text.extend_from_slice(bytes.get(from..from + run).ok_or(GiveUp)?);
+        escape = from + run;
+        match bytes.get(escape) {
+            Some(b'"') => {
+                return String::from_utf8(text)
+                    .map(|text| (text, escape))
+                    .map_err(|_| GiveUp);
+            }
+            Some(b'\\') => {}
+            _ => return Err(GiveUp),
+        }
+    }
+}
+
+/// The four hex digits at `at`, as a number.
+fn hex4(bytes: &[u8], at: usize) -> Result<u32, GiveUp> {
+    let digits = bytes.get(at..at + 4).ok_or(GiveUp)?;
+    digits.iter().try_fold(0, |code, &digit| {
+        let value = char::from(digit).to_digit(16).ok_or(GiveUp)?;
+        Ok(code * 16 + value)
+    })
 }
 
 fn flow_end(is_mapping: bool) -> Event<'static> {
@@ -513,6 +619,17 @@ mod tests {
         "m: {a: {b: [c, {d: e}]}}\nmodel: eu.v2:0\nurl: a/b.c?d=e%20f\n",
         "deep:\n  a:\n    b:\n      c: 1\n  d: 2\ne: 3\n",
         "a: [a -x, b - c]\nb: e -\n",
+        "{}",
+        "a: \"q\\n\"\n",
+        "{\"a\": 1}\n",
+        "{\"a\":1,\"b\":[true,null,-2.5e3,\"x\"],\"c\":{}}",
+        "{\n  \"schema_version\": 1,\n  \"parent_digest\": null,\n  \"components\": [\n    {\n      \"content\": \"line\\nnext \\\"q\\\" \\\\ \\/ \\t\",\n      \"key\": \"k\"\n    }\n  ]\n}",
+        "{\"e\": \"caf\\u00e9 \\u00E9 \\ud83d\\ude00 \\u2028\"}",
+        "{\"\\u0041\": \"\\b\\f\\r\"}",
+        "{a: 1, \"b\": two words}\n",
+        "{\n\"a\": 1\n}\n",
+        "# a comment\n{\"a\": 1}\n\n",
+        "{\"a\": 9007199254740993, \"b\": 1e16, \"c\": -0, \"d\": 123456789012345678901234567890}",
     ];
 
     const REFUSED: &[&str] = &[
@@ -522,7 +639,7 @@ mod tests {
         "a: &x 1\nb: *x\n",
         "a: !!str 1\n",
         "a: 'q'\n",
-        "a: \"q\\n\"\n",
+        "a: \"q\\e\"\n",
         "a: |\n  text\n",
         "a: b\n  c\n",
         "a: 1 # note\n",
@@ -542,6 +659,22 @@ mod tests {
         "a: {a: a -}\n",
         "a: [a  -, b]\n",
         "a: [1, 2\n",
+        "[1]\n",
+        " {\"a\": 1}\n",
+        "{\"a\": 1} # note\n",
+        "{\"a\": 1}\n---\n",
+        "{\"a\": 1}: b\n",
+        "{\"a\": 1,\n...\n}",
+        "{\"a\": 1,\n---\n}",
+        "{\"a\": 1, \"a\": 2}",
+        "{\"a\": \"\\ud800\"}",
+        "{\"a\": \"\\udc00\\ud800\"}",
+        "{\"a\": \"\\x41\"}",
+        "{\"a\": \"\\N\"}",
+        "{\"a\" : 1}",
+        "{\"a\": \"b\nc\"}",
+        "{\"a\": 1}\n{\"b\": 2}",
+        "{\"a\": \"q\t\"}",
     ];
 
     #[test]
@@ -559,6 +692,28 @@ mod tests {
     }
 
     #[test]
+    fn an_escape_that_writes_an_unprintable_character_clears_the_text_fact() {
+        let facts = |text: &str| {
+            load(text, &Limits::default(), Positions::Skip)
+                .map(|document| document.text.printable_one_line)
+                .ok()
+        };
+        assert_eq!(facts(r#"{"a": "plain", "b": [1]}"#), Some(true));
+        assert_eq!(facts(r#"{"a": "\"q\" \\ \/"}"#), Some(true));
+        for escape in [
+            r"\n",
+            r"\t",
+            r"\u0000",
+            r"\u202e",
+            r"\u00e9",
+            r"\ud83d\ude00",
+        ] {
+            let text = format!(r#"{{"a": "x", "b": ["{escape}"]}}"#);
+            assert_eq!(facts(&text), Some(false), "{text}");
+        }
+    }
+
+    #[test]
     fn keys_near_the_yaml_limit_are_left_to_saphyr() {
         let short = "k".repeat(MAX_KEY);
         let long = "k".repeat(MAX_KEY + 1);
@@ -571,7 +726,8 @@ mod tests {
     }
 
     /// Every example and verified fixture, and, when NUMI_FAST_PATH_CORPUS
-    /// names a folder (such as the benchmark corpus), every YAML file in it.
+    /// names a folder (such as the benchmark corpus), every YAML and JSON
+    /// file in it.
     #[test]
     fn shipped_documents_load_the_same_either_way() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -585,7 +741,7 @@ mod tests {
                 let path = entry.expect("walk").into_path();
                 if !matches!(
                     path.extension().and_then(|e| e.to_str()),
-                    Some("yaml" | "yml")
+                    Some("yaml" | "yml" | "json")
                 ) {
                     continue;
                 }
@@ -653,10 +809,149 @@ mod tests {
         assert!(taken >= 100, "only {taken} of 1000 took the fast path");
     }
 
+    /// A JSON value as text: compact, spaced or indented like Python's
+    /// `json.dumps(indent=2)`, with the escapes JSON writers use, the
+    /// numbers YAML reads in its own way, and, now and then, what JSON
+    /// allows and the fast path must leave alone (a lone surrogate, a key
+    /// twice).
+    #[derive(Debug, Clone)]
+    enum Json {
+        Atom(String),
+        Array(Vec<Json>),
+        Object(Vec<(String, Json)>),
+    }
+
+    fn json_string() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[a-z0-9 ]{1,4}",
+            Just(r#"\""#.to_owned()),
+            Just(r"\\".to_owned()),
+            Just(r"\/".to_owned()),
+            Just(r"\n".to_owned()),
+            Just(r"\t".to_owned()),
+            Just(r"\u00e9".to_owned()),
+            Just(r"\u00E9".to_owned()),
+            Just(r"\ud83d\ude00".to_owned()),
+            Just(r"\u0000".to_owned()),
+            Just(r"\ud800".to_owned()),
+            Just(r"\x41".to_owned()),
+            "[-#:,{}\\[\\]'&*!|>%@?~ ]{1,3}",
+        ];
+        prop::collection::vec(piece, 0..4).prop_map(|pieces| format!("\"{}\"", pieces.concat()))
+    }
+
+    fn json() -> impl Strategy<Value = Json> {
+        let atom = prop_oneof![
+            json_string(),
+            prop::sample::select(vec![
+                "0",
+                "-0",
+                "7",
+                "-12",
+                "1.5",
+                "-2.5e3",
+                "1E+5",
+                "1e16",
+                "9007199254740993",
+                "123456789012345678901234567890",
+                "1e400",
+                "true",
+                "false",
+                "null",
+            ])
+            .prop_map(str::to_owned),
+        ]
+        .prop_map(Json::Atom);
+        atom.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+                prop::collection::vec(
+                    (prop_oneof![json_string(), Just("\"k\"".to_owned())], inner),
+                    0..4
+                )
+                .prop_map(Json::Object),
+            ]
+        })
+    }
+
+    /// `value` written out; `indent` is `Some(depth)` for indented text.
+    fn render(value: &Json, spaced: bool, indent: Option<usize>, out: &mut String) {
+        let (open, close, items): (char, char, Vec<(Option<&str>, &Json)>) = match value {
+            Json::Atom(atom) => return out.push_str(atom),
+            Json::Array(items) => ('[', ']', items.iter().map(|item| (None, item)).collect()),
+            Json::Object(entries) => (
+                '{',
+                '}',
+                entries
+                    .iter()
+                    .map(|(key, item)| (Some(key.as_str()), item))
+                    .collect(),
+            ),
+        };
+        out.push(open);
+        for (index, (key, item)) in items.iter().enumerate() {
+            if index > 0 {
+                out.push(',');
+                if spaced && indent.is_none() {
+                    out.push(' ');
+                }
+            }
+            if let Some(depth) = indent {
+                out.push('\n');
+                out.push_str(&" ".repeat(2 * (depth + 1)));
+            }
+            if let Some(key) = key {
+                out.push_str(key);
+                out.push_str(if spaced || indent.is_some() {
+                    ": "
+                } else {
+                    ":"
+                });
+            }
+            render(item, spaced, indent.map(|depth| depth + 1), out);
+        }
+        if let (Some(depth), false) = (indent, items.is_empty()) {
+            out.push('\n');
+            out.push_str(&" ".repeat(2 * depth));
+        }
+        out.push(close);
+    }
+
+    fn json_document() -> impl Strategy<Value = String> {
+        let root = prop::collection::vec((json_string(), json()), 0..5).prop_map(Json::Object);
+        (root, 0..3usize).prop_map(|(root, layout)| {
+            let mut text = String::new();
+            render(&root, layout == 1, (layout == 2).then_some(0), &mut text);
+            text
+        })
+    }
+
+    #[test]
+    fn generated_json_often_takes_the_fast_path() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = json_document();
+        let taken = (0..1000)
+            .filter(|_| {
+                let text = strategy
+                    .new_tree(&mut runner)
+                    .expect("a document")
+                    .current();
+                agrees(&text)
+            })
+            .count();
+        assert!(taken >= 200, "only {taken} of 1000 took the fast path");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
         #[test]
         fn the_fast_path_never_loads_differently(text in document()) {
+            agrees(&text);
+        }
+
+        #[test]
+        fn the_fast_path_never_loads_json_differently(text in json_document()) {
             agrees(&text);
         }
     }

@@ -29,7 +29,7 @@ use super::{Family, Kind};
 use crate::autocontext_store::{Place, StoreFile, store_file};
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::location::Location;
-use crate::yaml::{self, Limits};
+use crate::yaml::{self, Limits, Positions};
 
 pub static FAMILY: Family = Family {
     name: "autocontext",
@@ -90,7 +90,7 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
 /// `name` must already be a checked digest or id: it is joined to a path.
 fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Value, String> {
     let bytes = location.read_within(root, &path)?;
-    yaml::load_bytes(&bytes, &Limits::default())
+    yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
         .map(|document| document.value)
         .map_err(|error| error.message)
 }
