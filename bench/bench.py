@@ -502,6 +502,10 @@ def smallest_valid_document(manifest: dict) -> dict:
     return min((d for d in manifest["documents"] if d["valid"]), key=lambda d: (d["bytes"], d["path"]))
 
 
+# Rounds the one-file timings are taken in, each command in turn.
+ONE_FILE_ROUNDS = 10
+
+
 def bench_one_file(numi: str, path: str, runs: int, peer=None) -> dict:
     """numi on one small valid file against /bin/true: the cost a pre-commit hook pays.
 
@@ -520,21 +524,34 @@ def bench_one_file(numi: str, path: str, runs: int, peer=None) -> dict:
     load = os.getloadavg()[0]
     hyperfine = shutil.which("hyperfine")
     if hyperfine:
-        log("one file: hyperfine, %d runs each" % runs)
+        # In rounds, each command in turn, so that a load that drifts during
+        # the runs hits each command alike, as the loop below does.
+        rounds = min(ONE_FILE_ROUNDS, runs)
+        log("one file: hyperfine, %d runs each, in %d rounds" % (runs, rounds))
+        pooled = {key: {"times": [], "user": 0.0, "system": 0.0} for key, _ in timed}
         with tempfile.TemporaryDirectory(prefix="numi-bench-") as tmp:
-            export = os.path.join(tmp, "hyperfine.json")
-            # -N: no intermediate shell; -i: a failing numi is reported above, not fatal here.
-            subprocess.run(
-                [hyperfine, "-N", "-i", "--style", "none", "--warmup", "20", "--runs", str(runs),
-                 "--export-json", export] + [shlex.join(argv) for _, argv in timed],
-                check=True, stdout=subprocess.DEVNULL, stderr=sys.stderr,
-            )
-            with open(export, encoding="utf-8") as handle:
-                found = json.load(handle)["results"]
-        result["method"] = "hyperfine"
-        for (key, _), r in zip(timed, found):
-            result[key] = {"wall_s": r["median"], "wall_mean_s": r["mean"], "wall_stddev_s": r["stddev"],
-                           "wall_min_s": r["min"], "user_s": r["user"], "sys_s": r["system"], "runs": len(r["times"])}
+            for round_index in range(rounds):
+                per_round = runs // rounds + (1 if round_index < runs % rounds else 0)
+                export = os.path.join(tmp, "hyperfine-%d.json" % round_index)
+                # -N: no intermediate shell; -i: a failing numi is reported above, not fatal here.
+                subprocess.run(
+                    [hyperfine, "-N", "-i", "--style", "none", "--warmup", "20" if round_index == 0 else "5",
+                     "--runs", str(per_round), "--export-json", export] + [shlex.join(argv) for _, argv in timed],
+                    check=True, stdout=subprocess.DEVNULL, stderr=sys.stderr,
+                )
+                with open(export, encoding="utf-8") as handle:
+                    found = json.load(handle)["results"]
+                for (key, _), r in zip(timed, found):
+                    pooled[key]["times"].extend(r["times"])
+                    pooled[key]["user"] += r["user"] * len(r["times"])
+                    pooled[key]["system"] += r["system"] * len(r["times"])
+        result["method"] = "hyperfine, %d interleaved rounds" % rounds
+        for key, _ in timed:
+            times = pooled[key]["times"]
+            result[key] = {"wall_s": statistics.median(times), "wall_mean_s": statistics.mean(times),
+                           "wall_stddev_s": statistics.pstdev(times), "wall_min_s": min(times),
+                           "user_s": pooled[key]["user"] / len(times), "sys_s": pooled[key]["system"] / len(times),
+                           "runs": len(times)}
     else:
         log("one file: a loop of %d runs each (install hyperfine for sharper figures: %s)"
             % (runs, INSTALL_HINTS["hyperfine"]))
