@@ -790,14 +790,13 @@ mod tests {
         })
     }
 
-    /// The property below means something only if the fast path takes a
-    /// good share of the generated documents.
-    #[test]
-    fn the_generated_documents_often_take_the_fast_path() {
+    /// How many of 1000 documents drawn from `strategy` the fast path
+    /// takes (each agreeing with saphyr). The properties below mean
+    /// something only if it takes a good share of them.
+    fn taken_of_1000(strategy: impl Strategy<Value = String>) -> usize {
         use proptest::strategy::ValueTree;
         let mut runner = proptest::test_runner::TestRunner::deterministic();
-        let strategy = document();
-        let taken = (0..1000)
+        (0..1000)
             .filter(|_| {
                 let text = strategy
                     .new_tree(&mut runner)
@@ -805,7 +804,12 @@ mod tests {
                     .current();
                 agrees(&text)
             })
-            .count();
+            .count()
+    }
+
+    #[test]
+    fn the_generated_documents_often_take_the_fast_path() {
+        let taken = taken_of_1000(document());
         assert!(taken >= 100, "only {taken} of 1000 took the fast path");
     }
 
@@ -928,18 +932,7 @@ mod tests {
 
     #[test]
     fn generated_json_often_takes_the_fast_path() {
-        use proptest::strategy::ValueTree;
-        let mut runner = proptest::test_runner::TestRunner::deterministic();
-        let strategy = json_document();
-        let taken = (0..1000)
-            .filter(|_| {
-                let text = strategy
-                    .new_tree(&mut runner)
-                    .expect("a document")
-                    .current();
-                agrees(&text)
-            })
-            .count();
+        let taken = taken_of_1000(json_document());
         assert!(taken >= 200, "only {taken} of 1000 took the fast path");
     }
 
