@@ -1,8 +1,8 @@
 //! Links the `numi` executable without position independence on glibc
 //! Linux. A position-independent executable has its 10,000 relative
-//! relocations written at every start, which copies some 60 pages of data
-//! and is about a third of a one-file run; linked at a fixed address, the
-//! data pages are the file's own. The executable's image is then not
+//! relocations written at every start, which copies some 50 pages of data,
+//! a fifth of the page faults of a one-file run; linked at a fixed address,
+//! the data pages are the file's own. The executable's image is then not
 //! randomised (libraries, heap and stack still are); docs/performance.md
 //! weighs this. Other targets, static builds and the musl release builds
 //! link as their defaults.
