@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::manifest::is_hex_digest;
-use super::stored_bundle;
+use super::{candidate_file, stored_bundle};
 use crate::autocontext_store::{Place, StoreFile};
 use crate::canonical;
 use crate::location::Location;
@@ -24,6 +24,12 @@ impl Candidate {
     /// The bundle's `parent_digest` (null for a baseline).
     pub fn parent(&self) -> &Value {
         self.bundle.get("parent_digest").unwrap_or(&Value::Null)
+    }
+
+    /// The file `name` beside the file read at `location`, in this
+    /// candidate's folder.
+    pub fn file(&self, location: &Location<'_>, name: &str) -> Result<Value, String> {
+        candidate_file(location, &self.store.root, &self.digest, name)
     }
 
     /// The bundle's `evaluator_epoch`.

@@ -104,6 +104,21 @@ fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<V
     )
 }
 
+/// The file `name` of the folder of candidate `digest` (64 lowercase hex,
+/// checked by the caller).
+fn candidate_file(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    name: &str,
+) -> Result<Value, String> {
+    load_neighbour(
+        location,
+        root,
+        root.join("candidates").join(digest).join(name),
+    )
+}
+
 /// A rule failure stated as one sentence, at `pointer`.
 fn fails(rule: &'static str, message: String, pointer: &str) -> Diagnostic {
     Diagnostic::new(Stage::Rule, rule, message).at_pointer(pointer)

@@ -7,7 +7,7 @@ mod catalogue;
 use serde_json::Value;
 
 use super::manifest::{self, is_hex_digest};
-use super::{fails, load_neighbour, store_of, stored_bundle, text};
+use super::{candidate_file, fails, load_neighbour, store_of, stored_bundle, text};
 use crate::autocontext_store::StoreFile;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -139,12 +139,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     if !is_hex_digest(digest) {
         return Vec::new();
     }
-    let path = store
-        .root
-        .join("candidates")
-        .join(digest)
-        .join("record.json");
-    match load_neighbour(&subject.location, &store.root, path) {
+    match candidate_file(&subject.location, &store.root, digest, "record.json") {
         Ok(record) if text(&record, "lifecycle") == Some("active") => Vec::new(),
         Ok(record) => vec![fails(
             "autocontext/lifecycle-mirror",

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::evidence::{candidate_of, disagreement};
 use super::manifest::{self, utf16_order};
-use super::{fails, load_neighbour, text};
+use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -364,13 +364,7 @@ fn held_out_checks(
     subject: &Subject<'_>,
     candidate: &super::evidence::Candidate,
 ) -> Vec<Diagnostic> {
-    let path = candidate
-        .store
-        .root
-        .join("candidates")
-        .join(&candidate.digest)
-        .join("matched_trials.json");
-    let evidence = match load_neighbour(&subject.location, &candidate.store.root, path) {
+    let evidence = match candidate.file(&subject.location, "matched_trials.json") {
         Ok(evidence) => evidence,
         Err(reason) => {
             return vec![fails(

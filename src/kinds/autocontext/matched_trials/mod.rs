@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
-use super::{fails, load_neighbour, text};
+use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -164,13 +164,7 @@ fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnos
     let Some(ours) = text(subject.value, "confirmation_policy_digest") else {
         return Vec::new();
     };
-    let path = candidate
-        .store
-        .root
-        .join("candidates")
-        .join(&candidate.digest)
-        .join("record.json");
-    let Ok(record) = load_neighbour(&subject.location, &candidate.store.root, path) else {
+    let Ok(record) = candidate.file(&subject.location, "record.json") else {
         return Vec::new();
     };
     match text(&record, "confirmation_policy_digest") {

@@ -9,7 +9,7 @@ mod catalogue;
 use serde_json::Value;
 
 use super::evidence::{Candidate, candidate_of, disagreement};
-use super::{fails, load_neighbour, text};
+use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -48,21 +48,6 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     }
 }
 
-/// A file of the candidate's folder, loaded.
-fn candidate_file(
-    subject: &Subject<'_>,
-    candidate: &Candidate,
-    name: &str,
-) -> Result<Value, String> {
-    let path = candidate
-        .store
-        .root
-        .join("candidates")
-        .join(&candidate.digest)
-        .join(name);
-    load_neighbour(&subject.location, &candidate.store.root, path)
-}
-
 /// Whether a record allows a negative result: its lifecycle is `rejected`,
 /// or its comparison ended `inconclusive` (autocontext writes the ledger
 /// before it moves such a candidate from screened to rejected).
@@ -75,7 +60,7 @@ pub fn allows_negative_result(record: &Value) -> bool {
 }
 
 fn lifecycle_check(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnostic> {
-    match candidate_file(subject, candidate, "record.json") {
+    match candidate.file(&subject.location, "record.json") {
         Ok(record) if allows_negative_result(&record) => Vec::new(),
         Ok(record) => vec![fails(
             LIFECYCLE_RULE,
@@ -174,7 +159,7 @@ fn reference_problem(subject: &Subject<'_>, candidate: &Candidate, uri: &str) ->
             quote(&shorten(path))
         ));
     }
-    let evidence = match candidate_file(subject, candidate, file) {
+    let evidence = match candidate.file(&subject.location, file) {
         Ok(evidence) => evidence,
         Err(reason) => return Some(format!("the reference names {file}: {reason}")),
     };
