@@ -8,16 +8,23 @@
 //! the three standard streams are open, so that no file numi opens takes
 //! one's place. A stack overflow then ends the process with `SIGSEGV` and
 //! no message; numi bounds nesting so that none happens.
+//!
+//! Its allocator (`start_arena`) serves a short run from a region of the
+//! executable's own data, mimalloc the rest.
 
 #![cfg_attr(all(target_os = "linux", target_env = "gnu"), no_main)]
 
 use std::io::{self, Write as _};
 
+mod start_arena;
+
 // Loading a document allocates many small strings, maps and vectors, and
 // frees them all at once; mimalloc does both markedly faster than the system
-// allocator (see the Performance section of README.md).
+// allocator (see the Performance section of README.md). A short run is
+// served from the start region alone (`start_arena`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: start_arena::StartArena<{ 256 * 1024 }, mimalloc::MiMalloc> =
+    start_arena::StartArena::new(mimalloc::MiMalloc);
 
 /// Runs numi on the process's arguments and streams; its exit status.
 fn run() -> u8 {
