@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use start_arena::StartArena;
 
-/// The system allocator, counting what reaches it.
+/// What reached the allocator behind the region.
 #[derive(Default)]
 struct Counting {
     taken: AtomicUsize,
@@ -21,28 +21,8 @@ struct Counting {
     resized: AtomicUsize,
 }
 
-// SAFETY: every call is passed on to `System` unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        self.taken.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        self.taken.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
-        self.returned.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.dealloc(block, layout) }
-    }
-    unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        self.resized.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(block, layout, new_size) }
-    }
-}
-
-/// A leaked `Counting`, so that a test keeps its counts while the arena
-/// holds it.
+/// The system allocator, counting into a leaked `Counting`, so that a test
+/// keeps the counts while the arena holds the allocator.
 #[derive(Clone, Copy)]
 struct Behind(&'static Counting);
 
@@ -52,19 +32,23 @@ impl Behind {
     }
 }
 
-// SAFETY: every call is passed on to `Counting` unchanged.
+// SAFETY: every call is passed on to `System` unchanged.
 unsafe impl GlobalAlloc for Behind {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        unsafe { self.0.alloc(layout) }
+        self.0.taken.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        unsafe { self.0.alloc_zeroed(layout) }
+        self.0.taken.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
-        unsafe { self.0.dealloc(block, layout) }
+        self.0.returned.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.dealloc(block, layout) }
     }
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        unsafe { self.0.realloc(block, layout, new_size) }
+        self.0.resized.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(block, layout, new_size) }
     }
 }
 
