@@ -60,12 +60,18 @@ impl<const BYTES: usize, Rest> StartArena<BYTES, Rest> {
         if layout.size() > Self::LARGEST_BLOCK || layout.align() > REGION_ALIGN {
             return None;
         }
+        // The alignment is a power of two: rounding up is a mask, not a
+        // division, on a path every allocation of a long run takes.
+        let mask = layout.align() - 1;
         // Handing out a block publishes nothing: its bytes were never written,
         // and the caller orders its own use of them. So `Relaxed` suffices.
         let mut used = self.used.load(Ordering::Relaxed);
         loop {
-            let start = used.checked_next_multiple_of(layout.align())?;
-            let end = start.checked_add(layout.size())?;
+            // `used` is at most `BYTES`, which fits in an `isize` as the
+            // region's size, and `mask` and the size are far smaller: no sum
+            // can overflow.
+            let start = (used + mask) & !mask;
+            let end = start + layout.size();
             if end > BYTES {
                 return None;
             }
