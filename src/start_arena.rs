@@ -7,7 +7,7 @@
 //! they make it reserve its arena, lay out a segment and start a page of its
 //! own for each of some thirty size classes, touching some sixty pages of
 //! memory (a third of the run's page faults) and handing them back at exit.
-//! Carved from the region, they fill a dozen pages. A block from the region
+//! Carved from the region, they fill sixteen pages. A block from the region
 //! is never reused: freeing it does nothing, so the region bounds what it
 //! can waste, and a long run pays a bounds test per allocation and a range
 //! check per free.
