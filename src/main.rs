@@ -20,7 +20,7 @@ mod start_arena;
 
 // Loading a document allocates many small strings, maps and vectors, and
 // frees them all at once; mimalloc does both markedly faster than the system
-// allocator (see the Performance section of README.md). A short run is
+// allocator (docs/performance.md). A short run is
 // served from the start region alone (`start_arena`).
 #[global_allocator]
 static ALLOCATOR: start_arena::StartArena<{ 256 * 1024 }, mimalloc::MiMalloc> =
