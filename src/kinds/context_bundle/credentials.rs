@@ -195,29 +195,22 @@ fn prefixed_token_at(text: &str) -> Option<Credential> {
     let slack = |b: u8| b.is_ascii_alphanumeric() || b == b'-';
     let key = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit();
     for prefix in GITHUB_PREFIXES {
-        if text
-            .strip_prefix(prefix)
-            .is_some_and(|rest| run_length(rest, 20, word) == 20)
-        {
+        if strip_prefix(text, prefix).is_some_and(|rest| run_length(rest, 20, word) == 20) {
             return Some(Credential::GitHubToken(prefix));
         }
     }
     for prefix in SLACK_PREFIXES {
-        if text
-            .strip_prefix(prefix)
-            .is_some_and(|rest| run_length(rest, 10, slack) == 10)
-        {
+        if strip_prefix(text, prefix).is_some_and(|rest| run_length(rest, 10, slack) == 10) {
             return Some(Credential::SlackToken(prefix));
         }
     }
     for prefix in AWS_PREFIXES {
         // Exactly 16 key characters, then no further letter or digit.
-        let is_key_id = text.strip_prefix(prefix).is_some_and(|rest| {
+        let is_key_id = strip_prefix(text, prefix).is_some_and(|rest| {
             run_length(rest, 16, key) == 16
-                && !rest
-                    .as_bytes()
-                    .get(16)
-                    .is_some_and(u8::is_ascii_alphanumeric)
+                && rest
+                    .get(16..)
+                    .is_some_and(|after| run_length(after, 1, |b| b.is_ascii_alphanumeric()) == 0)
         });
         if is_key_id {
             return Some(Credential::AwsAccessKeyId(prefix));
@@ -235,6 +228,7 @@ fn has_json_web_token(reference: &str) -> bool {
     let segments: Vec<&str> = reference.split('.').collect();
     segments.windows(3).any(|window| match window {
         [header, payload, _signature] => {
+            examined(header.len() + payload.len());
             let header = header
                 .rsplit(|c: char| !base64url(c))
                 .next()
@@ -247,8 +241,35 @@ fn has_json_web_token(reference: &str) -> bool {
 
 /// How many of the first `limit` bytes of `text` satisfy `accept`, in a row.
 fn run_length(text: &str, limit: usize, accept: impl Fn(u8) -> bool) -> usize {
-    text.bytes().take(limit).take_while(|&b| accept(b)).count()
+    text.bytes()
+        .take(limit)
+        .take_while(|&b| {
+            examined(1);
+            accept(b)
+        })
+        .count()
 }
+
+/// `text` after `prefix`, if it starts with it.
+fn strip_prefix<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    examined(prefix.len());
+    text.strip_prefix(prefix)
+}
+
+// The bytes the look-aheads read, counted in tests: the scan of a ref must
+// cost linear time in its length, and a count says so deterministically.
+#[cfg(test)]
+thread_local! {
+    static EXAMINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn examined(bytes: usize) {
+    EXAMINED.with(|count| count.set(count.get() + bytes));
+}
+
+#[cfg(not(test))]
+fn examined(_bytes: usize) {}
 
 #[cfg(test)]
 mod tests;

@@ -87,13 +87,76 @@ fn a_token_found_twice_is_reported_once() {
     );
 }
 
+/// The bytes the look-aheads read while `credentials` scans `reference`,
+/// and what it found.
+fn examined_by(reference: &str) -> (usize, Vec<Credential>) {
+    EXAMINED.with(|count| count.set(0));
+    let found = credentials(reference);
+    (EXAMINED.with(std::cell::Cell::get), found)
+}
+
+/// The most the look-aheads may read per byte of a ref: every prefix and
+/// the bounded run after each kind of token, and a JSON Web Token's header
+/// and payload.
+fn bound_per_byte() -> usize {
+    let prefixes: usize = GITHUB_PREFIXES
+        .iter()
+        .chain(&SLACK_PREFIXES)
+        .chain(&AWS_PREFIXES)
+        .map(|prefix| prefix.len())
+        .sum();
+    prefixes + 20 + 10 + 17 + 2
+}
+
 #[test]
 fn a_long_hostile_ref_costs_linear_time() {
-    for unit in ["ghp_", "eyJ-", "eyJa.", "AKIA", "xoxb-"] {
-        let reference = unit.repeat(1 << 18);
-        // Completes quickly; the answer matters less than the time.
-        let _ = credentials(&reference);
+    let cases: [(&str, Vec<Credential>); 6] = [
+        ("ghp_", vec![Credential::GitHubToken("ghp_")]),
+        ("eyJ-", vec![]),
+        ("eyJa.", vec![]),
+        ("eyJabcd.", vec![Credential::JsonWebToken]),
+        ("AKIA", vec![]),
+        ("xoxb-", vec![Credential::SlackToken("xoxb-")]),
+    ];
+    for (unit, expected) in cases {
+        let short = unit.repeat(1 << 12);
+        let long = unit.repeat(1 << 14);
+        let (short_cost, found) = examined_by(&short);
+        assert_eq!(found, expected, "{unit}");
+        let (long_cost, found) = examined_by(&long);
+        assert_eq!(found, expected, "{unit}");
+        assert!(
+            long_cost <= bound_per_byte() * long.len(),
+            "{unit}: {long_cost} for {} bytes",
+            long.len()
+        );
+        // Four times the text, about four times the reading (the ends of
+        // the text cost a little more or less): linear, where a quadratic
+        // scan would read sixteen times as much.
+        assert!(
+            long_cost <= 5 * short_cost,
+            "{unit}: {short_cost} then {long_cost}"
+        );
     }
+}
+
+/// The bound above fails a scan that looks ahead to the end of the ref at
+/// each position.
+#[test]
+fn the_linear_bound_fails_a_quadratic_scan() {
+    let reference = "ab".repeat(1 << 11);
+    EXAMINED.with(|count| count.set(0));
+    for (start, _) in reference.char_indices() {
+        let rest = reference.get(start..).unwrap_or_default();
+        run_length(rest, rest.len(), |b| b.is_ascii_alphanumeric());
+    }
+    let quadratic = EXAMINED.with(std::cell::Cell::get);
+    assert!(
+        quadratic > bound_per_byte() * reference.len(),
+        "{quadratic}"
+    );
+    let (linear, _) = examined_by(&reference);
+    assert!(linear <= bound_per_byte() * reference.len(), "{linear}");
 }
 
 fn bundle(reference: &str) -> Value {
