@@ -1,5 +1,5 @@
-//! The official YAML test suite (`../shared/yaml-test-suite/` beside the
-//! repository, release `data-2022-01-17`), every case of it: an invalid case
+//! The official YAML test suite (`tests/data/yaml-test-suite/`, release
+//! `data-2022-01-17`), every case of it: an invalid case
 //! is refused as a YAML error, a case of one document with a JSON value loads
 //! to exactly that value (its root need not be a mapping here), a case of
 //! several documents is refused as such and one of none as empty. The cases
@@ -15,14 +15,7 @@ use serde_json::Value;
 
 use super::{Limits, Positions, YamlError, decode, fast, fast_path_disagreement, load_any_root};
 
-/// Where the suite is: beside the repository, as CI lays it out, unless
-/// `NUMI_YAML_TEST_SUITE` names another folder (a worktree elsewhere).
-fn suite() -> PathBuf {
-    std::env::var_os("NUMI_YAML_TEST_SUITE").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/yaml-test-suite"),
-        PathBuf::from,
-    )
-}
+const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/yaml-test-suite");
 const REFUSALS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/yaml-suite/refusals.txt");
 
 /// Valid cases of one document that the suite gives no JSON for, with the
@@ -90,7 +83,7 @@ fn case(id: String, folder: &Path) -> Case {
 
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for folder in folders(&suite()) {
+    for folder in folders(Path::new(SUITE)) {
         let Some(name) = folder.file_name().and_then(|name| name.to_str()) else {
             continue;
         };

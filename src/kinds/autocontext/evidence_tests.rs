@@ -457,11 +457,8 @@ fn a_pure_addition_is_one_change_the_comparison_lacks() {
 /// autocontext's causal-attribution parity fixture holds one pure addition.
 #[test]
 fn the_causal_attribution_parity_fixture_is_one_pure_addition() {
-    let shared = std::env::var_os("NUMI_SHARED_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        PathBuf::from,
-    );
-    let path = shared.join("autocontext/fixtures/causal-attribution-manifest-parity.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/autocontext/fixtures/causal-attribution-manifest-parity.json");
     let text = fs::read_to_string(&path)
         .unwrap_or_else(|_| panic!("the parity fixture is missing: {}", path.display()));
     let fixture: Value = serde_json::from_str(&text).unwrap();
