@@ -11,7 +11,7 @@ use crate::yaml::Limits;
 /// shipped schemas leave unreachable, and the autocontext store's rules,
 /// which need a store around the document (the kinds of a store's evidence
 /// files and promotion records are told by their place in it alone; tested
-/// in `src/kinds/autocontext/` and `tests/autocontext.rs`).
+/// in `src/kinds/autocontext/` and `tests/integration/autocontext.rs`).
 const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/store-address",
     "autocontext/store-scenario",

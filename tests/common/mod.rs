@@ -115,3 +115,42 @@ pub fn numi(cwd: &Path, args: &[&str]) -> Run {
             .expect("numi exits with a status, not a signal"),
     }
 }
+
+/// Each file numi reported on, as `(status, display name)`, from the
+/// `STATUS file "NAME"` lines of its text output.
+pub fn statuses(stdout: &str) -> Vec<(String, String)> {
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let (status, rest) = line.split_once(' ')?;
+            let name = rest.trim_start().strip_prefix("file \"")?;
+            let name = name.split('"').next()?;
+            Some((status.to_owned(), name.to_owned()))
+        })
+        .collect()
+}
+
+/// The JSON value of the file at `path`.
+pub fn json_at(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("the JSON file reads");
+    serde_json::from_str(&text).expect("the file is JSON")
+}
+
+pub fn write_json(path: &Path, value: &serde_json::Value) {
+    let text = serde_json::to_string_pretty(value).expect("a value prints");
+    std::fs::write(path, text).expect("the JSON file is written");
+}
+
+/// Copies the folder `from` and everything under it to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("the folder is made");
+    for entry in std::fs::read_dir(from).expect("the folder reads") {
+        let entry = entry.expect("a folder entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("its type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("the file is copied");
+        }
+    }
+}

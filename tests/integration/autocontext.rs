@@ -1,0 +1,257 @@
+//! numi as the third autocontext runtime: the parity fixtures autocontext's
+//! Python and TypeScript runtimes pin (copied into tests/data/autocontext/).
+//! The stores written by the real producer are tested in tests/tools/.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stderr
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use numi::canonical;
+use numi::kinds::autocontext::manifest;
+use numi::yaml::{self, Limits};
+use numi::{Mode, validate_bytes};
+use serde_json::Value;
+
+use crate::common::{numi, statuses, write_json};
+
+/// autocontext's parity fixtures, copied into the repository.
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/autocontext/fixtures")
+}
+
+fn fixture(name: &str) -> Value {
+    let text = fs::read_to_string(fixtures().join(name)).expect("fixture reads");
+    serde_json::from_str(&text).expect("fixture is JSON")
+}
+
+#[test]
+fn canonical_parity_text_and_digest() {
+    let parity = fixture("canonical-parity.json");
+    let cases = parity["canonical_cases"].as_array().unwrap();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let text = canonical::to_string(&case["value"]).unwrap();
+        assert_eq!(
+            text,
+            case["canonical"].as_str().unwrap(),
+            "{}",
+            case["name"]
+        );
+        assert_eq!(
+            canonical::hex_sha256(text.as_bytes()),
+            case["digest"].as_str().unwrap(),
+            "{}",
+            case["name"]
+        );
+    }
+}
+
+#[test]
+fn canonical_parity_refuses_every_unsafe_integer() {
+    let parity = fixture("canonical-parity.json");
+    let cases = parity["unsafe_integer_cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        let json = case["json"].as_str().unwrap();
+        // numi's loader reads documents whose root is a mapping.
+        let document = format!("{{\"value\": {json}}}");
+        let loaded = yaml::load_bytes(document.as_bytes(), &Limits::default()).unwrap();
+        let refusal = canonical::to_string(&loaded.value).unwrap_err();
+        assert_eq!(
+            refusal.reason,
+            canonical::Reason::UnsafeNumber,
+            "{}",
+            case["name"]
+        );
+        let parsed: Value = serde_json::from_str(json).unwrap();
+        assert!(canonical::to_string(&parsed).is_err(), "{}", case["name"]);
+    }
+}
+
+#[test]
+fn canonical_parity_refuses_every_lone_surrogate() {
+    let parity = fixture("canonical-parity.json");
+    let cases = parity["invalid_unicode_cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        let json = case["json"].as_str().unwrap();
+        // A Rust string cannot hold a lone surrogate: the text is refused
+        // when it is read, so no canonical form is ever computed for it.
+        assert!(
+            yaml::load_bytes(json.as_bytes(), &Limits::default()).is_err(),
+            "{}",
+            case["name"]
+        );
+        assert!(
+            serde_json::from_str::<Value>(json).is_err(),
+            "{}",
+            case["name"]
+        );
+    }
+}
+
+#[test]
+fn canonical_parity_bundle_manifest() {
+    let parity = fixture("canonical-parity.json");
+    let bundle = &parity["bundle_manifest"];
+    assert!(manifest::verifies(bundle));
+    // Its components are sorted by UTF-16 code units: U+1F600 before U+FB33.
+    let keys: Vec<&str> = manifest::components(bundle)
+        .iter()
+        .map(|component| manifest::identity(component).1)
+        .collect();
+    assert_eq!(keys, ["\u{1f600}", "\u{fb33}"]);
+    for (component, input) in manifest::components(bundle).iter().zip(
+        parity["bundle_input"]["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev(),
+    ) {
+        let content = canonical::to_string(&input["value"]).unwrap();
+        assert_eq!(component["content"].as_str().unwrap(), content);
+    }
+}
+
+fn validated(value: &Value) -> Vec<&'static str> {
+    let text = serde_json::to_string_pretty(value).unwrap();
+    let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
+    assert_eq!(checked.kind, Some("AutocontextBundle"));
+    checked.errors().map(|d| d.rule).collect()
+}
+
+#[test]
+fn manifest_parity_every_manifest_verifies() {
+    let parity = fixture("manifest-parity.json");
+    for name in ["baseline", "candidate"] {
+        assert!(manifest::verifies(&parity[name]), "{name}");
+        assert_eq!(validated(&parity[name]), Vec::<&str>::new(), "{name}");
+    }
+    let causal = fixture("causal-attribution-manifest-parity.json");
+    for name in ["tested", "comparison"] {
+        assert!(manifest::verifies(&causal[name]), "{name}");
+        assert_eq!(validated(&causal[name]), Vec::<&str>::new(), "{name}");
+    }
+}
+
+#[test]
+fn manifest_diff_parity_every_diff_recomputed() {
+    let parity = fixture("manifest-parity.json");
+    let expected = fixture("manifest-diff-parity.json");
+    let diff = manifest::manifest_diff(&parity["candidate"], &parity["baseline"]).unwrap();
+    assert_eq!(diff, expected);
+    assert_eq!(
+        manifest::diff_digest(&expected).unwrap(),
+        expected["digest"].as_str().unwrap()
+    );
+
+    let causal = fixture("causal-attribution-manifest-parity.json");
+    let diff = manifest::manifest_diff(&causal["tested"], &causal["comparison"]).unwrap();
+    assert_eq!(diff, causal["manifest_diff"]);
+}
+
+#[test]
+fn tampered_manifests_fail_as_the_runtimes_test() {
+    let parity = fixture("manifest-parity.json");
+    let mut forged = parity["candidate"].clone();
+    forged["components"][0]["digest"] = Value::String("0".repeat(64));
+    assert!(!manifest::verifies(&forged));
+    let rules = validated(&forged);
+    assert!(rules.contains(&"autocontext/component-digest"), "{rules:?}");
+
+    let mut unknown = parity["candidate"].clone();
+    unknown["components"][0]["kind"] = Value::String("system_prompt".to_owned());
+    let rules = validated(&unknown);
+    assert_eq!(rules, ["schema/enum"], "{rules:?}");
+}
+
+#[test]
+fn digest_canonical_refuses_a_number_that_would_collide() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::write(temp.path().join("a.json"), "{\"a\": 9007199254740993}").unwrap();
+    fs::write(temp.path().join("b.json"), "{\"a\": 9007199254740992}").unwrap();
+    fs::write(temp.path().join("c.json"), "{\"a\": 9007199254740991}").unwrap();
+    let run = numi(
+        temp.path(),
+        &["digest", "--canonical", "a.json", "b.json", "c.json"],
+    );
+    assert_ne!(run.code, 0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stdout);
+    assert!(lines[0].ends_with("  c.json"), "{}", run.stdout);
+    for name in ["a.json", "b.json"] {
+        assert!(
+            run.stderr.contains(&format!(
+                "numi: {name}: canonical json: the number 900719925474099"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// The false-promotion parity case: the policy reserved for the campaign's
+/// first candidate (the base policy at its allocated confidence z) has the
+/// digest both runtimes pin, and a matched-trials envelope binding it
+/// verifies; the base policy's digest does not stand for it.
+#[test]
+fn false_promotion_parity_policy_digest_binds_matched_trials() {
+    let parity = fixture("false-promotion-parity.json");
+    let mut reserved = parity["base_confirmation_policy"].clone();
+    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
+    let expected = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
+        .as_str()
+        .unwrap();
+    assert_eq!(canonical::sha256_hex(&reserved).unwrap(), expected);
+
+    let causal = fixture("causal-attribution-manifest-parity.json");
+    let tested = &causal["tested"];
+    let digest = tested["digest"].as_str().unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let store = temp.path().join("knowledge/demo/context_bundles");
+    fs::create_dir_all(store.join("bundles")).unwrap();
+    write_json(&store.join(format!("bundles/{digest}.json")), tested);
+    let folder = store.join(format!("candidates/{digest}"));
+    fs::create_dir_all(&folder).unwrap();
+    let trials = folder.join("matched_trials.json");
+    let envelope = serde_json::json!({
+        "schema_version": 2,
+        "trials": [],
+        "confirmation_policy": reserved,
+        "confirmation_policy_digest": expected,
+    });
+    write_json(&trials, &envelope);
+    // The fixture's tested bundle has a parent the fixture does not hold,
+    // so only the matched trials' own line is read here.
+    let status = |stdout: &str| {
+        statuses(stdout)
+            .into_iter()
+            .find(|(_, name)| name.ends_with("matched_trials.json"))
+            .map(|(status, _)| status)
+    };
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(status(&run.stdout).as_deref(), Some("ok"), "{}", run.stdout);
+
+    let mut base = envelope.clone();
+    base["confirmation_policy_digest"] =
+        Value::String(canonical::sha256_hex(&parity["base_confirmation_policy"]).unwrap());
+    write_json(&trials, &base);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(
+        status(&run.stdout).as_deref(),
+        Some("invalid"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("computed {expected}")),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,0 +1,190 @@
+//! Whole-program behaviour of the command line: both modes, every exit status.
+
+use crate::common::{fixtures, numi};
+
+#[test]
+fn enable_alpha_reads_an_evalset_in_the_configuration_tree() {
+    let cwd = fixtures().join("verified/repo-with-evalset");
+    let result = numi(&cwd, &["validate", "--enable-alpha", "."]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 0
+    --- stdout
+    revision: "worktree"
+    ok       repo ".numinance/policy/core-replay.yaml" EvalSet "core-replay"
+    --- stderr
+    1 document: 1 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+}
+
+#[test]
+fn enable_alpha_still_refuses_produced_kinds() {
+    let cwd = fixtures().join("verified/repo-with-bundle");
+    let result = numi(&cwd, &["validate", "--enable-alpha"]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "worktree"
+    invalid  repo ".numinance/policy/implement-stage.yaml": kind: produced kind: ContextBundle is not configuration
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+}
+
+#[test]
+fn a_usage_error_exits_2() {
+    let result = numi(&fixtures(), &["validate", "--no-such-flag"]);
+    assert_eq!(result.code, 2);
+    assert!(result.stdout.is_empty());
+    assert!(
+        result.stderr.contains("--no-such-flag"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
+fn files_and_only_together_are_a_usage_error() {
+    let result = numi(&fixtures(), &["validate", "--only", "--files", "x.yaml"]);
+    assert_eq!(result.code, 2, "{}", result.stderr);
+    assert!(result.stderr.contains("--only"), "{}", result.stderr);
+}
+
+#[test]
+fn a_repository_run_takes_one_dir() {
+    let result = numi(&fixtures(), &["validate", "verified", "formats"]);
+    assert_eq!(result.code, 2);
+    assert!(result.stdout.is_empty());
+    assert!(
+        result.stderr.contains("numi validate reads one DIR"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
+fn files_without_a_path_is_a_usage_error() {
+    let result = numi(&fixtures(), &["validate", "--files"]);
+    assert_eq!(result.code, 2);
+    assert!(
+        result.stderr.contains("--files needs at least one PATH"),
+        "{}",
+        result.stderr
+    );
+}
+
+/// pre-commit appends the staged files after the hook's `args`, so options
+/// may stand between `--files` and the paths.
+#[test]
+fn options_may_stand_between_files_and_its_paths() {
+    let cwd = fixtures().join("verified/playbook-rate-20000");
+    let lenient = numi(&cwd, &["validate", "--files", "pb.yaml"]);
+    assert_eq!(lenient.code, 0, "{}", lenient.transcript());
+    let strict = numi(&cwd, &["validate", "--files", "--strict", "pb.yaml"]);
+    insta::assert_snapshot!(strict.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "files"
+    invalid  file "pb.yaml": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+}
+
+#[test]
+fn paths_around_files_keep_their_command_line_order() {
+    let cwd = fixtures().join("formats");
+    let result = numi(
+        &cwd,
+        &[
+            "validate",
+            "ok.yaml",
+            "--files",
+            "broken.yaml",
+            "--strict",
+            "ok.yaml",
+        ],
+    );
+    let names: Vec<&str> = result
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split('"').nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        names,
+        ["ok.yaml", "broken.yaml", "ok.yaml"],
+        "{}",
+        result.stdout
+    );
+}
+
+#[test]
+fn a_repository_without_a_configuration_tree_exits_1() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let result = numi(temp.path(), &["validate"]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 1
+    --- stdout
+    revision: "worktree"
+    error    repo ".numinance": read: no such file or directory
+    --- stderr
+    numi: hint: "." has no .numinance/ folder; `numi init .` starts one
+    1 document: 0 ok, 0 invalid, 1 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+}
+
+#[test]
+fn a_folder_with_nothing_to_validate_exits_1() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(temp.path().join("notes.txt"), "not yaml").expect("write");
+    let result = numi(temp.path(), &["validate", "--files", "."]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 1
+    --- stdout
+    revision: "files"
+    --- stderr
+    numi: nothing found to validate (skipped 1 file not named *.yaml or *.yml: "notes.txt")
+    "#);
+}
+
+#[test]
+fn an_unreadable_path_exits_1_even_beside_an_invalid_document() {
+    let cwd = fixtures().join("verified");
+    let result = numi(
+        &cwd,
+        &[
+            "validate",
+            "--files",
+            "evalset-cases-out-of-order/ev.yaml",
+            "missing.yaml",
+            "playbook-rate-20000",
+        ],
+    );
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 1
+    --- stdout
+    revision: "files"
+    invalid  file "ev.yaml": kind: invalid: EvalSet cases are sorted by name without duplicates
+    error    file "missing.yaml": read: no such file or directory
+    ok       file "pb.yaml" Playbook "bugfix-bounded"
+    --- stderr
+    warning: file "pb.yaml" at line 7 column 50: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    3 documents: 1 ok, 1 invalid, 1 error; 1 warning, 0 suppressed (in [time])
+    "#);
+}
+
+#[test]
+fn schema_violations_are_listed_in_document_order() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let text = "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {scope: SCOPE_REPO, owner: me}\nspec:\n  max_repair_attempts: -1\n  qualification: {min_runs: x, extra: 1}\n";
+    std::fs::write(temp.path().join("pb.yaml"), text).expect("write");
+    let result = numi(temp.path(), &["validate", "--files", "pb.yaml"]);
+    insta::assert_snapshot!(result.transcript(), @r#"
+    exit: 3
+    --- stdout
+    revision: "files"
+    invalid  file "pb.yaml": kind: does not match the kind schema: schema: value does not match (violations: 6): \"/metadata/owner\": additionalProperties; \"/metadata/name\": required; \"/spec/max_repair_attempts\": minimum; \"/spec/qualification/min_runs\": type; \"/spec/qualification/extra\": additionalProperties; \"/spec/change_type\": required
+    --- stderr
+    1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+}

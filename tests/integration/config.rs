@@ -1,0 +1,292 @@
+//! The configuration file and inline suppression, through the binary: each
+//! setting on both sides, its refusals, and where it is found.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::numi;
+
+const PLAYBOOK_WITHOUT_RUNS: &str =
+    include_str!("../../src/kinds/playbook/examples/min-runs.failing.yaml");
+const UNSORTED_EVALSET: &str =
+    include_str!("../../src/kinds/evalset/examples/cases-sorted.failing.yaml");
+const EVALSET: &str = include_str!("../../examples/core-replay.yaml");
+
+/// A repository with a `.git` folder, the given `numi.toml` (if any) and
+/// documents under `.numinance/`.
+fn repository(config: Option<&str>, documents: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    if let Some(config) = config {
+        fs::write(dir.path().join("numi.toml"), config).expect("write");
+    }
+    for (path, text) in documents {
+        let path = dir.path().join(".numinance").join(path);
+        fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn enable_alpha_in_the_file_reads_alpha_kinds_in_the_tree() {
+    let without = repository(None, &[("evals/core.yaml", EVALSET)]);
+    let run = numi(without.path(), &["validate"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    assert!(run.stdout.contains("alpha kind is not enabled: EvalSet"));
+
+    let with = repository(
+        Some("enable-alpha = true\n"),
+        &[("evals/core.yaml", EVALSET)],
+    );
+    let run = numi(with.path(), &["validate"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout
+            .contains("ok       repo \".numinance/evals/core.yaml\" EvalSet")
+    );
+    // --no-config reads no file.
+    let run = numi(with.path(), &["validate", "--no-config"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+}
+
+#[test]
+fn strict_in_the_file_fails_producer_side_findings() {
+    let documents = [("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS)];
+    let default = repository(None, &documents);
+    let run = numi(default.path(), &["validate"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("playbook/min-runs"),
+        "{}",
+        run.transcript()
+    );
+
+    let strict = repository(Some("strict = true\n"), &documents);
+    let run = numi(strict.path(), &["validate"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+}
+
+#[test]
+fn a_rule_can_be_turned_off_made_an_error_or_overridden_by_path() {
+    let legacy = PLAYBOOK_WITHOUT_RUNS.replace("bugfix-bounded", "old");
+    let documents = [
+        ("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS),
+        ("legacy/playbook.yaml", legacy.as_str()),
+    ];
+    let config = "[rules]\n\"playbook/min-runs\" = \"error\"\n\n[[overrides]]\npaths = [\".numinance/legacy/**\"]\nrules = { \"playbook/min-runs\" = \"off\" }\n";
+    let dir = repository(Some(config), &documents);
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    assert!(
+        run.stdout
+            .contains("ok       repo \".numinance/legacy/playbook.yaml\" Playbook \"old\""),
+        "{}",
+        run.transcript()
+    );
+    assert!(
+        run.stdout
+            .contains("invalid  repo \".numinance/policy/playbook.yaml\": kind: invalid:"),
+        "{}",
+        run.transcript()
+    );
+    assert_eq!(
+        run.stderr_without_summary(),
+        "",
+        "the rule is off in legacy/ and an error elsewhere"
+    );
+}
+
+#[test]
+fn a_configured_level_beats_strict() {
+    let config = "strict = true\n[rules]\n\"playbook/min-runs\" = \"warning\"\n";
+    let dir = repository(
+        Some(config),
+        &[("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS)],
+    );
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(run.stderr.contains("playbook/min-runs"));
+}
+
+#[test]
+fn unknown_keys_and_rule_ids_are_refused_as_usage_errors() {
+    let typo = repository(Some("enable_alpha = true\n"), &[]);
+    let run = numi(typo.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("unknown key \"enable_alpha\" (did you mean \"enable-alpha\"?)"),
+        "{}",
+        run.transcript()
+    );
+
+    let rule = repository(Some("[rules]\n\"evalset/case-sorted\" = \"off\"\n"), &[]);
+    let run = numi(rule.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains(
+            "unknown rule id \"evalset/case-sorted\" (did you mean \"evalset/cases-sorted\"?)"
+        ),
+        "{}",
+        run.transcript()
+    );
+
+    let stage = repository(Some("[rules]\n\"schema/type\" = \"off\"\n"), &[]);
+    let run = numi(stage.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("is not a rule of the rule stage"),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn the_file_is_found_from_a_subfolder_and_named_with_config() {
+    let dir = repository(
+        Some("enable-alpha = true\n"),
+        &[("evals/core.yaml", EVALSET)],
+    );
+    let sub = dir.path().join("docs/deep");
+    fs::create_dir_all(&sub).expect("mkdir");
+    let run = numi(&sub, &["validate", "../.."]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+
+    // With --files, from the current folder upward.
+    let other = tempfile::tempdir().expect("temp dir");
+    let config = other.path().join("strict.toml");
+    fs::write(&config, "strict = true\n").expect("write");
+    fs::write(other.path().join("p.yaml"), PLAYBOOK_WITHOUT_RUNS).expect("write");
+    let run = numi(other.path(), &["validate", "--files", "p.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let run = numi(
+        other.path(),
+        &["validate", "--config", "strict.toml", "--files", "p.yaml"],
+    );
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    let run = numi(
+        other.path(),
+        &["validate", "--config", "missing.toml", "--files", "p.yaml"],
+    );
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("missing.toml: no such file or directory")
+    );
+}
+
+#[test]
+fn excluded_paths_leave_the_walk_but_a_named_file_is_read() {
+    let dir = repository(
+        Some("exclude = [\".numinance/drafts/**\"]\n"),
+        &[
+            ("drafts/broken.yaml", "kind: [\n"),
+            ("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS),
+        ],
+    );
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(!run.stdout.contains("broken"), "{}", run.transcript());
+    let run = numi(
+        dir.path(),
+        &["validate", "--files", ".numinance/drafts/broken.yaml"],
+    );
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    let run = numi(dir.path(), &["validate", "--files", ".numinance"]);
+    assert!(!run.stdout.contains("broken"), "{}", run.transcript());
+}
+
+fn suppressed_evalset(reason: &str) -> String {
+    UNSORTED_EVALSET.replace(
+        "    - name: bugfix-clean\n",
+        &format!("    # numi: ignore[evalset/cases-sorted]{reason}\n    - name: bugfix-clean\n"),
+    )
+}
+
+#[test]
+fn an_inline_suppression_silences_a_finding_and_is_counted_and_carried() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("replay.yaml");
+    fs::write(&file, suppressed_evalset(" historic replay order")).expect("write");
+    let run = numi(dir.path(), &["validate", "--files", "replay.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+
+    let run = numi(
+        dir.path(),
+        &["validate", "--format", "json", "--files", "replay.yaml"],
+    );
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let suppressed = &report["results"][0]["suppressed"];
+    assert_eq!(suppressed[0]["rule"], "evalset/cases-sorted");
+    assert_eq!(suppressed[0]["reason"], "historic replay order");
+    assert_eq!(report["summary"]["diagnostics"]["suppressed"], 1);
+
+    let run = numi(
+        dir.path(),
+        &["validate", "--format", "sarif", "--files", "replay.yaml"],
+    );
+    let log: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "evalset/cases-sorted");
+    assert_eq!(result["suppressions"][0]["kind"], "inSource");
+    assert_eq!(
+        result["suppressions"][0]["justification"],
+        "historic replay order"
+    );
+}
+
+#[test]
+fn a_suppression_without_a_reason_silences_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("replay.yaml"), suppressed_evalset("")).expect("write");
+    let run = numi(
+        dir.path(),
+        &["validate", "--format", "json", "--files", "replay.yaml"],
+    );
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let note = report["results"][0]["diagnostics"][0]["note"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(note.contains("needs a reason"), "{note}");
+}
+
+#[test]
+fn the_schema_of_the_file_ships() {
+    let run = numi(Path::new("."), &["schema", "--config"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let schema: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(schema["title"], "numi.toml");
+}
+
+#[test]
+fn numi_fix_reads_the_same_configuration() {
+    let unsorted = UNSORTED_EVALSET;
+    let dir = repository(
+        Some("enable-alpha = true\nexclude = [\".numinance/drafts/**\"]\n"),
+        &[
+            ("drafts/replay.yaml", unsorted),
+            ("evals/replay.yaml", unsorted),
+        ],
+    );
+    let run = numi(dir.path(), &["fix", "--check"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    let all = run.transcript();
+    assert!(all.contains("evals/replay.yaml"), "{all}");
+    assert!(!all.contains("drafts/replay.yaml"), "{all}");
+
+    let broken = repository(
+        Some("enable_alpha = true\n"),
+        &[("evals/replay.yaml", unsorted)],
+    );
+    let run = numi(broken.path(), &["fix", "--check"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("did you mean \"enable-alpha\""),
+        "{}",
+        run.transcript()
+    );
+}

@@ -1,0 +1,454 @@
+//! Every `--format` on one fixture set (tests/fixtures/formats/: schema
+//! violations and rule failures, several per file, in block and flow style,
+//! an ok document, a YAML error and a name that needs escaping) plus a path
+//! that does not exist. JSON and SARIF outputs are checked against their
+//! schemas, JUnit against an XML parser.
+
+#![allow(
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used
+)]
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::{Run, fixtures, numi};
+use serde_json::Value;
+
+/// The fixture folder and a path that cannot be read, from tests/fixtures,
+/// so every path in the output is relative.
+const ARGS: &[&str] = &["--files", "formats", "missing.yaml"];
+
+fn run_format(format: &str) -> Run {
+    let mut args = vec!["validate", "--format", format];
+    args.extend_from_slice(ARGS);
+    numi(&fixtures(), &args)
+}
+
+/// The output with this build's version replaced, so snapshots outlive a release.
+fn stable(text: &str) -> String {
+    text.replace(
+        &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")),
+        "\"version\": \"[version]\"",
+    )
+}
+
+fn schema_errors(schema: &Value, instance: &Value) -> Vec<String> {
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("the schema compiles");
+    validator
+        .iter_errors(instance)
+        .map(|error| format!("{}: {error}", error.instance_path()))
+        .collect()
+}
+
+fn report_schema() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/report.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("report schema")).expect("JSON")
+}
+
+/// The SARIF 2.1.0 schema as serde-sarif ships it. Its two `language`
+/// patterns hold a stray `]` that jsonschema's strict regex check refuses at
+/// compile time; they are replaced by the pattern they mean. numi writes no
+/// `language`, so nothing it writes is checked by them.
+fn sarif_schema() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/sarif-schema-2.1.0.json");
+    let text = std::fs::read_to_string(path).expect("SARIF schema");
+    let text = text.replace(
+        r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#,
+        r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#,
+    );
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn text_is_the_default_and_unchanged() {
+    let default = numi(&fixtures(), &[&["validate"], ARGS].concat());
+    let text = run_format("text");
+    assert_eq!(default.stdout, text.stdout);
+    assert_eq!(default.code, text.code);
+    insta::assert_snapshot!("text", text.transcript());
+}
+
+#[test]
+fn json_report() {
+    let run = run_format("json");
+    assert_eq!(run.code, 1, "a path that cannot be read");
+    insta::assert_snapshot!("json", run.transcript());
+}
+
+#[test]
+fn json_report_matches_its_schema() {
+    let report: Value =
+        serde_json::from_str(&run_format("json").stdout).expect("one JSON document");
+    assert_eq!(
+        schema_errors(&report_schema(), &report),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn the_report_schema_refuses_a_diagnostic_without_its_position_fields() {
+    let mut report: Value = serde_json::from_str(&run_format("json").stdout).expect("JSON");
+    let diagnostic = report["results"][0]["diagnostics"][0]
+        .as_object_mut()
+        .expect("a diagnostic");
+    diagnostic.remove("line");
+    diagnostic.insert("severity".into(), "fatal".into());
+    let errors = schema_errors(&report_schema(), &report);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+}
+
+#[test]
+fn every_diagnostic_of_a_document_has_a_line_and_column() {
+    let report: Value = serde_json::from_str(&run_format("json").stdout).expect("JSON");
+    for result in report["results"].as_array().expect("results") {
+        for diagnostic in result["diagnostics"].as_array().expect("diagnostics") {
+            let has_position = diagnostic["line"].is_u64() && diagnostic["column"].is_u64();
+            let is_read = diagnostic["stage"] == "read";
+            assert_eq!(has_position, !is_read, "{result}");
+        }
+    }
+}
+
+/// SARIF with the rule descriptions checked against the catalogue and then
+/// replaced, so the snapshot holds while the catalogue grows.
+fn sarif_with_descriptions_checked(stdout: &str) -> Value {
+    let mut log: Value = serde_json::from_str(stdout).expect("one JSON document");
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array_mut()
+        .expect("rules");
+    for rule in rules {
+        let id = rule["id"].as_str().expect("id").to_owned();
+        let doc = numi::rules::find(&id);
+        let short = doc.map_or(id.as_str(), |doc| doc.summary);
+        let full = doc.map_or(id.as_str(), |doc| doc.explanation);
+        assert_eq!(rule["shortDescription"]["text"], short, "{id}");
+        assert_eq!(rule["fullDescription"]["text"], full, "{id}");
+        rule["shortDescription"]["text"] = "[catalogue summary]".into();
+        rule["fullDescription"]["text"] = "[catalogue explanation]".into();
+    }
+    log
+}
+
+#[test]
+fn sarif_log() {
+    let run = run_format("sarif");
+    assert_eq!(run.code, 1);
+    let log = sarif_with_descriptions_checked(&run.stdout);
+    let pretty = serde_json::to_string_pretty(&log).expect("JSON");
+    insta::assert_snapshot!("sarif", stable(&pretty));
+}
+
+#[test]
+fn sarif_log_matches_the_sarif_2_1_0_schema() {
+    let log: Value = serde_json::from_str(&run_format("sarif").stdout).expect("JSON");
+    assert_eq!(schema_errors(&sarif_schema(), &log), Vec::<String>::new());
+    assert_eq!(log["version"], "2.1.0");
+    assert_eq!(log["runs"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn the_sarif_schema_refuses_a_result_without_a_message() {
+    let mut log: Value = serde_json::from_str(&run_format("sarif").stdout).expect("JSON");
+    let result = log["runs"][0]["results"][0]
+        .as_object_mut()
+        .expect("a result");
+    result.remove("message");
+    assert_eq!(schema_errors(&sarif_schema(), &log).len(), 1);
+}
+
+#[test]
+fn sarif_rule_indexes_point_at_their_rules() {
+    let log: Value = serde_json::from_str(&run_format("sarif").stdout).expect("JSON");
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().expect("results");
+    assert!(results.len() > 10, "several problems per file");
+    for result in results {
+        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(
+            run["tool"]["driver"]["rules"][index]["id"],
+            result["ruleId"]
+        );
+    }
+}
+
+#[test]
+fn sarif_uris_in_a_repository_are_relative_to_it() {
+    let cwd = fixtures().join("verified");
+    let run = numi(&cwd, &["validate", "--format", "sarif", "repo-with-bundle"]);
+    assert_eq!(run.code, 3);
+    let log: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"],
+        ".numinance/policy/implement-stage.yaml"
+    );
+    assert_eq!(location["region"]["startLine"], 2);
+    assert_eq!(location["region"]["startColumn"], 7);
+    assert_eq!(log["runs"][0]["results"][0]["ruleId"], "kind/produced");
+}
+
+#[test]
+fn github_workflow_commands() {
+    let run = run_format("github");
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("github", run.transcript());
+}
+
+#[test]
+fn github_prints_nothing_for_valid_documents() {
+    let run = numi(
+        &fixtures(),
+        &[
+            "validate",
+            "--format",
+            "github",
+            "--files",
+            "formats/ok.yaml",
+        ],
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn junit_report() {
+    let run = run_format("junit");
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("junit", run.transcript());
+}
+
+#[test]
+fn junit_report_is_well_formed_xml_with_one_testcase_per_document() {
+    let run = run_format("junit");
+    let xml = roxmltree::Document::parse(&run.stdout).expect("well-formed XML");
+    let suites: Vec<_> = xml
+        .descendants()
+        .filter(|node| node.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 1);
+    let suite = suites[0];
+    assert_eq!(suite.attribute("tests"), Some("8"));
+    assert_eq!(suite.attribute("failures"), Some("6"));
+    assert_eq!(suite.attribute("errors"), Some("1"));
+    let cases: Vec<_> = suite
+        .children()
+        .filter(|node| node.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 8);
+    let odd = cases
+        .iter()
+        .find(|case| case.attribute("name") == Some("odd name, 50% & more.yaml"))
+        .expect("the name survives escaping");
+    let failure = odd
+        .children()
+        .find(|node| node.has_tag_name("failure"))
+        .expect("a failure");
+    assert_eq!(failure.attribute("type"), Some("kind/unknown"));
+    assert!(
+        failure
+            .attribute("message")
+            .is_some_and(|message| message.starts_with(r#"unknown kind: "Play<\"book\">""#)),
+        "{failure:?}"
+    );
+}
+
+#[test]
+fn standard_input_has_no_file_to_point_at() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_numi"))
+        .args(["validate", "--format", "github", "--files", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("numi runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"apiVersion: numinance.dev/v1\nkind: Nope\n")
+            .expect("write");
+    }
+    let output = child.wait_with_output().expect("numi exits");
+    assert_eq!(
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        "::error line=2,col=7,title=kind/unknown::unknown kind: \"Nope\" \
+         (this build knows AutonomyPolicy, ContextBundle, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, PromotionDecided, PromotionProposed, QualificationUpdated)\n"
+    );
+}
+
+/// Many files checked in parallel come out in the same order, byte for
+/// byte, whatever the number of threads.
+#[test]
+fn output_is_the_same_whatever_the_parallelism() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let sources: Vec<String> = std::fs::read_dir(fixtures().join("formats"))
+        .expect("fixtures")
+        .map(|entry| std::fs::read_to_string(entry.expect("entry").path()).expect("read"))
+        .collect();
+    for i in 0..120 {
+        let source = &sources[i % sources.len()];
+        std::fs::write(temp.path().join(format!("doc-{i:03}.yaml")), source).expect("write");
+    }
+    for format in ["text", "json", "sarif", "github", "junit"] {
+        let outputs: Vec<Vec<u8>> = ["1", "2", "8"]
+            .iter()
+            .map(|threads| {
+                Command::new(env!("CARGO_BIN_EXE_numi"))
+                    .args(["validate", "--format", format, "--files", "."])
+                    .current_dir(temp.path())
+                    .env("NUMI_THREADS", threads)
+                    .output()
+                    .expect("numi runs")
+                    .stdout
+            })
+            .collect();
+        assert!(!outputs[0].is_empty(), "{format}");
+        assert!(
+            outputs.windows(2).all(|pair| pair[0] == pair[1]),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_format_is_a_usage_error() {
+    let run = numi(
+        &fixtures(),
+        &["validate", "--format", "xml", "--files", "formats"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr
+            .contains("possible values: text, pretty, concise, json, sarif, github, junit"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_run_that_finds_nothing_is_still_one_valid_document() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let json = numi(
+        temp.path(),
+        &["validate", "--format", "json", "--files", "."],
+    );
+    assert_eq!(json.code, 1);
+    assert_eq!(json.stderr, "numi: nothing found to validate\n");
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(report["results"], serde_json::json!([]));
+    assert_eq!(
+        schema_errors(&report_schema(), &report),
+        Vec::<String>::new()
+    );
+    let sarif = numi(
+        temp.path(),
+        &["validate", "--format", "sarif", "--files", "."],
+    );
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("JSON");
+    assert_eq!(schema_errors(&sarif_schema(), &log), Vec::<String>::new());
+    assert_eq!(
+        log["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+    let junit = numi(
+        temp.path(),
+        &["validate", "--format", "junit", "--files", "."],
+    );
+    roxmltree::Document::parse(&junit.stdout).expect("well-formed XML");
+}
+
+/// Warnings (from `--strict` rules) as each format carries them: beside the
+/// status, never deciding it.
+#[test]
+fn warnings_in_every_format() {
+    use numi::report::Reporter;
+    use numi::results::{FileResult, Origin, Summary};
+    use numi::{Checked, Diagnostic, Position, Stage};
+
+    let warning = Diagnostic::new(
+        Stage::Rule,
+        "evalset/example-warning",
+        "a warning, 50%: a, b",
+    )
+    .as_warning()
+    .at_pointer("/spec")
+    .at_position(Position { line: 4, column: 3 });
+    let error = Diagnostic::new(Stage::Rule, "evalset/cases-sorted", "an error")
+        .at_pointer("/spec/cases/1")
+        .at_position(Position { line: 9, column: 7 })
+        .with_note("case \"a\" should come first");
+    let results = [
+        FileResult {
+            origin: Origin::Repo,
+            display_name: ".numinance/warned.yaml".into(),
+            path: ".numinance/warned.yaml".into(),
+            checked: Checked {
+                kind: Some("EvalSet"),
+                name: Some("warned".into()),
+                diagnostics: vec![warning.clone()],
+                unlisted: 0,
+                suppressed: Vec::new(),
+            },
+            source: None,
+        },
+        FileResult {
+            origin: Origin::Repo,
+            display_name: ".numinance/both.yaml".into(),
+            path: ".numinance/both.yaml".into(),
+            checked: Checked {
+                kind: Some("EvalSet"),
+                name: Some("both".into()),
+                diagnostics: vec![warning, error],
+                unlisted: 0,
+                suppressed: Vec::new(),
+            },
+            source: None,
+        },
+    ];
+    let summary = Summary {
+        ok: 1,
+        invalid: 1,
+        error: 0,
+        warnings: 2,
+        suppressed: 0,
+    };
+    let render = |reporter: &mut dyn Reporter| {
+        let mut out = Vec::new();
+        reporter.begin(&mut out, "worktree").expect("write");
+        for result in &results {
+            reporter.result(&mut out, result).expect("write");
+        }
+        reporter.end(&mut out, &summary).expect("write");
+        String::from_utf8(out).expect("UTF-8")
+    };
+    let json = render(&mut numi::report::json::JsonReporter::default());
+    let report: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        schema_errors(&report_schema(), &report),
+        Vec::<String>::new()
+    );
+    assert_eq!(report["results"][0]["status"], "ok");
+    assert_eq!(report["summary"]["diagnostics"]["warning"], 2);
+    let sarif = render(&mut numi::report::sarif::SarifReporter::default());
+    let log: Value = serde_json::from_str(&sarif).expect("JSON");
+    assert_eq!(schema_errors(&sarif_schema(), &log), Vec::<String>::new());
+    let levels: Vec<&Value> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|result| &result["level"])
+        .collect();
+    assert_eq!(levels, ["warning", "warning", "error"]);
+    let github = render(&mut numi::report::github::GithubReporter);
+    let junit = render(&mut numi::report::junit::JunitReporter::default());
+    roxmltree::Document::parse(&junit).expect("well-formed XML");
+    insta::assert_snapshot!(
+        "warnings",
+        format!("--- github\n{github}--- junit\n{junit}")
+    );
+}

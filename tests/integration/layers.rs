@@ -1,0 +1,267 @@
+//! The modules of the library stand in layers, each using only the layers
+//! below it, so no two top-level modules import each other, directly or
+//! round a cycle. This test reads every `crate::` path in the library's
+//! non-test code and fails on a use that points up or sideways.
+
+#![allow(clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Bottom to top. A module may use the modules of lower layers only.
+const LAYERS: &[&[&str]] = &[
+    // Shared text helpers, "did you mean", and the diagnostic model.
+    // What a fix is, as kinds declare it; masking secrets in shown text.
+    &["text", "suggest", "diagnostic", "repair", "secrets"],
+    // The YAML loader, the one way to read a file beside a document, and
+    // where a node stands in a document's text.
+    &["yaml", "location", "span", "autocontext_store"],
+    // Canonical JSON (RFC 8785, as autocontext computes digests).
+    &["canonical"],
+    // Inputs from the command line, the schema stage, document digests,
+    // the configuration file.
+    &["inputs", "schema", "digest", "config"],
+    // Families and kinds.
+    &["kinds"],
+    // One document.
+    &["validate"],
+    // What its findings come to: inline suppressions, configured levels.
+    &["verdict"],
+    // What a run found; the fix engine (one document at a time).
+    &["results", "fix"],
+    // Many documents, in parallel, in order.
+    &["run"],
+    // The rule catalogue (every kind's, and the run's).
+    &["rules"],
+    // The configuration that holds for a place, checked against the rules.
+    &["project"],
+    // Renderers.
+    &["report"],
+    // Writing a starter configuration.
+    &["init"],
+    // The language server.
+    &["lsp"],
+    // The command line.
+    &["cli"],
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// The top-level modules `src/lib.rs` declares.
+fn declared_modules() -> Vec<String> {
+    let lib = fs::read_to_string(src().join("lib.rs")).expect("src/lib.rs is readable");
+    lib.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let rest = line
+                .strip_prefix("pub mod ")
+                .or_else(|| line.strip_prefix("mod "))?;
+            Some(rest.trim_end_matches(';').to_owned())
+        })
+        .collect()
+}
+
+/// The Rust files of a top-level module, test files left out.
+fn files_of(module: &str) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let single = src().join(format!("{module}.rs"));
+    if single.is_file() {
+        files.push(single);
+    }
+    let folder = src().join(module);
+    if folder.is_dir() {
+        collect(&folder, &mut files);
+    }
+    files.retain(|path| !is_test_file(path));
+    files
+}
+
+fn collect(folder: &Path, files: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(folder)
+        .expect("a source folder is readable")
+        .map(|entry| entry.expect("a folder entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, files);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+fn is_test_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("");
+    name == "tests.rs" || name.ends_with("_tests.rs")
+}
+
+/// The code of a file without its comments and its `#[cfg(test)]` items:
+/// a test may reach across layers.
+fn without_tests(text: &str) -> String {
+    let mut kept = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        if line.trim() == "#[cfg(test)]" {
+            // Skip the attribute's item: one line (`mod tests;`) or a block.
+            let mut depth = 0i32;
+            for item_line in lines.by_ref() {
+                depth += item_line.matches('{').count() as i32;
+                depth -= item_line.matches('}').count() as i32;
+                if depth <= 0 && (item_line.trim_end().ends_with(';') || item_line.contains('}')) {
+                    break;
+                }
+            }
+            continue;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    kept
+}
+
+/// The top-level modules a piece of code names through `crate::`.
+fn uses_in(code: &str) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // `use crate::{a, b::c, d::{e, f}}`: the first word of each
+            // top-level entry.
+            let mut depth = 0;
+            let mut entry_start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        rest = &group[i..];
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => entry_start = true,
+                    c if entry_start && (c.is_ascii_alphabetic() || c == '_') => {
+                        let word: String = group[i..]
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        used.insert(word);
+                        entry_start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !word.is_empty() {
+                used.insert(word);
+            }
+        }
+    }
+    used
+}
+
+#[test]
+fn every_top_level_module_has_a_layer() {
+    for module in declared_modules() {
+        assert!(
+            layer_of(&module).is_some(),
+            "src/lib.rs declares `{module}`, which tests/integration/layers.rs places in no layer"
+        );
+    }
+}
+
+#[test]
+fn modules_use_only_the_layers_below_them() {
+    let modules = declared_modules();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for module in &modules {
+        let Some(layer) = layer_of(module) else {
+            continue;
+        };
+        for file in files_of(module) {
+            let text = fs::read_to_string(&file).expect("source is UTF-8");
+            for used in uses_in(&without_tests(&text)) {
+                if &used == module || !modules.contains(&used) {
+                    continue;
+                }
+                checked += 1;
+                match layer_of(&used) {
+                    Some(below) if below < layer => {}
+                    _ => wrong.push(format!(
+                        "{} uses crate::{used}, which is not below `{module}`",
+                        file.strip_prefix(src()).unwrap_or(&file).display()
+                    )),
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 50,
+        "only {checked} uses found: the scan is broken"
+    );
+    assert!(
+        wrong.is_empty(),
+        "uses against the layers:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_sees_grouped_and_nested_uses_and_skips_tests() {
+    let code = "//! see crate::report\nuse crate::{text::quote, yaml::{self, Limits}};\nuse crate::kinds::Kind;\nlet x = crate::run::check();\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
+    let used: Vec<String> = uses_in(&without_tests(code)).into_iter().collect();
+    assert_eq!(used, ["kinds", "run", "text", "yaml"]);
+}
+
+#[test]
+fn no_kind_is_named_outside_its_folder() {
+    // A kind's name in a string literal outside its folder is a match or a
+    // comparison that belongs in the folder.
+    let mut files = Vec::new();
+    collect(&src(), &mut files);
+    files.retain(|path| !is_test_file(path));
+    let mut wrong = Vec::new();
+    let mut folders = 0;
+    for kind in numi::kinds::all() {
+        let literal = format!("\"{}\"", kind.name);
+        let definition = format!("name: {literal},");
+        let home: Vec<&PathBuf> = files
+            .iter()
+            .filter(|file| fs::read_to_string(file).is_ok_and(|text| text.contains(&definition)))
+            .collect();
+        let [home] = home.as_slice() else {
+            panic!("{} is defined in {} files: {home:?}", kind.name, home.len());
+        };
+        let folder = home.parent().expect("a kind's file has a folder");
+        folders += 1;
+        for file in &files {
+            if file.starts_with(folder) {
+                continue;
+            }
+            let text = fs::read_to_string(file).expect("source is UTF-8");
+            if without_tests(&text).contains(&literal) {
+                wrong.push(format!("{} names {literal}", file.display()));
+            }
+        }
+    }
+    assert!(folders >= 4, "only {folders} kinds found");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

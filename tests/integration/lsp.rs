@@ -1,0 +1,297 @@
+//! `numi lsp` over the protocol: JSON-RPC messages in, the server's replies
+//! as snapshots.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use numi::diagnostic::Diagnostic;
+use numi::lsp::{ByteEdit, Fix, Fixer, NoFixes, Settings, serve};
+use serde_json::{Value, json};
+
+const BROKEN: &str = include_str!("../fixtures/lsp/broken-evalset.yaml");
+const URI: &str = "file:///numi-lsp-test/evals/broken.yaml";
+
+/// Stands in for the fix engine: a misspelt `apiVersion` becomes the
+/// EvalSet's own.
+struct ApiVersionFix;
+
+impl Fixer for ApiVersionFix {
+    fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
+        if diagnostic.rule != "kind/api-version" {
+            return Vec::new();
+        }
+        let Some(start) = text.find("apiVersion:").map(|at| at + "apiVersion: ".len()) else {
+            return Vec::new();
+        };
+        let end = start + text[start..].find('\n').unwrap_or(0);
+        vec![Fix {
+            title: "set apiVersion to numinance.dev/v1alpha1".to_owned(),
+            edits: vec![ByteEdit {
+                range: start..end,
+                replacement: "numinance.dev/v1alpha1".to_owned(),
+            }],
+        }]
+    }
+}
+
+/// A client connected to a server running on a thread of its own.
+struct Client {
+    connection: Connection,
+    server: Option<JoinHandle<Result<(), String>>>,
+    next_id: i32,
+}
+
+impl Client {
+    fn start(fixer: Arc<dyn Fixer>) -> Self {
+        let (server, client) = Connection::memory();
+        let handle = std::thread::spawn(move || serve(&server, Settings::default(), fixer));
+        Client {
+            connection: client,
+            server: Some(handle),
+            next_id: 0,
+        }
+    }
+
+    /// Started and initialized, with the client capabilities given.
+    fn initialized(fixer: Arc<dyn Fixer>, capabilities: Value) -> (Self, Value) {
+        let mut client = Client::start(fixer);
+        let reply = client.request("initialize", json!({"capabilities": capabilities}));
+        client.notify("initialized", json!({}));
+        (client, reply)
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        let request = Request::new(id.clone(), method.to_owned(), params);
+        self.connection.sender.send(request.into()).unwrap();
+        match self.receive() {
+            Message::Response(response) if response.id == id => {
+                serde_json::to_value(response).unwrap()
+            }
+            other => panic!("expected the response to {method}, got {other:?}"),
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        let notification = Notification::new(method.to_owned(), params);
+        self.connection.sender.send(notification.into()).unwrap();
+    }
+
+    fn receive(&self) -> Message {
+        self.connection
+            .receiver
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server answers")
+    }
+
+    /// The next publishDiagnostics, as sent.
+    fn published(&self) -> Value {
+        match self.receive() {
+            Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
+                serde_json::to_value(n).unwrap()
+            }
+            other => panic!("expected diagnostics, got {other:?}"),
+        }
+    }
+
+    /// Publications until the one of `version`; none of a later version
+    /// may come before it, and none of an earlier one after.
+    fn published_for(&self, version: i64) -> Value {
+        loop {
+            let published = self.published();
+            let got = published["params"]["version"].as_i64();
+            assert!(got <= Some(version), "{published}");
+            if got == Some(version) {
+                return published;
+            }
+        }
+    }
+
+    fn open(&self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": version, "text": text}}),
+        );
+    }
+
+    fn change(&self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    fn shutdown(mut self) -> Value {
+        let reply = self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let outcome = self.server.take().unwrap().join().unwrap();
+        assert_eq!(outcome, Ok(()));
+        reply
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap()
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+}
+
+#[test]
+fn initialize_announces_what_the_server_does() {
+    let (client, reply) = Client::initialized(Arc::new(NoFixes), json!({}));
+    let mut reply = reply;
+    reply["result"]["serverInfo"]["version"] = json!("[version]");
+    insta::assert_snapshot!("initialize", pretty(&reply));
+    insta::assert_snapshot!("shutdown", pretty(&client.shutdown()));
+}
+
+#[test]
+fn diagnostics_are_published_on_open_and_change_and_cleared_on_close() {
+    let (client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    client.open(URI, 1, BROKEN);
+    insta::assert_snapshot!("did_open_utf16", pretty(&client.published_for(1)));
+    let fixed = BROKEN.replace("\"1.0\"", "\"1.0.0\"");
+    client.change(URI, 2, &fixed);
+    let published = client.published_for(2);
+    let rules: Vec<&str> = published["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["evalset/outcome-digest", "evalset/cases-sorted"]);
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    insta::assert_snapshot!("did_close", pretty(&client.published()));
+    client.shutdown();
+}
+
+#[test]
+fn utf8_columns_when_the_client_offers_them() {
+    let capabilities = json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}});
+    let (client, reply) = Client::initialized(Arc::new(NoFixes), capabilities);
+    assert_eq!(reply["result"]["capabilities"]["positionEncoding"], "utf-8");
+    client.open(URI, 1, BROKEN);
+    let published = client.published_for(1);
+    let digest = &published["params"]["diagnostics"][1];
+    assert_eq!(digest["code"], "evalset/outcome-digest");
+    // `"sha256:ünï"` is 12 characters and 14 bytes; UTF-16 counts 12.
+    let start = digest["range"]["start"]["character"].as_u64().unwrap();
+    let end = digest["range"]["end"]["character"].as_u64().unwrap();
+    assert_eq!(end - start, 14, "{digest}");
+    client.shutdown();
+}
+
+#[test]
+fn hover_explains_a_finding_and_a_field() {
+    let (mut client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    client.open(URI, 1, BROKEN);
+    client.published_for(1);
+    let on_finding = client.request("textDocument/hover", at(URI, 4, 12));
+    insta::assert_snapshot!("hover_finding", pretty(&on_finding));
+    let on_key = client.request("textDocument/hover", at(URI, 7, 8));
+    insta::assert_snapshot!("hover_key", pretty(&on_key));
+    client.shutdown();
+}
+
+#[test]
+fn completion_offers_properties_and_enum_values() {
+    let (mut client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    let text = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nspec:\n  cases:\n    - expect:\n        acceptance: \n      \n";
+    client.open(URI, 1, text);
+    client.published_for(1);
+    let values = client.request("textDocument/completion", at(URI, 5, 20));
+    insta::assert_snapshot!("completion_enum", pretty(&values));
+    let properties = client.request("textDocument/completion", at(URI, 6, 6));
+    let labels: Vec<&str> = properties["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["name", "outcome", "category", "seeded"]);
+    client.shutdown();
+}
+
+#[test]
+fn code_actions_offer_the_fix_under_the_cursor_and_fix_all() {
+    let (mut client, _) = Client::initialized(Arc::new(ApiVersionFix), json!({}));
+    let wrong = BROKEN.replace("numinance.dev/v1alpha1", "numinance.dev/v1");
+    client.open(URI, 1, &wrong);
+    client.published_for(1);
+    let range = json!({"start": {"line": 0, "character": 14}, "end": {"line": 0, "character": 14}});
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI}, "range": range, "context": {"diagnostics": []}}),
+    );
+    insta::assert_snapshot!("code_action", pretty(&actions));
+    // Away from the finding only "fix all in file" is offered.
+    let range = json!({"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}});
+    let elsewhere = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI}, "range": range, "context": {"diagnostics": []}}),
+    );
+    let titles: Vec<&str> = elsewhere["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, [numi::lsp::FIX_ALL_TITLE]);
+    client.shutdown();
+}
+
+#[test]
+fn the_server_keeps_answering_whatever_it_is_sent() {
+    let (mut client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    // A request about a document that is not open.
+    let closed = client.request("textDocument/hover", at("file:///never/opened.yaml", 0, 0));
+    assert_eq!(closed["result"], Value::Null);
+    // Parameters that are not the method's.
+    let invalid = client.request("textDocument/hover", json!({"nonsense": true}));
+    assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
+    let unknown = client.request("numi/unknown", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    // An alias bomb, then edits faster than checks: only the last is published.
+    let bomb = "a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f]\n";
+    client.open(URI, 1, bomb);
+    for version in 2..=20 {
+        client.change(
+            URI,
+            version,
+            &BROKEN.replace("1.0", &format!("1.{version}")),
+        );
+    }
+    let last = client.published_for(20);
+    assert_eq!(last["params"]["diagnostics"].as_array().unwrap().len(), 3);
+    // A change in the middle of a check, then a close: the clearing is last.
+    client.change(URI, 21, bomb);
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let cleared = client.published();
+    let cleared = if cleared["params"]["version"] == 21 {
+        client.published()
+    } else {
+        cleared
+    };
+    assert_eq!(cleared["params"]["diagnostics"], json!([]), "{cleared}");
+    let after_close = client.request("textDocument/hover", at(URI, 0, 0));
+    assert_eq!(after_close["result"], Value::Null);
+    client.shutdown();
+}

@@ -1,0 +1,69 @@
+//! A finding about a credential never shows the credential: each fixture of
+//! tests/fixtures/secrets/ rendered in every format (and with `--strict`,
+//! which makes the findings errors), standard output and standard error
+//! together, holds no part of the secret, while the finding itself is there.
+
+#![allow(clippy::expect_used, clippy::panic)]
+
+use crate::common::{fixtures, numi};
+
+const FORMATS: &[&str] = &[
+    "text", "concise", "pretty", "json", "sarif", "github", "junit",
+];
+
+/// Each fixture with the secret text it holds.
+const LEAKS: &[(&str, &str)] = &[
+    ("leak.yaml", "16C7e42F292c6912E7710c838347Ae178B4a"),
+    ("leak.yaml", "token="),
+    ("userinfo.yaml", "hunter2-s3cr3t"),
+];
+
+#[test]
+fn no_format_shows_the_secret_of_a_credential_finding() {
+    let folder = fixtures().join("secrets");
+    for &(file, secret) in LEAKS {
+        let source = std::fs::read_to_string(folder.join(file)).expect("fixture");
+        assert!(source.contains(secret), "the fixture holds {secret:?}");
+        for format in FORMATS {
+            for strict in [false, true] {
+                let mut args = vec!["validate", "--files", file, "--format", format];
+                args.extend(["--color", "always", "--summary", "always"]);
+                if strict {
+                    args.push("--strict");
+                }
+                let run = numi(&folder, &args);
+                let shown = format!("{}{}", run.stdout, run.stderr);
+                assert!(
+                    shown.contains("credential-in-ref") || *format == "text" && strict,
+                    "{file} {format} strict={strict}: the finding is reported\n{shown}"
+                );
+                assert!(
+                    !shown.contains(secret),
+                    "{file} {format} strict={strict} shows {secret:?}:\n{shown}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_pretty_snippet_keeps_the_rest_of_the_ref_and_its_columns() {
+    let run = numi(
+        &fixtures().join("secrets"),
+        &[
+            "validate",
+            "--files",
+            "userinfo.yaml",
+            "--format",
+            "pretty",
+            "--color",
+            "never",
+        ],
+    );
+    assert!(
+        run.stdout
+            .contains("ref: https://******************@wiki.example.com/pages/4211"),
+        "{}",
+        run.stdout
+    );
+}

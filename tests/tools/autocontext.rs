@@ -1,0 +1,426 @@
+//! Stores written by the real autocontext producer (`autocontext` 0.18.0
+//! from PyPI, greyhaven-ai's reference runtime) verify, and each tampering
+//! fails exactly the file tampered with.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use numi::canonical;
+use serde_json::Value;
+
+use crate::common::{copy_tree, json_at, numi, statuses, write_json};
+use crate::{Program, Tool};
+
+pub const TOOL: Tool = Tool {
+    name: "autocontext",
+    install: ".ci/run installs autocontext==0.18.0 with pip into target/autocontext-venv",
+    locate,
+    tests: &[
+        (
+            "autocontext::a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_file",
+            a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_file,
+        ),
+        (
+            "autocontext::a_store_with_non_ascii_content_written_by_autocontext_verifies",
+            a_store_with_non_ascii_content_written_by_autocontext_verifies,
+        ),
+        (
+            "autocontext::a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails",
+            a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails,
+        ),
+        (
+            "autocontext::a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict",
+            a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict,
+        ),
+        (
+            "autocontext::a_promotion_id_that_would_leave_the_store_is_refused_not_read",
+            a_promotion_id_that_would_leave_the_store_is_refused_not_read,
+        ),
+    ],
+};
+
+/// The Python that has autocontext: `NUMI_AUTOCONTEXT_PYTHON`, else the
+/// venv `.ci/run` makes under `target/`.
+fn locate() -> Option<Program> {
+    let python = Program::new(
+        std::env::var_os("NUMI_AUTOCONTEXT_PYTHON")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("target/autocontext-venv/bin/python")
+            }),
+    );
+    python
+        .answers(&["-c", "import autocontext.context_bundles"])
+        .then_some(python)
+}
+
+/// Writes a store with the real producer; the knowledge folder.
+fn written_store(python: &Program, into: &Path) -> PathBuf {
+    written_store_with(python, into, &[])
+}
+
+fn written_store_with(python: &Program, into: &Path, options: &[&str]) -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+    let knowledge = into.join("knowledge");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(&knowledge)
+        .args(options)
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    knowledge
+}
+
+fn store_path(knowledge: &Path, relative: &str) -> PathBuf {
+    knowledge.join("demo/context_bundles").join(relative)
+}
+
+fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_file(
+    python: &Program,
+) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let found = statuses(&run.stdout);
+    // Four bundles, the pointer, four records, three diffs, two evaluator
+    // plans and two matched trials, a causal attribution, a negative result
+    // and a promotion record.
+    assert_eq!(found.len(), 19, "{}", run.stdout);
+    for kind in [
+        "/matched_trials.json",
+        "/causal_attribution.json",
+        "/negative_result.json",
+        "/evaluator_plan.json",
+        "/promotions/",
+    ] {
+        assert!(
+            found.iter().any(|(_, name)| name.contains(kind)),
+            "{kind}: {}",
+            run.stdout
+        );
+    }
+    assert!(
+        found.iter().all(|(status, _)| status == "ok"),
+        "{}",
+        run.stdout
+    );
+
+    // The rejected leaf: no pointer or child depends on its digests.
+    let pointer = json_at(&store_path(&knowledge, "active.json"));
+    let leaf = found
+        .iter()
+        .map(|(_, name)| name.clone())
+        .filter(|name| name.contains("/bundles/"))
+        .find(|name| {
+            let bundle = json_at(&knowledge.join(name));
+            let digest = bundle["digest"].as_str().unwrap().to_owned();
+            let record = json_at(&store_path(
+                &knowledge,
+                &format!("candidates/{digest}/record.json"),
+            ));
+            // Never evaluated: no evidence file depends on it either.
+            record["lifecycle"] == "rejected"
+                && record["comparison"].is_null()
+                && record["parent_digest"] != pointer["bundle_digest"]
+        })
+        .expect("a rejected leaf");
+    let leaf_digest = leaf
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .strip_suffix(".json")
+        .unwrap()
+        .to_owned();
+
+    // The promoted candidate holds the causal attribution, the one that
+    // failed its screen the negative result.
+    let folder_of = |file: &str| {
+        found
+            .iter()
+            .map(|(_, name)| name.clone())
+            .find(|name| name.ends_with(file))
+            .and_then(|name| name.strip_suffix(file).map(str::to_owned))
+            .expect(file)
+    };
+    let promoted = folder_of("/causal_attribution.json");
+    let failed = folder_of("/negative_result.json");
+    let promotion = found
+        .iter()
+        .map(|(_, name)| name.clone())
+        .find(|name| name.contains("/promotions/"))
+        .unwrap();
+
+    type Tamper = Box<dyn Fn(&Path)>;
+    let record = format!("demo/context_bundles/candidates/{leaf_digest}/record.json");
+    let diff = format!("demo/context_bundles/candidates/{leaf_digest}/manifest_diff.json");
+    let edit = |change: fn(&mut Value)| -> Tamper {
+        Box::new(move |path: &Path| {
+            let mut value = json_at(path);
+            change(&mut value);
+            write_json(path, &value);
+        })
+    };
+    let cases: Vec<(&str, String, Tamper)> = vec![
+        (
+            "a byte of content",
+            leaf.clone(),
+            Box::new(|path| {
+                let text = fs::read_to_string(path).unwrap();
+                fs::write(path, text.replacen("Answer twice.", "Answer twice!", 1)).unwrap();
+            }),
+        ),
+        (
+            "a digest",
+            diff.clone(),
+            Box::new(|path| {
+                let mut value = json_at(path);
+                value["digest"] = Value::String("0".repeat(64));
+                write_json(path, &value);
+            }),
+        ),
+        (
+            "a pointer",
+            "demo/context_bundles/active.json".to_owned(),
+            Box::new(|path| {
+                let mut value = json_at(path);
+                value["evaluator_epoch"] = Value::String("epoch-2".to_owned());
+                write_json(path, &value);
+            }),
+        ),
+        (
+            "a lifecycle",
+            record.clone(),
+            Box::new(|path| {
+                let mut value = json_at(path);
+                value["lifecycle"] = Value::String("archived".to_owned());
+                write_json(path, &value);
+            }),
+        ),
+        (
+            "a reordered component",
+            leaf.clone(),
+            Box::new(|path| {
+                let mut value = json_at(path);
+                value["components"].as_array_mut().unwrap().reverse();
+                write_json(path, &value);
+            }),
+        ),
+        (
+            "a pair key",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| value["trials"][0]["pair_key"] = Value::String("0".repeat(64))),
+        ),
+        (
+            "a trial's binding",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| value["trials"][1]["incumbent_digest"] = Value::String("1".repeat(64))),
+        ),
+        (
+            "a trial repeated under another lane",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| {
+                let trials = value["trials"].as_array_mut().unwrap();
+                let mut twin = trials[0].clone();
+                twin["lane"] = Value::String("heldout".to_owned());
+                twin["pair_key"] = Value::Null;
+                trials.push(twin);
+            }),
+        ),
+        (
+            "the evidence's policy digest",
+            format!("{promoted}/matched_trials.json"),
+            edit(|value| value["confirmation_policy"]["min_effect"] = Value::from(0.5)),
+        ),
+        (
+            "an attribution's id",
+            format!("{promoted}/causal_attribution.json"),
+            edit(|value| {
+                value["attributions"][0]["attribution"]["effect"] = Value::from(0.9);
+                value["attributions"][0]["attribution"]["trial_cohort"] =
+                    Value::String("cohort-b".to_owned());
+            }),
+        ),
+        (
+            "a causal attribution beside a diff that is not one pure addition",
+            format!("demo/context_bundles/candidates/{leaf_digest}/causal_attribution.json"),
+            {
+                let from = knowledge.join(format!("{promoted}/causal_attribution.json"));
+                Box::new(move |path: &Path| {
+                    fs::copy(&from, path).unwrap();
+                })
+            },
+        ),
+        (
+            "a negative result's binding",
+            format!("{failed}/negative_result.json"),
+            edit(|value| value["entries"][0]["context"]["evaluator_epoch"] = "epoch-2".into()),
+        ),
+        (
+            "a negative result's evidence digest",
+            format!("{failed}/negative_result.json"),
+            edit(|value| {
+                let uri = value["entries"][0]["evidence_refs"][0]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+                let (path, _) = uri.split_once("#sha256=").unwrap();
+                value["entries"][0]["evidence_refs"][0]["uri"] =
+                    Value::String(format!("{path}#sha256={}", "0".repeat(64)));
+            }),
+        ),
+        (
+            "a lifecycle that forbids a negative result",
+            format!("{failed}/negative_result.json"),
+            {
+                Box::new(move |path: &Path| {
+                    // The record beside it: the ledger itself is untouched.
+                    let record = path.with_file_name("record.json");
+                    let mut value = json_at(&record);
+                    value["lifecycle"] = Value::String("confirmed".to_owned());
+                    value["comparison"]["decision"] = Value::String("confirmed".to_owned());
+                    write_json(&record, &value);
+                })
+            },
+        ),
+        (
+            "a plan digest",
+            format!("{promoted}/evaluator_plan.json"),
+            edit(|value| value["plan"]["cohort"] = Value::String("cohort-b".to_owned())),
+        ),
+        (
+            "a plan's binding",
+            format!("{promoted}/evaluator_plan.json"),
+            edit(|value| {
+                value["plan"]["evaluator_epoch"] = Value::String("epoch-2".to_owned());
+                value["plan_digest"] =
+                    Value::String(canonical::sha256_hex(&value["plan"]).unwrap());
+            }),
+        ),
+        (
+            "a promotion's policy digest",
+            promotion.clone(),
+            edit(|value| value["confirmation_policy_digest"] = Value::String("0".repeat(64))),
+        ),
+        (
+            "a promotion's manifest diff digest",
+            promotion.clone(),
+            edit(|value| value["manifest_diff_digest"] = Value::String("0".repeat(64))),
+        ),
+        (
+            "a promotion's rollback target",
+            promotion.clone(),
+            edit(|value| value["rollback_target_digest"] = Value::String("2".repeat(64))),
+        ),
+    ];
+
+    for (what, target, tamper) in cases {
+        let copy = tempfile::tempdir().unwrap();
+        let knowledge = written_copy(&knowledge, copy.path());
+        tamper(&knowledge.join(&target));
+        let run = numi(copy.path(), &["validate", "--files", "knowledge"]);
+        assert_ne!(run.code, 0, "{what}: {}", run.transcript());
+        let failing: Vec<String> = statuses(&run.stdout)
+            .into_iter()
+            .filter(|(status, _)| status != "ok")
+            .map(|(_, name)| name)
+            .collect();
+        assert_eq!(failing, vec![target.clone()], "{what}: {}", run.stdout);
+    }
+}
+
+fn a_store_with_non_ascii_content_written_by_autocontext_verifies(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    written_store_with(python, temp.path(), &["--non-ascii"]);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let found = statuses(&run.stdout);
+    assert_eq!(found.len(), 19, "{}", run.stdout);
+    assert!(
+        found.iter().all(|(status, _)| status == "ok"),
+        "{}",
+        run.stdout
+    );
+}
+
+fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(python, temp.path(), &["--legacy-trials"]);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let found = statuses(&run.stdout);
+    assert_eq!(found.len(), 20, "{}", run.stdout);
+    let legacy = found
+        .iter()
+        .map(|(_, name)| knowledge.join(name))
+        .find(|path| path.ends_with("matched_trials.json") && json_at(path).is_array())
+        .expect("a legacy matched_trials.json");
+    let mut trials = json_at(&legacy);
+    trials[0]["seed"] = Value::from(99);
+    write_json(&legacy, &trials);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    let failing: Vec<String> = statuses(&run.stdout)
+        .into_iter()
+        .filter(|(status, _)| status != "ok")
+        .map(|(_, name)| name)
+        .collect();
+    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    assert!(legacy.ends_with(&failing[0]), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("trial 0 has pair_key"),
+        "{}",
+        run.stdout
+    );
+}
+
+fn a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    let pointer = json_at(&store_path(&knowledge, "active.json"));
+    let active = pointer["bundle_digest"].as_str().unwrap();
+    let record_path = store_path(&knowledge, &format!("candidates/{active}/record.json"));
+    let mut record = json_at(&record_path);
+    record["lifecycle"] = Value::String("confirmed".to_owned());
+    write_json(&record_path, &record);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("autocontext/lifecycle-mirror"),
+        "{}",
+        run.transcript()
+    );
+    let strict = numi(
+        temp.path(),
+        &["validate", "--strict", "--files", "knowledge"],
+    );
+    assert_ne!(strict.code, 0, "{}", strict.transcript());
+}
+
+fn a_promotion_id_that_would_leave_the_store_is_refused_not_read(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    let path = store_path(&knowledge, "active.json");
+    let mut pointer = json_at(&path);
+    pointer["promotion_id"] = Value::String("../../../../etc/passwd".to_owned());
+    write_json(&path, &pointer);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stdout.contains("is refused, not read"),
+        "{}",
+        run.stdout
+    );
+}
+
+fn written_copy(knowledge: &Path, into: &Path) -> PathBuf {
+    let target = into.join("knowledge");
+    copy_tree(knowledge, &target);
+    target
+}

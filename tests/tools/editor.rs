@@ -1,0 +1,76 @@
+//! End to end with a real editor: Neovim's built-in LSP client, headless,
+//! on numi's server (Neovim 0.7 to 0.10: see tests/editor/nvim-diagnostics.lua).
+
+use std::path::Path;
+
+use crate::{Program, Tool};
+
+pub const TOOL: Tool = Tool {
+    name: "nvim",
+    install: ".ci/run installs the distribution's neovim package with apt-get",
+    locate,
+    tests: &[
+        (
+            "editor::neovim_applies_the_fix_all_code_action",
+            neovim_applies_the_fix_all_code_action,
+        ),
+        (
+            "editor::neovim_receives_the_diagnostics_at_their_lines_and_columns",
+            neovim_receives_the_diagnostics_at_their_lines_and_columns,
+        ),
+    ],
+};
+
+fn locate() -> Option<Program> {
+    let nvim = Program::new("nvim");
+    nvim.answers(&["--version"]).then_some(nvim)
+}
+
+/// Runs the Lua script in headless Neovim on a copy of `fixture`; with
+/// `apply`, it also applies "fix all in file". Returns what it wrote.
+fn run_neovim(nvim: &Program, fixture: &str, apply: bool) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scratch = tempfile::tempdir().expect("a temporary folder");
+    let file = scratch.path().join("editor-evalset.yaml");
+    std::fs::copy(root.join("tests/fixtures/lsp").join(fixture), &file)
+        .expect("the fixture is copied");
+    let out = scratch.path().join("diagnostics.txt");
+    let mut command = nvim.command();
+    command
+        .args(["--headless", "--clean", "-n", "-u", "NONE", "-c"])
+        .arg(format!(
+            "luafile {}",
+            root.join("tests/editor/nvim-diagnostics.lua").display()
+        ))
+        .stdin(std::process::Stdio::null())
+        .env("NUMI_LSP_BIN", env!("CARGO_BIN_EXE_numi"))
+        .env("NUMI_LSP_FILE", &file)
+        .env("NUMI_LSP_OUT", &out)
+        .env("XDG_STATE_HOME", scratch.path())
+        .env("XDG_DATA_HOME", scratch.path());
+    if apply {
+        command.env("NUMI_LSP_APPLY", "1");
+    }
+    let status = command.status().expect("nvim runs");
+    let written = std::fs::read_to_string(&out).unwrap_or_default();
+    assert!(status.success(), "nvim failed ({status}): {written}");
+    written
+}
+
+fn neovim_applies_the_fix_all_code_action(nvim: &Program) {
+    let written = run_neovim(nvim, "editor-fixable.yaml", true);
+    // The cases end up sorted, each with its own comment above it.
+    insta::assert_snapshot!(written);
+}
+
+fn neovim_receives_the_diagnostics_at_their_lines_and_columns(nvim: &Program) {
+    let written = run_neovim(nvim, "editor-evalset.yaml", false);
+    // Line 7 holds "ünïcödé" before the case name: Neovim finds the name at
+    // byte column 53 only if the server counted UTF-16 units (49).
+    insta::assert_snapshot!(written, @r"
+    5:11 evalset/version a value of numinance.kinds.v1.EvalSetSpec.version fails its check
+    7:24 evalset/outcome-digest a value of numinance.kinds.v1.Digest.value fails its check
+    7:53 evalset/case-name a value of numinance.kinds.v1.EvalCase.name fails its check
+    hover: evalset/version
+    ");
+}

@@ -1,0 +1,286 @@
+//! The shipped `.pre-commit-hooks.yaml`, driven by the real `pre-commit`
+//! the way a user installs it: a repository whose `.pre-commit-config.yaml`
+//! names this checkout, so pre-commit builds numi with `language: rust`
+//! (cargo, offline) and runs both hooks, with `args`, on each commit.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+use crate::{Program, Tool};
+
+pub const TOOL: Tool = Tool {
+    name: "pre-commit",
+    install: ".ci/run installs pre-commit==4.7.0 with pip into target/ci-tools",
+    locate,
+    tests: &[(
+        "pre_commit::the_hooks_guard_commits_with_their_args",
+        the_hooks_guard_commits_with_their_args,
+    )],
+};
+
+const VALID_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
+kind: Playbook
+metadata: {name: NAME}
+spec: {change_type: bugfix}
+";
+
+/// Valid, with a producer-side finding: a warning, an error under `--strict`.
+const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
+kind: Playbook
+metadata: {name: rates}
+spec:
+  change_type: bugfix
+  qualification: {min_runs: 20, max_rework_rate: 20000}
+";
+
+/// A valid EvalSet: an alpha kind, refused in the configuration tree
+/// unless alpha is enabled, as `numi validate .` refuses it.
+const EVALSET: &str = "apiVersion: numinance.dev/v1alpha1
+kind: EvalSet
+metadata: {name: core-replay}
+spec:
+  version: 1.0.0
+  cases:
+    - name: a-case
+      outcome: {value: \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"}
+      expect: {acceptance: EVAL_ACCEPTANCE_ACCEPTED, merged: true, severe: false, verification_failures: []}
+";
+
+fn playbook(name: &str) -> String {
+    VALID_PLAYBOOK.replace("NAME", name)
+}
+
+/// `pre-commit` on the PATH, else Python's `pre_commit` module, else the
+/// one `.ci/run` installs.
+fn locate() -> Option<Program> {
+    let module = Program {
+        path: PathBuf::from("python3"),
+        leading: ["-m", "pre_commit"].map(OsString::from).to_vec(),
+    };
+    [
+        Program::new("pre-commit"),
+        module,
+        Program::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/ci-tools/bin/pre-commit")),
+    ]
+    .into_iter()
+    .find(|program| program.answers(&["--version"]))
+}
+
+struct Sandbox {
+    _temp: tempfile::TempDir,
+    root: PathBuf,
+    cache: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().to_path_buf();
+        let cache = root.join("pre-commit-home");
+        Sandbox {
+            _temp: temp,
+            root,
+            cache,
+        }
+    }
+
+    /// A command with an environment that needs no network and no user
+    /// configuration.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>, cwd: &Path) -> Command {
+        let mut command = Command::new(program);
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+        command
+            .current_dir(cwd)
+            .env("PRE_COMMIT_HOME", &self.cache)
+            .env("PRE_COMMIT_COLOR", "never")
+            .env("NO_COLOR", "1")
+            .env("CARGO_NET_OFFLINE", "true")
+            // One build directory across runs, so only numi itself is
+            // rebuilt; a fast, unoptimised release profile for the hook.
+            .env("CARGO_TARGET_DIR", checkout.join("target/pre-commit-hook"))
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+            .env("CARGO_PROFILE_RELEASE_STRIP", "false")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "numi test")
+            .env("GIT_AUTHOR_EMAIL", "numi@example.invalid")
+            .env("GIT_COMMITTER_NAME", "numi test")
+            .env("GIT_COMMITTER_EMAIL", "numi@example.invalid");
+        command
+    }
+
+    fn git(&self, cwd: &Path, args: &[&str]) -> Output {
+        let output = self.command("git", cwd).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+}
+
+/// A git repository holding this checkout's files as they are now, committed
+/// or not (what `pre-commit try-repo` does), so the test checks the working
+/// tree rather than the last commit.
+fn snapshot_of_checkout(sandbox: &Sandbox) -> (PathBuf, String) {
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = sandbox.root.join("numi-source");
+    fs::create_dir(&source).unwrap();
+    let listed = sandbox.git(
+        checkout,
+        &[
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ],
+    );
+    for name in listed
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+    {
+        let name = std::str::from_utf8(name).unwrap();
+        let from = checkout.join(name);
+        if !from.is_file() {
+            continue; // deleted in the working tree
+        }
+        let to = source.join(name);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(&from, &to).unwrap();
+    }
+    sandbox.git(&source, &["init", "--quiet"]);
+    sandbox.git(&source, &["add", "--all"]);
+    sandbox.git(&source, &["commit", "--quiet", "--no-verify", "-m", "numi"]);
+    let head = sandbox.git(&source, &["rev-parse", "HEAD"]);
+    let head = String::from_utf8(head.stdout).unwrap().trim().to_owned();
+    (source, head)
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The hook configuration of the test repository: both hooks, with `args`
+/// as a user writes them; the files hook is verbose so its output shows.
+fn pre_commit_config(source: &Path, head: &str) -> String {
+    format!(
+        "repos:
+  - repo: {}
+    rev: {head}
+    hooks:
+      - id: numi-validate
+        args: [--strict]
+      - id: numi-validate-files
+        args: [--format, pretty, --color, never]
+        verbose: true
+",
+        source.display()
+    )
+}
+
+fn the_hooks_guard_commits_with_their_args(pre_commit: &Program) {
+    let sandbox = Sandbox::new();
+    let (source, head) = snapshot_of_checkout(&sandbox);
+
+    let project = sandbox.root.join("project");
+    fs::create_dir(&project).unwrap();
+    sandbox.git(&project, &["init", "--quiet"]);
+    fs::write(
+        project.join(".pre-commit-config.yaml"),
+        pre_commit_config(&source, &head),
+    )
+    .unwrap();
+    let run_pre_commit = |args: &[&str]| {
+        sandbox
+            .command(&pre_commit.path, &project)
+            .args(&pre_commit.leading)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let installed = run_pre_commit(&["install"]);
+    assert!(installed.status.success(), "{}", text(&installed));
+
+    let started = Instant::now();
+    let built = run_pre_commit(&["install-hooks"]);
+    assert!(built.status.success(), "{}", text(&built));
+    eprintln!(
+        "pre-commit built the numi hooks in {:.0?}",
+        started.elapsed()
+    );
+    let commit = |message: &str| {
+        sandbox.git(&project, &["add", "--all"]);
+        let output = sandbox
+            .command("git", &project)
+            .args(["commit", "-m", message])
+            .output()
+            .unwrap();
+        (output.status.success(), text(&output))
+    };
+
+    // Valid documents, two of one file name: both hooks pass, and the
+    // repository hook names them relative to the repository, in byte order.
+    let policy = project.join(".numinance/policy");
+    for team in ["team-b", "team-a"] {
+        fs::create_dir_all(policy.join(team)).unwrap();
+        fs::write(policy.join(team).join("playbook.yaml"), playbook(team)).unwrap();
+    }
+    let (passed, output) = commit("valid");
+    assert!(passed, "{output}");
+    assert_eq!(output.matches("Passed").count(), 2, "{output}");
+    // `--format pretty` reached the files hook: its count line.
+    assert!(
+        output.contains("2 documents: 2 ok, 0 invalid, 0 error"),
+        "{output}"
+    );
+
+    // A producer-side finding: `args: [--strict]` makes it an error in the
+    // repository hook; the files hook (no --strict) lets it through.
+    fs::write(policy.join("rates.yaml"), RATE_PLAYBOOK).unwrap();
+    let (passed, output) = commit("rates");
+    assert!(!passed, "{output}");
+    assert!(output.contains("exit code: 3"), "{output}");
+    assert!(
+        output.contains(
+            "invalid  repo \".numinance/policy/rates.yaml\": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000"
+        ),
+        "{output}"
+    );
+    assert_eq!(output.matches("Passed").count(), 1, "{output}");
+    fs::remove_file(policy.join("rates.yaml")).unwrap();
+
+    // An alpha kind: the repository hook refuses it as `numi validate .`
+    // does; the files hook reads alpha kinds.
+    fs::write(policy.join("core-replay.yaml"), EVALSET).unwrap();
+    let (passed, output) = commit("evalset");
+    assert!(!passed, "{output}");
+    let refused = "invalid  repo \".numinance/policy/core-replay.yaml\": kind: alpha kind is not enabled: EvalSet";
+    assert!(output.contains(refused), "{output}");
+    let ci = sandbox
+        .command(env!("CARGO_BIN_EXE_numi"), &project)
+        .args(["validate", "."])
+        .output()
+        .unwrap();
+    assert!(text(&ci).contains(refused), "{}", text(&ci));
+    let log = sandbox.git(&project, &["log", "--format=%s"]);
+    assert_eq!(String::from_utf8(log.stdout).unwrap(), "valid\n");
+
+    // Files outside the configuration tree are not the hooks' business.
+    fs::remove_file(policy.join("core-replay.yaml")).unwrap();
+    fs::write(project.join("notes.yaml"), EVALSET).unwrap();
+    let (passed, output) = commit("outside");
+    assert!(passed, "{output}");
+    assert_eq!(output.matches("(no files to check)").count(), 2, "{output}");
+}
