@@ -365,3 +365,27 @@ proptest! {
         prop_assert!(again.applied.is_empty());
     }
 }
+
+/// `numi fix` weighs suppressions as `validate` does: a real comment right
+/// above the case keeps it unsorted, the same words as the last line of a
+/// block scalar right above it do not.
+#[test]
+fn only_a_real_comment_keeps_a_finding_from_being_fixed() {
+    let digest = format!("sha256:{HEX}");
+    let seeded = "      seeded:\n        caught_by: scan\n        defect: |-\n          sql\n";
+    let ignore = "# numi: ignore[evalset/cases-sorted] in the order added\n";
+    let real = evalset(&format!(
+        "{}{seeded}    {ignore}{}",
+        case("b", &digest),
+        case("a", &digest)
+    ));
+    let offered = fixes_for(&real, Mode::Files, here(), Verdict::unconfigured());
+    assert_eq!(rules_of(&offered), Vec::<&str>::new());
+    let would_be = evalset(&format!(
+        "{}{seeded}          {ignore}{}",
+        case("b", &digest),
+        case("a", &digest)
+    ));
+    let offered = fixes_for(&would_be, Mode::Files, here(), Verdict::unconfigured());
+    assert_eq!(rules_of(&offered), vec!["evalset/cases-sorted"]);
+}

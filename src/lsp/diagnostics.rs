@@ -249,6 +249,15 @@ mod tests {
             rules_of(&check(&text, None, Settings::default())),
             ["evalset/case-count"]
         );
+        // The same words inside the scalar are its text, not a comment.
+        let quoted = BROKEN.replace(
+            "version: \"1.0\"\n",
+            "version: \"1.0 # numi: ignore[evalset/version] the old scheme\"\n",
+        );
+        assert_eq!(
+            rules_of(&check(&quoted, None, Settings::default())),
+            ["evalset/version", "evalset/case-count"]
+        );
     }
 
     #[test]

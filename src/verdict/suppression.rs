@@ -1,19 +1,30 @@
 //! Inline suppression: `# numi: ignore[RULE, ...] reason`, at the end of
 //! the line a finding points at or alone on the line above it, silences
-//! that finding of those rules. Only findings of the rule stage can be
-//! silenced (a document that fails YAML, its kind or its schema is not
-//! one), and only with a reason: a suppression without one silences
-//! nothing and says so in the finding's note. A silenced finding is kept,
-//! with its reason, and counted.
+//! that finding of those rules. It is a YAML comment, as the parser reads
+//! one ([`crate::yaml::comments`]): a `#` inside a scalar, of any style, is
+//! the scalar's text and suppresses nothing, and a text that is not YAML
+//! has no suppressions. Only findings of the rule stage can be silenced (a
+//! document that fails YAML, its kind or its schema is not one), and only
+//! with a reason: a suppression without one silences nothing and says so in
+//! the finding's note. A silenced finding is kept, with its reason, and
+//! counted.
+//!
+//! A produced document (a kind whose role is [`Role::Produced`]) cannot
+//! silence its own findings: a runtime writes it from what it retrieved or
+//! a model wrote, so its comments may be that input's words. A finding such
+//! a comment names stays, with a note pointing at `numi.toml`, where the
+//! repository (not the document) can accept it.
 
 use crate::diagnostic::{Diagnostic, Stage};
+use crate::kinds::{self, Role};
 use crate::validate::{Checked, Suppressed};
+use crate::yaml::comments::{self, Comment};
 
 const MARKER: &str = "numi: ignore[";
 
 /// One suppression comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Comment {
+struct Suppression {
     /// The line it stands on, from 1.
     line: u32,
     /// Whether the comment is the whole line (it then covers the next line).
@@ -32,34 +43,55 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
     let Ok(text) = std::str::from_utf8(text) else {
         return;
     };
+    // The marker is rare: only a text that holds it is parsed for comments.
     if !text.contains(MARKER) {
         return;
     }
-    let comments = comments(text);
+    let suppressions = suppressions(text);
+    if suppressions.is_empty() {
+        return;
+    }
+    let produced = checked
+        .kind
+        .and_then(kinds::find)
+        .is_some_and(|kind| kind.role == Role::Produced);
     let mut kept = Vec::with_capacity(checked.diagnostics.len());
     for mut diagnostic in std::mem::take(&mut checked.diagnostics) {
         let covering = diagnostic
             .position
             .filter(|_| diagnostic.stage == Stage::Rule)
             .and_then(|position| {
-                comments.iter().find(|comment| {
-                    let covers = comment.line == position.line
-                        || (comment.alone && comment.line.saturating_add(1) == position.line);
-                    covers && comment.rules.iter().any(|rule| rule == diagnostic.rule)
+                suppressions.iter().find(|suppression| {
+                    let covers = suppression.line == position.line
+                        || (suppression.alone
+                            && suppression.line.saturating_add(1) == position.line);
+                    covers && suppression.rules.iter().any(|rule| rule == diagnostic.rule)
                 })
             });
         match covering {
-            Some(comment) if !comment.reason.is_empty() => {
+            Some(_) if produced => {
+                let note = format!(
+                    "not suppressed: {} is a produced kind, whose own comments cannot \
+                     silence its findings; accept this one in numi.toml, with a level \
+                     for `{}` in [rules] or in an [[overrides]] entry for this file",
+                    checked.kind.unwrap_or_default(),
+                    diagnostic.rule
+                );
+                add_note(&mut diagnostic, &note);
+                kept.push(diagnostic);
+            }
+            Some(suppression) if !suppression.reason.is_empty() => {
                 checked.suppressed.push(Suppressed {
                     diagnostic,
-                    reason: comment.reason.clone(),
+                    reason: suppression.reason.clone(),
                 });
             }
             Some(_) => {
-                diagnostic.note = Some(format!(
+                let note = format!(
                     "not suppressed: `# numi: ignore[{}]` needs a reason after the bracket",
                     diagnostic.rule
-                ));
+                );
+                add_note(&mut diagnostic, &note);
                 kept.push(diagnostic);
             }
             None => kept.push(diagnostic),
@@ -68,37 +100,45 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
     checked.diagnostics = kept;
 }
 
-/// The suppression comments of a text. A `#` starts a YAML comment at the
-/// start of a line or after white space.
-fn comments(text: &str) -> Vec<Comment> {
-    let mut found = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let Some(at) = line.find(MARKER) else {
-            continue;
-        };
-        let before = line.get(..at).unwrap_or_default().trim_end();
-        let Some(code) = before.strip_suffix('#') else {
-            continue;
-        };
-        if !(code.is_empty() || code.ends_with([' ', '\t'])) {
-            continue;
-        }
-        let rest = line.get(at + MARKER.len()..).unwrap_or_default();
-        let Some((rules, reason)) = rest.split_once(']') else {
-            continue;
-        };
-        found.push(Comment {
-            line: u32::try_from(index + 1).unwrap_or(u32::MAX),
-            alone: code.trim().is_empty(),
-            rules: rules
-                .split(',')
-                .map(|rule| rule.trim().to_owned())
-                .filter(|rule| !rule.is_empty())
-                .collect(),
-            reason: reason.trim().to_owned(),
-        });
+/// Adds `note` after the note the finding already has, if any.
+fn add_note(diagnostic: &mut Diagnostic, note: &str) {
+    diagnostic.note = Some(match diagnostic.note.take() {
+        Some(earlier) => format!("{earlier}; {note}"),
+        None => note.to_owned(),
+    });
+}
+
+/// The suppressions of a text, none when it is not YAML.
+fn suppressions(text: &str) -> Vec<Suppression> {
+    comments::comments(text)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(suppression)
+        .collect()
+}
+
+/// The suppression a comment holds: the marker right after its `#`, or
+/// after a later `#` in it that follows white space
+/// (`# kept # numi: ignore[...] reason`).
+fn suppression(comment: &Comment<'_>) -> Option<Suppression> {
+    let text = comment.text;
+    let at = text.find(MARKER)?;
+    let code = text.get(..at)?.trim_end().strip_suffix('#')?;
+    if !(code.is_empty() || code.ends_with([' ', '\t'])) {
+        return None;
     }
-    found
+    let rest = text.get(at + MARKER.len()..)?;
+    let (rules, reason) = rest.split_once(']')?;
+    Some(Suppression {
+        line: comment.line,
+        alone: comment.alone && code.is_empty(),
+        rules: rules
+            .split(',')
+            .map(|rule| rule.trim().to_owned())
+            .filter(|rule| !rule.is_empty())
+            .collect(),
+        reason: reason.trim().to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -119,17 +159,17 @@ mod tests {
 
     #[test]
     fn comments_are_read_at_the_end_of_a_line_and_alone_on_one() {
-        let text = "a: 1 # numi: ignore[x/y, x/z] kept on purpose\n  # numi: ignore[x/w] why\nb: '# numi: ignore[x/q] r'\nc: d#numi: ignore[x/v] r\n";
+        let text = "a: 1 # numi: ignore[x/y, x/z] kept on purpose\n  # numi: ignore[x/w] why\nb: '# numi: ignore[x/q] r'\nc: d # x#numi: ignore[x/v] r\n";
         assert_eq!(
-            comments(text),
+            suppressions(text),
             vec![
-                Comment {
+                Suppression {
                     line: 1,
                     alone: false,
                     rules: vec!["x/y".to_owned(), "x/z".to_owned()],
                     reason: "kept on purpose".to_owned()
                 },
-                Comment {
+                Suppression {
                     line: 2,
                     alone: true,
                     rules: vec!["x/w".to_owned()],
@@ -194,5 +234,201 @@ mod tests {
         apply(&mut found, b"a: 1 # numi: ignore[schema/type] no\n");
         assert!(found.suppressed.is_empty());
         assert_eq!(found.diagnostics.len(), 1);
+    }
+
+    /// Whether a finding of `x/y` on `line` of `text` is suppressed.
+    fn silenced(text: &str, line: u32) -> bool {
+        let mut found = checked(vec![finding("x/y", line)]);
+        apply(&mut found, text.as_bytes());
+        assert_eq!(found.diagnostics.len() + found.suppressed.len(), 1);
+        !found.suppressed.is_empty()
+    }
+
+    const IGNORE: &str = "# numi: ignore[x/y] r";
+
+    /// A plain scalar cannot hold the marker: its `: ` ends the scalar,
+    /// so such a text is not YAML; a real comment after one suppresses.
+    #[test]
+    fn plain_scalars_cannot_hold_a_suppression() {
+        assert!(silenced(&format!("a: v {IGNORE}\n"), 1));
+        assert!(silenced(&format!("a: one\n  two {IGNORE}\n"), 2));
+        for would_be in [
+            format!("a: v#{IGNORE}\n"),
+            format!("a: one\n  two#{IGNORE}\n"),
+        ] {
+            assert_eq!(comments::comments(&would_be), None);
+            assert!(!silenced(&would_be, 1) && !silenced(&would_be, 2));
+        }
+    }
+
+    /// Each style of scalar, a real comment after it suppressing and the
+    /// same words inside it not: (style, real, would-be, finding's line).
+    #[test]
+    fn every_scalar_style_keeps_its_text_and_leaves_its_comments() {
+        let cases = [
+            (
+                "single-quoted",
+                format!("a: 'v' {IGNORE}\n"),
+                format!("a: 'v {IGNORE}'\n"),
+                1,
+            ),
+            (
+                "double-quoted",
+                format!("a: \"v\" {IGNORE}\n"),
+                format!("a: \"v {IGNORE}\"\n"),
+                1,
+            ),
+            (
+                "multi-line single-quoted",
+                format!("a: 'one\n  two' {IGNORE}\n"),
+                format!("a: 'one\n  two {IGNORE}'\n"),
+                2,
+            ),
+            (
+                "multi-line double-quoted",
+                format!("a: \"one\n  two\" {IGNORE}\n"),
+                format!("a: \"one\n  {IGNORE}\"\n"),
+                2,
+            ),
+            (
+                "literal",
+                format!("a: | {IGNORE}\n  v\n"),
+                format!("a: |\n  v {IGNORE}\n"),
+                2,
+            ),
+            (
+                "literal, stripped",
+                format!("a: |- {IGNORE}\n  v\n"),
+                format!("a: |-\n  {IGNORE}\n"),
+                2,
+            ),
+            (
+                "folded",
+                format!("a: > {IGNORE}\n  v\n"),
+                format!("a: >\n  v {IGNORE}\n"),
+                2,
+            ),
+            (
+                "folded, stripped",
+                format!("a: >- {IGNORE}\n  v\n"),
+                format!("a: >-\n  {IGNORE}\n"),
+                2,
+            ),
+            (
+                "flow sequence",
+                format!("a: [v, w] {IGNORE}\n"),
+                format!("a: [v, 'w {IGNORE}']\n"),
+                1,
+            ),
+            (
+                "flow mapping",
+                format!("{{a: v}} {IGNORE}\n"),
+                format!("{{a: \"v {IGNORE}\"}}\n"),
+                1,
+            ),
+            (
+                "key",
+                format!("'k': v {IGNORE}\n"),
+                format!("'k {IGNORE}': v\n"),
+                1,
+            ),
+            (
+                "block key",
+                format!("? |\n  k\n: v {IGNORE}\n"),
+                format!("? |\n  k\n  {IGNORE}\n: v\n"),
+                3,
+            ),
+        ];
+        for (style, real, would_be, line) in cases {
+            let header_line = if style.starts_with("literal") || style.starts_with("folded") {
+                1
+            } else {
+                line
+            };
+            assert!(silenced(&real, header_line), "{style}: {real:?}");
+            assert!(!silenced(&would_be, line), "{style}: {would_be:?}");
+        }
+    }
+
+    #[test]
+    fn a_block_scalars_line_right_above_a_finding_is_text() {
+        for header in ["|", "|-", "|+", ">", ">-", ">+"] {
+            let would_be = format!("a: {header}\n  v\n  {IGNORE}\nb: 1\n");
+            assert!(!silenced(&would_be, 4), "{would_be:?}");
+            let real = format!("a: {header}\n  v\n{IGNORE}\nb: 1\n");
+            assert!(silenced(&real, 4), "{real:?}");
+        }
+    }
+
+    #[test]
+    fn crlf_and_lone_cr_end_lines() {
+        for end in ["\r\n", "\r"] {
+            let text = [
+                "a: 'one",
+                "  two'",
+                IGNORE,
+                "b: 1",
+                "c: |",
+                "  # numi: ignore[x/y] r",
+                "d: 1",
+                "",
+            ]
+            .join(end);
+            assert!(silenced(&text, 3) && silenced(&text, 4), "{text:?}");
+            for line in [2, 5, 6, 7] {
+                assert!(!silenced(&text, line), "{line}: {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_that_is_not_yaml_has_no_suppressions() {
+        assert!(silenced(&format!("a: 1 {IGNORE}\n"), 1));
+        assert!(!silenced(&format!("a: 1 {IGNORE}\nb: [\n"), 1));
+    }
+
+    #[test]
+    fn a_suppression_may_follow_other_comment_text() {
+        assert!(silenced(&format!("a: 1 # kept {IGNORE}\n"), 1));
+        // Not alone on its line: it covers its own line only.
+        assert!(!silenced(&format!("# kept {IGNORE}\na: 1\n"), 2));
+        assert!(silenced(&format!("{IGNORE}\na: 1\n"), 2));
+    }
+
+    #[test]
+    fn a_produced_document_does_not_suppress_its_own_findings() {
+        let text = format!("a: 1 {IGNORE}\n");
+        let mut produced = Checked {
+            kind: Some("ContextBundle"),
+            ..checked(vec![finding("x/y", 1)])
+        };
+        apply(&mut produced, text.as_bytes());
+        assert!(produced.suppressed.is_empty());
+        let note = produced.diagnostics[0].note.as_deref().unwrap_or_default();
+        assert!(
+            note.starts_with("not suppressed: ContextBundle is a produced kind")
+                && note.contains("numi.toml"),
+            "{note}"
+        );
+
+        let mut authored = Checked {
+            kind: Some("Playbook"),
+            ..checked(vec![finding("x/y", 1)])
+        };
+        apply(&mut authored, text.as_bytes());
+        assert!(authored.diagnostics.is_empty());
+        assert_eq!(authored.suppressed[0].reason, "r");
+    }
+
+    #[test]
+    fn a_note_already_there_is_kept() {
+        let mut found = checked(vec![finding("x/y", 1).with_note("case \"b\" first")]);
+        apply(&mut found, b"a: 1 # numi: ignore[x/y]\n");
+        assert_eq!(
+            found.diagnostics[0].note.as_deref(),
+            Some(
+                "case \"b\" first; not suppressed: `# numi: ignore[x/y]` needs a reason after the bracket"
+            )
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! source position of every node. Aliases are expanded within a node budget,
 //! nesting is capped, and duplicate keys are refused at any depth.
 
+pub mod comments;
 mod fast;
 mod positions;
 mod scalar;

@@ -237,3 +237,31 @@ fn every_case_of_the_yaml_test_suite_agrees_or_is_a_listed_refusal() {
     // The fast path is held to the suite only where it takes a case.
     assert!(fast_path_cases > 10, "the fast path took {fast_path_cases}");
 }
+
+/// Every case's comments are where saphyr's values say they are: a mark
+/// written into each one changes no value, and one written after any other
+/// `#` that could start a comment changes some (see
+/// [`super::comments::disagreement`]).
+#[test]
+fn every_comment_of_the_yaml_test_suite_is_found_and_nothing_else() {
+    let cases = cases();
+    assert!(cases.len() > 350, "only {} cases", cases.len());
+    let mut with_comments = 0;
+    let mut problems = Vec::new();
+    for case in &cases {
+        let Ok(text) = std::str::from_utf8(&case.input) else {
+            continue;
+        };
+        if super::comments::comments(text).is_some_and(|found| !found.is_empty()) {
+            with_comments += 1;
+        }
+        if let Some(problem) = super::comments::disagreement(text) {
+            problems.push(format!("{}: {problem}", case.id));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        with_comments > 50,
+        "only {with_comments} cases with comments"
+    );
+}

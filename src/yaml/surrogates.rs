@@ -103,7 +103,7 @@ fn surrogate_at(bytes: &[u8], offset: usize) -> Option<u16> {
 /// (its first digit `D` becomes `0`): the same structure and positions, so
 /// saphyr can say where the double-quoted scalars are, escapes written in
 /// other scalars or comments included.
-fn probe(text: &str) -> String {
+pub(super) fn probe(text: &str) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for (offset, _) in text.match_indices("\\u") {
         if surrogate_at(text.as_bytes(), offset).is_none() {

@@ -24,5 +24,6 @@ mod properties;
 mod secrets;
 mod slug;
 mod strict;
+mod suppression;
 mod verified_runs;
 mod walk;
