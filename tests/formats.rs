@@ -277,7 +277,7 @@ fn standard_input_has_no_file_to_point_at() {
     let output = child.wait_with_output().expect("numi exits");
     assert_eq!(
         String::from_utf8(output.stdout).expect("UTF-8"),
-        "::error line=2,col=7,title=kind/unknown::unknown kind: \"Nope\" \
+        "::error line=2,col=7,endLine=2,endColumn=11,title=kind/unknown::unknown kind: \"Nope\" \
          (this build knows AutonomyPolicy, ContextBundle, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, PromotionDecided, PromotionProposed, QualificationUpdated)\n"
     );
 }
