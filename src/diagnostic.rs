@@ -68,6 +68,45 @@ impl fmt::Display for Position {
     }
 }
 
+/// A range of bytes of a source text, `start..end`: where the node or key
+/// a finding is about stands. Offsets past 4 GiB are held as 4 GiB; the
+/// file size limit keeps texts far below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The range `start..end`; an `end` before `start` is taken as `start`.
+    pub fn new(start: usize, end: usize) -> Self {
+        let start = u32::try_from(start).unwrap_or(u32::MAX);
+        let end = u32::try_from(end).unwrap_or(u32::MAX).max(start);
+        Span { start, end }
+    }
+
+    /// An empty range at `offset`.
+    pub fn at(offset: usize) -> Self {
+        Span::new(offset, offset)
+    }
+
+    pub fn start(self) -> usize {
+        usize::try_from(self.start).unwrap_or(usize::MAX)
+    }
+
+    pub fn end(self) -> usize {
+        usize::try_from(self.end).unwrap_or(usize::MAX)
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start()..self.end()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
 /// One problem found in one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -79,8 +118,14 @@ pub struct Diagnostic {
     pub message: String,
     /// JSON pointer of the node the diagnostic is about, when there is one.
     pub pointer: Option<String>,
-    /// Where that node stands in the source, when known.
+    /// Where that node stands in the source, when known: its first
+    /// character. With a span, derived from the span's start.
     pub position: Option<Position>,
+    /// Where the node ends (just past its last character), derived from
+    /// the span's end, when the span is known.
+    pub end: Option<Position>,
+    /// The bytes of the node (or key) in the source, when known.
+    pub span: Option<Span>,
     /// A hint beside the message for machine formats (which case an
     /// out-of-order case should follow, say); the text line never shows it.
     pub note: Option<String>,
@@ -99,6 +144,8 @@ impl Diagnostic {
             message: message.into(),
             pointer: None,
             position: None,
+            end: None,
+            span: None,
             note: None,
             secrets: Vec::new(),
         }

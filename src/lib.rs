@@ -26,7 +26,6 @@ pub mod rules;
 pub mod run;
 pub mod schema;
 pub mod secrets;
-pub mod span;
 pub mod suggest;
 pub mod text;
 pub mod validate;

@@ -9,7 +9,8 @@ use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
-    self, Document, KeyIndex, Limits, Positions, Root, document_order_with, parse_pointer,
+    self, Document, KeyIndex, Limits, LineIndex, Positions, Root, document_order_with,
+    parse_pointer,
 };
 
 /// Where a document was found, which decides the gates it meets.
@@ -99,7 +100,7 @@ pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location
                 return checked;
             }
             match yaml::load_bytes_rooted(bytes, limits, Positions::Record, root) {
-                Ok(document) => locate_all(&document, checked),
+                Ok(document) => locate_all(&document, bytes, checked),
                 // Loading the same bytes cannot fail the second time; if it
                 // did, the findings still stand without positions.
                 Err(_) => checked,
@@ -108,6 +109,14 @@ pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location
         Err(error) => {
             let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);
             diagnostic.position = error.position;
+            // The parser knows where a problem is, not where its token ends:
+            // the finding covers the character it points at.
+            if let (Some(position), Ok(text)) = (error.position, std::str::from_utf8(bytes)) {
+                let lines = LineIndex::new(text);
+                let span = lines.character_at(position);
+                diagnostic.span = Some(span);
+                diagnostic.end = Some(lines.position(span.end()));
+            }
             Checked {
                 diagnostics: vec![diagnostic],
                 ..Checked::default()
@@ -178,11 +187,13 @@ fn needs_position(diagnostic: &Diagnostic) -> bool {
     diagnostic.position.is_none() && diagnostic.pointer.is_some()
 }
 
-fn locate_all(document: &Document, mut checked: Checked) -> Checked {
+fn locate_all(document: &Document, bytes: &[u8], mut checked: Checked) -> Checked {
+    // The document loaded, so its bytes are UTF-8.
+    let lines = LineIndex::new(std::str::from_utf8(bytes).unwrap_or_default());
     let mut keys = KeyIndex::default();
     checked.diagnostics = std::mem::take(&mut checked.diagnostics)
         .into_iter()
-        .map(|d| locate(document, d, &mut keys))
+        .map(|d| locate(document, &lines, d, &mut keys))
         .collect();
     checked
 }
@@ -230,26 +241,28 @@ fn admit(
     Ok(kind)
 }
 
-/// Fills in the source position of a diagnostic's pointer: for an unexpected
+/// Fills in the source span of a diagnostic's pointer: for an unexpected
 /// property, its key; for a missing one, the mapping that lacks it.
 fn locate<'v>(
     document: &'v Document,
-    mut diagnostic: Diagnostic,
+    lines: &LineIndex<'_>,
+    diagnostic: Diagnostic,
     keys: &mut KeyIndex<'v>,
 ) -> Diagnostic {
     if diagnostic.position.is_some() {
         return diagnostic;
     }
-    if let Some(pointer) = &diagnostic.pointer {
-        let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
-        let at_key = matches!(
-            diagnostic.rule,
-            "schema/additionalProperties" | "events/unnamed-field"
-        );
-        diagnostic.position = Some(match located.key {
-            Some(key) if at_key => key,
-            _ => located.node,
-        });
-    }
-    diagnostic
+    let Some(pointer) = &diagnostic.pointer else {
+        return diagnostic;
+    };
+    let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
+    let at_key = matches!(
+        diagnostic.rule,
+        "schema/additionalProperties" | "events/unnamed-field"
+    );
+    let span = match located.key {
+        Some(key) if at_key => key,
+        _ => located.node,
+    };
+    lines.place(diagnostic, span)
 }

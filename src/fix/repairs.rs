@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::spans::{Lines, permute, sequence_items};
+use super::spans::{permute, sequence_items};
 use super::{Change, Fix, Repair, RuleFix, TextEdit, Unfixable};
 use crate::text::{quote, shorten};
 use crate::validate::Checked;
@@ -18,7 +18,6 @@ pub(super) fn offer(
     fixes: &[RuleFix],
     checked: &Checked,
 ) -> (Vec<Fix>, Vec<Unfixable>) {
-    let lines = Lines::new(text);
     let mut offered: Vec<Fix> = Vec::new();
     let mut unfixable: Vec<Unfixable> = Vec::new();
     for diagnostic in &checked.diagnostics {
@@ -32,11 +31,9 @@ pub(super) fn offer(
         let made = match rule_fix.repair {
             Repair::SortBy { key, noun } => {
                 let parent = path.get(..path.len().saturating_sub(1)).unwrap_or_default();
-                sort(text, &lines, document, parent, key, noun, diagnostic.rule)
+                sort(text, document, parent, key, noun, diagnostic.rule)
             }
-            Repair::LowercaseDigest => {
-                lowercase_digest(text, &lines, document, &path, diagnostic.rule)
-            }
+            Repair::LowercaseDigest => lowercase_digest(text, document, &path, diagnostic.rule),
         };
         match made {
             Ok(fix) if offered.iter().any(|other| other.change == fix.change) => {}
@@ -77,7 +74,6 @@ const LAYOUT: &str = "numi cannot move these entries without changing the layout
 
 fn sort(
     text: &str,
-    lines: &Lines,
     document: &Document,
     path: &[PathSegment],
     key: &'static str,
@@ -111,13 +107,12 @@ fn sort(
             quote(&shorten(name))
         ));
     }
-    let sequence = lines.offset(text, node.at).ok_or(LAYOUT)?;
-    let starts: Option<Vec<usize>> = node
+    let sequence = node.span().start();
+    let starts: Vec<usize> = node
         .children
         .iter()
-        .map(|child| lines.offset(text, child.at))
+        .map(|child| child.span().start())
         .collect();
-    let starts = starts.ok_or(LAYOUT)?;
     if starts.len() != names.len() {
         return Err(LAYOUT.to_owned());
     }
@@ -138,7 +133,6 @@ fn sort(
 
 fn lowercase_digest(
     text: &str,
-    lines: &Lines,
     document: &Document,
     path: &[PathSegment],
     rule: &'static str,
@@ -157,7 +151,7 @@ fn lowercase_digest(
                 .to_owned(),
         );
     }
-    let start = lines.offset(text, node.at).ok_or(LAYOUT)?;
+    let start = node.span().start();
     let written = text.get(start..).unwrap_or_default();
     let quote_length = usize::from(written.starts_with(['"', '\'']));
     let verbatim = written

@@ -1,47 +1,12 @@
 //! Where the items of a sequence stand in the text, comments included, so
-//! that a sort is a splice of text. The loader records where each node
-//! starts; everything else is read here from the text around those starts,
-//! so the loader's hot path stays as it is.
+//! that a sort is a splice of text. The loader records the bytes of each
+//! node; the layout around them (dashes, comment lines, commas) is read here.
 //!
 //! An item is its own lines (block style) or its own node (flow style),
 //! with the comment lines directly above it and the comment at the end of
 //! its line. What lies between items (blank lines, commas) stays in place.
 
 use std::ops::Range;
-
-use crate::diagnostic::Position;
-
-/// The byte offset where each line starts.
-pub(crate) struct Lines {
-    starts: Vec<usize>,
-}
-
-impl Lines {
-    pub(crate) fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        Lines { starts }
-    }
-
-    /// The byte offset of a position (line and column counted from 1,
-    /// columns in characters).
-    pub(crate) fn offset(&self, text: &str, at: Position) -> Option<usize> {
-        let line = usize::try_from(at.line).ok()?.checked_sub(1)?;
-        let start = *self.starts.get(line)?;
-        let column = usize::try_from(at.column).ok()?.checked_sub(1)?;
-        let rest = text.get(start..)?;
-        match rest.char_indices().nth(column) {
-            Some((index, _)) => Some(start + index),
-            None if rest.chars().count() == column => Some(text.len()),
-            None => None,
-        }
-    }
-}
 
 /// The start of the line that holds `offset`.
 fn line_start(text: &str, offset: usize) -> usize {

@@ -232,10 +232,8 @@ mod tests {
             if diagnostic.rule != self.0 {
                 return Vec::new();
             }
-            let start = diagnostic
-                .position
-                .map_or(0, |p| crate::span::offset(text, p));
-            let end = start + crate::span::token_length(text, start);
+            let span = diagnostic.span.unwrap_or_default();
+            let (start, end) = (span.start(), span.end().min(text.len()));
             vec![Fix {
                 title: format!("replace with {}", self.1),
                 edits: vec![ByteEdit {
@@ -247,11 +245,10 @@ mod tests {
     }
 
     fn finding(line: u32, column: u32, span: Range<usize>) -> Finding {
-        Finding {
-            diagnostic: Diagnostic::new(Stage::Rule, "test/rule", "bad")
-                .at_position(crate::Position { line, column }),
-            span,
-        }
+        let mut diagnostic = Diagnostic::new(Stage::Rule, "test/rule", "bad")
+            .at_position(crate::Position { line, column });
+        diagnostic.span = Some(crate::diagnostic::Span::new(span.start, span.end));
+        Finding { diagnostic, span }
     }
 
     fn titles(actions: &[CodeActionOrCommand]) -> Vec<String> {
@@ -268,9 +265,9 @@ mod tests {
     fn the_fix_under_the_cursor_and_fix_all_are_offered() {
         let text = "a: é1\nb: 2\n";
         let uri = Uri::from_str("file:///x.yaml").unwrap();
-        let findings = [finding(1, 4, 4..7), finding(2, 4, 11..12)];
+        let findings = [finding(1, 4, 3..6), finding(2, 4, 10..11)];
         let fixer = Replace("test/rule", "0");
-        let found = actions(&fixer, &uri, text, &findings, 11..11, Encoding::Utf16);
+        let found = actions(&fixer, &uri, text, &findings, 10..10, Encoding::Utf16);
         assert_eq!(titles(&found), ["replace with 0", FIX_ALL_TITLE]);
         let CodeActionOrCommand::CodeAction(all) = &found[1] else {
             panic!("an action")

@@ -14,10 +14,10 @@ use crate::config::{Config, Policy};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::project;
-use crate::span::{offset, token_length};
 use crate::validate::{Checked, Mode, validate_at};
 use crate::verdict::Verdict;
 use crate::yaml::Limits;
+use crate::yaml::LineIndex;
 
 /// What the server checks with, as `numi validate` takes it from its flags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -111,21 +111,14 @@ fn project_of(path: &Path) -> (Config, Policy) {
         .unwrap_or_default()
 }
 
-/// The bytes of a finding's node: its token, or an empty span where a
-/// mapping lacks a property (underlining its first key would blame that key).
+/// The bytes of a finding's node, or of the character at its position
+/// when only that is known.
 fn span_of(text: &str, diagnostic: &Diagnostic) -> Range<usize> {
-    let Some(position) = diagnostic.position else {
-        return 0..0;
-    };
-    let start = offset(text, position);
-    let points_at_mapping = diagnostic.rule == "schema/required"
-        && !text.get(start..).is_some_and(|rest| rest.starts_with('{'));
-    let length = if points_at_mapping {
-        0
-    } else {
-        token_length(text, start)
-    };
-    start..start + length
+    match (diagnostic.span, diagnostic.position) {
+        (Some(span), _) => span.range(),
+        (None, Some(position)) => LineIndex::new(text).character_at(position).range(),
+        (None, None) => 0..0,
+    }
 }
 
 /// A finding as the client shows it. The order rules' note ("case b
@@ -178,9 +171,10 @@ fn message(diagnostic: &Diagnostic) -> String {
 }
 
 pub fn lsp_range(text: &str, span: &Range<usize>, encoding: Encoding) -> lsp_types::Range {
+    let lines = LineIndex::new(text);
     lsp_types::Range {
-        start: encoding.position(text, span.start),
-        end: encoding.position(text, span.end),
+        start: encoding.position(&lines, span.start),
+        end: encoding.position(&lines, span.end),
     }
 }
 
@@ -267,13 +261,16 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_property_points_at_the_mapping_without_a_width() {
+    fn a_missing_property_covers_the_mapping_that_lacks_it() {
         let text = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata:\n  name: x\nspec:\n  cases: []\n";
         let findings = check(text, None, Settings::default());
         let required = findings
             .iter()
             .find(|f| f.diagnostic.rule == "schema/required");
-        assert_eq!(required.map(|f| f.span.len()), Some(0));
+        assert_eq!(
+            required.and_then(|f| text.get(f.span.clone())),
+            Some("cases: []")
+        );
     }
 
     #[test]

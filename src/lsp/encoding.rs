@@ -1,8 +1,10 @@
 //! Positions as the client counts them. LSP columns are UTF-16 code units
-//! unless the client offers UTF-8 at initialization; numi's loader counts
-//! characters and its text helpers bytes, so every range crosses here.
+//! unless the client offers UTF-8 at initialization; findings carry byte
+//! ranges, so every range crosses here, through the loader's line index.
 
 use lsp_types::Position;
+
+use crate::yaml::{Column, LineIndex};
 
 /// The code units a client counts columns in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,56 +32,26 @@ impl Encoding {
         }
     }
 
-    fn units(self, c: char) -> u32 {
-        let units = match self {
-            Encoding::Utf8 => c.len_utf8(),
-            Encoding::Utf16 => c.len_utf16(),
-        };
-        u32::try_from(units).unwrap_or(u32::MAX)
+    fn column(self) -> Column {
+        match self {
+            Encoding::Utf8 => Column::Utf8,
+            Encoding::Utf16 => Column::Utf16,
+        }
     }
 
-    /// The client position of a byte offset; an offset inside a character
-    /// counts as the character's start, one past the text as its end.
-    pub fn position(self, text: &str, offset: usize) -> Position {
-        let offset = offset.min(text.len());
-        let before = text.get(..offset).unwrap_or_else(|| {
-            let start = (0..offset).rev().find(|&at| text.is_char_boundary(at));
-            text.get(..start.unwrap_or(0)).unwrap_or_default()
-        });
-        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
-        let line = before.matches('\n').count();
-        let column = before
-            .get(line_start..)
-            .unwrap_or_default()
-            .chars()
-            .fold(0u32, |sum, c| sum.saturating_add(self.units(c)));
-        Position {
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            character: column,
-        }
+    /// The client position of a byte offset of the indexed text; an offset
+    /// inside a character counts as the character's start, one past the
+    /// text as its end.
+    pub fn position(self, lines: &LineIndex<'_>, offset: usize) -> Position {
+        let (line, character) = lines.line_column(offset, self.column());
+        Position { line, character }
     }
 
     /// The byte offset of a client position: a column past its line's end
     /// (or inside a character) lands on the nearest character boundary
     /// before it, as the protocol asks; a line past the text is its end.
     pub fn offset(self, text: &str, position: Position) -> usize {
-        let line_index = usize::try_from(position.line).unwrap_or(usize::MAX);
-        let mut starts = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1));
-        let Some(line_start) = starts.nth(line_index) else {
-            return text.len();
-        };
-        let line = text.get(line_start..).unwrap_or_default();
-        let line = line.split('\n').next().unwrap_or_default();
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let mut counted = 0u32;
-        for (at, c) in line.char_indices() {
-            let next = counted.saturating_add(self.units(c));
-            if next > position.character {
-                return line_start + at;
-            }
-            counted = next;
-        }
-        line_start + line.len()
+        LineIndex::new(text).offset_at(position.line, position.character, self.column())
     }
 }
 
@@ -108,12 +80,12 @@ mod tests {
         // "é" is 2 bytes and 1 UTF-16 unit; "𝄞" is 4 bytes and 2 units.
         let text = "a: é𝄞 x\nb: 1\n";
         let x = text.find('x').unwrap_or_default();
-        assert_eq!(Encoding::Utf16.position(text, x), at(0, 7));
-        assert_eq!(Encoding::Utf8.position(text, x), at(0, 10));
+        assert_eq!(Encoding::Utf16.position(&LineIndex::new(text), x), at(0, 7));
+        assert_eq!(Encoding::Utf8.position(&LineIndex::new(text), x), at(0, 10));
         assert_eq!(Encoding::Utf16.offset(text, at(0, 7)), x);
         assert_eq!(Encoding::Utf8.offset(text, at(0, 10)), x);
         let b = text.find('b').unwrap_or_default();
-        assert_eq!(Encoding::Utf16.position(text, b), at(1, 0));
+        assert_eq!(Encoding::Utf16.position(&LineIndex::new(text), b), at(1, 0));
         assert_eq!(Encoding::Utf16.offset(text, at(1, 0)), b);
     }
 
@@ -125,7 +97,20 @@ mod tests {
         // Past the line's end: the end of the line, never the next line.
         assert_eq!(Encoding::Utf16.offset(text, at(0, 99)), 7);
         assert_eq!(Encoding::Utf16.offset(text, at(9, 0)), text.len());
-        assert_eq!(Encoding::Utf16.position(text, 999), at(1, 1));
-        assert_eq!(Encoding::Utf16.position(text, 4), at(0, 3));
+        assert_eq!(
+            Encoding::Utf16.position(&LineIndex::new(text), 999),
+            at(1, 1)
+        );
+        assert_eq!(Encoding::Utf16.position(&LineIndex::new(text), 4), at(0, 3));
+    }
+
+    #[test]
+    fn every_line_end_starts_a_line_as_the_client_counts() {
+        for text in ["a: 1\nbé: x\n", "a: 1\r\nbé: x\r\n", "a: 1\rbé: x\r"] {
+            let x = text.find('x').unwrap_or_default();
+            let lines = LineIndex::new(text);
+            assert_eq!(Encoding::Utf16.position(&lines, x), at(1, 4), "{text:?}");
+            assert_eq!(Encoding::Utf16.offset(text, at(1, 4)), x, "{text:?}");
+        }
     }
 }

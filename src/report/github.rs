@@ -33,6 +33,10 @@ impl Reporter for GithubReporter {
             if let Some(position) = diagnostic.position {
                 properties.push(format!("line={}", position.line));
                 properties.push(format!("col={}", position.column));
+                if let Some(end) = diagnostic.end {
+                    properties.push(format!("endLine={}", end.line));
+                    properties.push(format!("endColumn={}", end.column));
+                }
             }
             properties.push(format!("title={}", escape_property(diagnostic.rule)));
             writeln!(

@@ -48,6 +48,14 @@ struct DiagnosticRecord<'a> {
     pointer: Option<&'a str>,
     line: Option<u32>,
     column: Option<u32>,
+    end: Option<EndRecord>,
+}
+
+/// Where a diagnostic's node ends: just past its last character.
+#[derive(Serialize)]
+struct EndRecord {
+    line: u32,
+    column: u32,
 }
 
 #[derive(Serialize)]
@@ -85,6 +93,10 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
             pointer: diagnostic.pointer.as_deref(),
             line: diagnostic.position.map(|position| position.line),
             column: diagnostic.position.map(|position| position.column),
+            end: diagnostic.end.map(|end| EndRecord {
+                line: end.line,
+                column: end.column,
+            }),
         }
     }
 }

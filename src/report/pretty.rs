@@ -11,14 +11,14 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, S
 use serde_json::Value;
 
 use super::{Reporter, text};
-use crate::diagnostic::{Diagnostic, Severity, Stage};
+use crate::diagnostic::{Diagnostic, Severity, Span, Stage};
 use crate::kinds;
 use crate::results::{FileResult, Status, Summary};
 use crate::rules;
 use crate::secrets::{MASK, mask};
-use crate::span::{offset, token_length};
 use crate::suggest::nearest;
 use crate::text::{is_invisible_format, quote};
+use crate::yaml::LineIndex;
 
 /// Columns the report is wrapped to, whatever the terminal, so the output of
 /// a run does not depend on where it ran.
@@ -67,21 +67,21 @@ impl PrettyReporter {
         kind: Option<&'static str>,
         source: Option<&'a NamedSource<String>>,
     ) -> Report<'a> {
-        let span = source.zip(diagnostic.position).map(|(source, position)| {
+        let span = source.and_then(|source| {
             let text = source.inner();
-            let start = offset(text, position);
-            // The source shows a tab as TAB: a finding on it underlines it
-            // alone, as `token_length` does a tab.
-            let length = if text.get(start..).is_some_and(|rest| rest.starts_with(TAB)) {
-                TAB.len_utf8()
-            } else {
-                token_length(text, start)
-            };
+            let shown = shown_span(&LineIndex::new(text), diagnostic)?;
             // A block mapping stands where its first key does; underlining
             // that key would blame it for what the mapping lacks.
             let points_at_mapping = diagnostic.rule == "schema/required"
-                && !text.get(start..).is_some_and(|rest| rest.starts_with('{'));
-            (start, if points_at_mapping { 0 } else { length })
+                && !text
+                    .get(shown.start()..)
+                    .is_some_and(|rest| rest.starts_with('{'));
+            let length = if points_at_mapping {
+                0
+            } else {
+                shown.range().len()
+            };
+            Some((shown.start(), length))
         });
         let token = span
             .zip(source)
@@ -230,17 +230,38 @@ fn masked_source(text: &str, diagnostics: &[Diagnostic]) -> String {
             .secrets
             .iter()
             .any(|secret| !secret.is_empty() && !text.contains(secret.as_str()));
-        let Some(position) = diagnostic.position.filter(|_| hidden) else {
+        if !hidden {
+            continue;
+        }
+        let Some(node) = whole_span(&LineIndex::new(&masked), diagnostic) else {
             continue;
         };
-        let start = offset(&masked, position);
-        let length = token_length(&masked, start);
-        if let Some(node) = masked.get(start..start + length) {
-            let stars: String = node.chars().map(|_| MASK).collect();
-            masked.replace_range(start..start + length, &stars);
+        if let Some(written) = masked.get(node.range()) {
+            // Character for character, line breaks kept: positions still hold.
+            let stars: String = written
+                .chars()
+                .map(|c| if matches!(c, '\n' | '\r') { c } else { MASK })
+                .collect();
+            masked.replace_range(node.range(), &stars);
         }
     }
     masked
+}
+
+/// The bytes of `diagnostic`'s node in `shown`, a text that stands for the
+/// source character for character (secrets masked, line ends made line
+/// feeds): its span's positions, found again there.
+fn whole_span(shown: &LineIndex<'_>, diagnostic: &Diagnostic) -> Option<Span> {
+    let start = diagnostic.position?;
+    Some(match diagnostic.end {
+        Some(end) => Span::new(shown.offset(start), shown.offset(end)),
+        None => shown.character_at(start),
+    })
+}
+
+/// What the report underlines of `diagnostic`'s node: its first line.
+fn shown_span(shown: &LineIndex<'_>, diagnostic: &Diagnostic) -> Option<Span> {
+    whole_span(shown, diagnostic).map(|span| shown.first_line(span))
 }
 
 /// A display name as the snippet's title may show it: escaped as the text

@@ -167,15 +167,22 @@ fn location(path: &str, diagnostic: &Diagnostic) -> Option<Location> {
     }
     let artifact = ArtifactLocation::builder().uri(uri(path)).build();
     let physical = match diagnostic.position {
-        Some(position) => PhysicalLocation::builder()
-            .artifact_location(artifact)
-            .region(
-                Region::builder()
-                    .start_line(i64::from(position.line))
-                    .start_column(i64::from(position.column))
-                    .build(),
-            )
-            .build(),
+        Some(position) => {
+            // SARIF's end column is the column just past the region, as
+            // numi's end is.
+            let end = diagnostic.end.unwrap_or(position);
+            PhysicalLocation::builder()
+                .artifact_location(artifact)
+                .region(
+                    Region::builder()
+                        .start_line(i64::from(position.line))
+                        .start_column(i64::from(position.column))
+                        .end_line(i64::from(end.line))
+                        .end_column(i64::from(end.column))
+                        .build(),
+                )
+                .build()
+        }
         // A finding about the whole file (it cannot be read) points at its
         // start: code scanning shows a result only with a region.
         None => PhysicalLocation::builder()

@@ -14,7 +14,7 @@
 //! from the start. So does any error the builder reports, so that every
 //! error message comes from the full parser.
 
-use saphyr_parser::{Event, Marker};
+use saphyr_parser::{Event, Marker, Span};
 
 use super::{Builder, Document, Limits, Positions, surrogates};
 
@@ -143,17 +143,22 @@ impl<'t> Reader<'t, '_> {
         self.emit(Event::StreamEnd, self.marker())
     }
 
+    /// An event whose token starts at `at` and ends under the cursor, as
+    /// saphyr spans it.
     fn emit(&mut self, event: Event<'t>, at: Marker) -> Step {
+        let span = Span::new(at, self.marker());
         self.builder
-            .on_event(event, at)
+            .on_event(event, &span)
             .map(drop)
             .map_err(|_| GiveUp)
     }
 
-    /// A plain or double-quoted scalar, straight to the builder.
+    /// A plain or double-quoted scalar that starts at `at` and ends under the
+    /// cursor, straight to the builder.
     fn scalar(&mut self, text: &str, plain: bool, at: Marker) -> Step {
+        let bytes = super::Span::new(at.index(), self.pos);
         self.builder
-            .untagged_scalar(text, plain, super::position(&at))
+            .untagged_scalar(text, plain, super::position(&at), bytes)
             .map_err(|_| GiveUp)
     }
 
@@ -252,8 +257,9 @@ impl<'t> Reader<'t, '_> {
             let at = self.marker();
             let length = self.key_length().ok_or(GiveUp)?;
             let key = self.slice(self.pos, self.pos + length)?;
+            self.pos += length;
             self.scalar(key, true, at)?;
-            self.pos += length + 1;
+            self.pos += 1;
             self.skip_spaces();
             if matches!(self.peek(), None | Some(b'\n')) {
                 self.end_of_line()?;
@@ -435,8 +441,9 @@ impl<'t> Reader<'t, '_> {
         self.pos += 1;
         self.flow_space(indent)?;
         if self.peek() == Some(close) {
+            let bracket = self.marker();
             self.pos += 1;
-            return self.emit(flow_end(is_mapping), self.marker());
+            return self.emit(flow_end(is_mapping), bracket);
         }
         loop {
             if is_mapping {
@@ -475,8 +482,9 @@ impl<'t> Reader<'t, '_> {
                     }
                 }
                 Some(b) if b == close => {
+                    let bracket = self.marker();
                     self.pos += 1;
-                    return self.emit(flow_end(is_mapping), self.marker());
+                    return self.emit(flow_end(is_mapping), bracket);
                 }
                 _ => return Err(GiveUp),
             }

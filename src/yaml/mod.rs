@@ -4,6 +4,7 @@
 
 pub mod comments;
 mod fast;
+mod lines;
 mod positions;
 mod scalar;
 #[cfg(test)]
@@ -17,7 +18,8 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::Position;
+use crate::diagnostic::{Position, Span};
+pub use lines::{Column, LineIndex};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
     format_pointer, parse_pointer,
@@ -287,7 +289,7 @@ fn feed<'a>(text: &str, mut builder: Builder<'a>) -> Result<Builder<'a>, Failure
     let mut parser = Parser::new_from_str(text);
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(Failure::Scan)?;
-        if builder.on_event(event, span.start).map_err(Failure::Yaml)? {
+        if builder.on_event(event, &span).map_err(Failure::Yaml)? {
             break;
         }
     }
@@ -318,7 +320,7 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
         ));
     }
     if fast.positions != full.positions {
-        return Some("positions differ".to_owned());
+        return Some("node ranges differ".to_owned());
     }
     (fast.text.longest != full.text.longest).then(|| "text facts differ".to_owned())
 }
@@ -409,6 +411,8 @@ fn position(marker: &Marker) -> Position {
 /// A finished node on its way into its parent.
 struct Node {
     value: Value,
+    /// Where the node starts, for messages.
+    at: Position,
     positions: NodePositions,
     /// Nodes in this subtree, aliases expanded.
     size: usize,
@@ -439,6 +443,8 @@ enum Collection {
 
 struct Frame {
     collection: Collection,
+    /// Where the collection starts, for messages.
+    at: Position,
     positions: NodePositions,
     /// Where the mapping's latest key stands.
     last_key: Position,
@@ -469,7 +475,11 @@ struct Builder<'a> {
     longest_text: usize,
     /// Byte offset of the start of each line, built on first use when the
     /// text is not ASCII.
-    line_starts: Option<Vec<usize>>,
+    line_starts: Option<LineIndex<'a>>,
+    /// The last marker index turned into a byte offset, and that offset:
+    /// markers count characters and mostly move forward, so a text that is
+    /// not ASCII is walked from there.
+    last_offset: (usize, usize),
 }
 
 impl<'a> Builder<'a> {
@@ -485,16 +495,86 @@ impl<'a> Builder<'a> {
             root: None,
             nodes: 0,
             text_bytes: 0,
-            ascii: false,
+            // With positions, the saphyr path needs byte offsets: on ASCII
+            // a marker's index is one.
+            ascii: positions == Positions::Record && text.is_ascii(),
             printable_one_line: false,
             longest_text: 0,
             line_starts: None,
+            last_offset: (0, 0),
         }
     }
 
+    /// The bytes of the original text that saphyr's `span` of the text it
+    /// read covers; nothing unless positions are recorded.
+    fn bytes_of(&mut self, span: &saphyr_parser::Span) -> Span {
+        if !self.record {
+            return Span::default();
+        }
+        let start = self.offset_of(span.start.index());
+        let end = self.offset_of(span.end.index());
+        self.original(start, end)
+    }
+
+    /// [`Builder::bytes_of`] a scalar, without the line breaks and spaces
+    /// saphyr counts in a block scalar after its last line of content.
+    fn scalar_bytes_of(&mut self, span: &saphyr_parser::Span) -> Span {
+        if !self.record {
+            return Span::default();
+        }
+        let start = self.offset_of(span.start.index());
+        let end = self.offset_of(span.end.index());
+        let inside = self.text.get(start..end).unwrap_or_default();
+        let content = inside.trim_end_matches([' ', '\t', '\r', '\n']);
+        self.original(start, start + content.len())
+    }
+
+    /// The original text's bytes of `start..end`, bytes of the text saphyr
+    /// read.
+    fn original(&self, start: usize, end: usize) -> Span {
+        Span::new(
+            self.shifts.original_offset(start),
+            self.shifts.original_offset(end),
+        )
+    }
+
+    /// The byte offset of a marker's index, which counts characters.
+    fn offset_of(&mut self, index: usize) -> usize {
+        if self.ascii {
+            return index;
+        }
+        let (mut at, mut offset) = self.last_offset;
+        if index < at {
+            let before = self.text.get(..offset).unwrap_or_default();
+            for c in before.chars().rev() {
+                if at == index {
+                    break;
+                }
+                at -= 1;
+                offset -= c.len_utf8();
+            }
+        } else {
+            let after = self.text.get(offset..).unwrap_or_default();
+            for c in after.chars() {
+                if at == index {
+                    break;
+                }
+                at += 1;
+                offset += c.len_utf8();
+            }
+        }
+        self.last_offset = (at, offset);
+        offset
+    }
+
     /// Handles one event; `Ok(true)` once the stream has ended.
-    fn on_event(&mut self, event: Event<'_>, start: Marker) -> Result<bool, YamlError> {
-        let at = self.shifts.original(position(&start));
+    fn on_event(
+        &mut self,
+        event: Event<'_>,
+        span: &saphyr_parser::Span,
+    ) -> Result<bool, YamlError> {
+        let start = &span.start;
+        let at = self.shifts.original(position(start));
         match event {
             Event::StreamEnd => return Ok(true),
             Event::DocumentStart(_) => {
@@ -508,17 +588,31 @@ impl<'a> Builder<'a> {
                 }
             }
             Event::Nothing | Event::StreamStart | Event::DocumentEnd => {}
-            Event::Alias(id) => self.on_alias(id, at)?,
+            Event::Alias(id) => {
+                let bytes = self.bytes_of(span);
+                self.on_alias(id, at, bytes)?;
+            }
             Event::Scalar(text, style, anchor, tag) => {
-                self.on_scalar(text, style, anchor, tag.as_deref(), at)?;
+                let bytes = self.scalar_bytes_of(span);
+                self.on_scalar(text, style, anchor, tag.as_deref(), at, bytes)?;
             }
             Event::SequenceStart(anchor, tag) => {
                 self.check_collection_tag(tag.as_deref(), "seq", at)?;
-                let at = self.indentless_dash(at, start.index()).unwrap_or(at);
-                self.open(Collection::Sequence(Vec::new()), anchor, at)?;
+                let bytes = self.bytes_of(span);
+                let (at, bytes) = match self.indentless_dash(at, start.index()) {
+                    Some(dash) => {
+                        // Spaces stand between the dash and the item.
+                        let back = usize::try_from(at.column.saturating_sub(dash.column))
+                            .unwrap_or_default();
+                        (dash, Span::at(bytes.start().saturating_sub(back)))
+                    }
+                    None => (at, bytes),
+                };
+                self.open(Collection::Sequence(Vec::new()), anchor, at, bytes)?;
             }
             Event::MappingStart(anchor, tag) => {
                 self.check_collection_tag(tag.as_deref(), "map", at)?;
+                let bytes = self.bytes_of(span);
                 self.open(
                     Collection::Mapping {
                         map: Map::new(),
@@ -526,9 +620,13 @@ impl<'a> Builder<'a> {
                     },
                     anchor,
                     at,
+                    bytes,
                 )?;
             }
-            Event::SequenceEnd | Event::MappingEnd => self.close()?,
+            Event::SequenceEnd | Event::MappingEnd => {
+                let bytes = self.bytes_of(span);
+                self.close(bytes)?;
+            }
         }
         Ok(false)
     }
@@ -573,11 +671,14 @@ impl<'a> Builder<'a> {
             return None;
         }
         let text = self.text;
-        let start = if self.ascii {
+        let start = if self.ascii && self.shifts.is_empty() {
             index.checked_sub(usize::try_from(at.column).ok()?.checked_sub(1)?)?
         } else {
-            let starts = self.line_starts.get_or_insert_with(|| line_starts(text));
-            *starts.get(usize::try_from(at.line).ok()?.checked_sub(1)?)?
+            let lines = self.line_starts.get_or_insert_with(|| LineIndex::new(text));
+            lines.offset(Position {
+                line: at.line,
+                column: 1,
+            })
         };
         let line = text.get(start..)?;
         let indent = line.chars().take_while(|&c| c == ' ').count();
@@ -610,6 +711,7 @@ impl<'a> Builder<'a> {
         anchor: usize,
         tag: Option<&Tag>,
         at: Position,
+        bytes: Span,
     ) -> Result<(), YamlError> {
         self.spend(1, text.len(), at)?;
         let text_bytes = text.len();
@@ -646,7 +748,8 @@ impl<'a> Builder<'a> {
         };
         let node = Node {
             value,
-            positions: NodePositions::leaf(at),
+            at,
+            positions: NodePositions::leaf(bytes),
             size: 1,
             text_bytes,
             height: 0,
@@ -659,7 +762,13 @@ impl<'a> Builder<'a> {
     /// [`Builder::accept`] do for one, without building a node. The fast
     /// path reads no other scalar, and gives up on any error, so the error
     /// itself need not match.
-    fn untagged_scalar(&mut self, text: &str, plain: bool, at: Position) -> Result<(), YamlError> {
+    fn untagged_scalar(
+        &mut self,
+        text: &str,
+        plain: bool,
+        at: Position,
+        bytes: Span,
+    ) -> Result<(), YamlError> {
         self.spend(1, text.len(), at)?;
         self.longest_text = self.longest_text.max(text.len());
         let record = self.record;
@@ -679,7 +788,7 @@ impl<'a> Builder<'a> {
             Collection::Sequence(items) => {
                 items.push(value(text)?);
                 if record {
-                    parent.positions.children.push(NodePositions::leaf(at));
+                    parent.positions.children.push(NodePositions::leaf(bytes));
                 }
             }
             Collection::Mapping {
@@ -691,7 +800,7 @@ impl<'a> Builder<'a> {
                         *slot = value(text)?;
                     }
                     if record {
-                        parent.positions.children.push(NodePositions::leaf(at));
+                        parent.positions.children.push(NodePositions::leaf(bytes));
                     }
                 } else {
                     if plain && is_null(text) {
@@ -705,7 +814,7 @@ impl<'a> Builder<'a> {
                     }
                     parent.last_key = at;
                     if record {
-                        parent.positions.keys.push(at);
+                        parent.positions.keys.push(bytes);
                     }
                     *awaiting_value = true;
                 }
@@ -714,7 +823,7 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    fn on_alias(&mut self, id: usize, at: Position) -> Result<(), YamlError> {
+    fn on_alias(&mut self, id: usize, at: Position, bytes: Span) -> Result<(), YamlError> {
         let Some(Anchored {
             node: anchored,
             key_text,
@@ -747,12 +856,13 @@ impl<'a> Builder<'a> {
             anchored.value.clone()
         };
         let positions = if self.record {
-            relocated(&anchored.positions, at)
+            relocated(&anchored.positions, bytes)
         } else {
-            NodePositions::leaf(at)
+            NodePositions::leaf(bytes)
         };
         let node = Node {
             value,
+            at,
             positions,
             size: anchored.size,
             text_bytes: anchored.text_bytes,
@@ -778,6 +888,7 @@ impl<'a> Builder<'a> {
         collection: Collection,
         anchor: usize,
         at: Position,
+        bytes: Span,
     ) -> Result<(), YamlError> {
         if self.expecting_key() {
             return Err(YamlError::new(
@@ -792,7 +903,8 @@ impl<'a> Builder<'a> {
         self.spend(1, 0, at)?;
         self.stack.push(Frame {
             collection,
-            positions: NodePositions::leaf(at),
+            at,
+            positions: NodePositions::leaf(bytes),
             last_key: at,
             anchor,
             size: 1,
@@ -802,16 +914,31 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    fn close(&mut self) -> Result<(), YamlError> {
-        let Some(frame) = self.stack.pop() else {
+    /// Ends the innermost collection; `bytes` is its closing bracket, or
+    /// nothing for a block collection, which ends with its last node.
+    fn close(&mut self, bytes: Span) -> Result<(), YamlError> {
+        let Some(mut frame) = self.stack.pop() else {
             return Ok(());
         };
         let value = match frame.collection {
             Collection::Sequence(items) => Value::Array(items),
             Collection::Mapping { map, .. } => Value::Object(map),
         };
+        if self.record {
+            let at = frame.positions.at;
+            let end = if bytes.is_empty() {
+                let last = |spans: &mut dyn Iterator<Item = Span>| spans.last().map(Span::end);
+                let child = last(&mut frame.positions.children.iter().map(|c| c.at));
+                let key = last(&mut frame.positions.keys.iter().copied());
+                child.max(key).unwrap_or(at.end())
+            } else {
+                bytes.end()
+            };
+            frame.positions.at = Span::new(at.start(), end);
+        }
         let node = Node {
             value,
+            at: frame.at,
             positions: frame.positions,
             size: frame.size,
             text_bytes: frame.text_bytes,
@@ -841,7 +968,7 @@ impl<'a> Builder<'a> {
         key_text: Option<String>,
     ) -> Result<(), YamlError> {
         if anchor != 0 {
-            self.spend(node.size, node.text_bytes, node.positions.at)?;
+            self.spend(node.size, node.text_bytes, node.at)?;
             let positions = if self.record {
                 node.positions.clone()
             } else {
@@ -849,6 +976,7 @@ impl<'a> Builder<'a> {
             };
             let copy = Node {
                 value: node.value.clone(),
+                at: node.at,
                 positions,
                 size: node.size,
                 text_bytes: node.text_bytes,
@@ -890,16 +1018,13 @@ impl<'a> Builder<'a> {
                     let Value::String(key) = node.value else {
                         return Err(YamlError::new(
                             "yaml/complex-key",
-                            format!(
-                                "a mapping key is not a plain scalar at {}",
-                                node.positions.at
-                            ),
-                            Some(node.positions.at),
+                            format!("a mapping key is not a plain scalar at {}", node.at),
+                            Some(node.at),
                         ));
                     };
                     match map.entry(key) {
                         Entry::Occupied(entry) => {
-                            let at = node.positions.at;
+                            let at = node.at;
                             return Err(YamlError::new(
                                 "yaml/duplicate-key",
                                 format!("duplicate key {} at {at}", quoted(entry.key())),
@@ -910,7 +1035,7 @@ impl<'a> Builder<'a> {
                             entry.insert(Value::Null);
                         }
                     }
-                    parent.last_key = node.positions.at;
+                    parent.last_key = node.at;
                     if record {
                         parent.positions.keys.push(node.positions.at);
                     }
@@ -976,7 +1101,7 @@ impl<'a> Builder<'a> {
             Value::Null => Err(YamlError::new(
                 "yaml/empty",
                 "the document is empty",
-                Some(root.positions.at),
+                Some(root.at),
             )),
             _ => Err(YamlError::new(
                 "yaml/root-not-mapping",
@@ -984,7 +1109,7 @@ impl<'a> Builder<'a> {
                     "the document root is {}, not a mapping",
                     json_type_name(&root.value)
                 ),
-                Some(root.positions.at),
+                Some(root.at),
             )),
         }
     }
@@ -992,7 +1117,7 @@ impl<'a> Builder<'a> {
 
 /// Gives every node of an alias's copy the alias's own position: that is
 /// where the reader sees it.
-fn relocated(positions: &NodePositions, at: Position) -> NodePositions {
+fn relocated(positions: &NodePositions, at: Span) -> NodePositions {
     NodePositions {
         at,
         keys: vec![at; positions.keys.len()],
@@ -1034,23 +1159,6 @@ fn too_much_text(limits: &Limits, at: Position) -> YamlError {
         ),
         Some(at),
     )
-}
-
-/// Byte offsets where the lines of `text` start, as saphyr counts lines.
-fn line_starts(text: &str) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let mut starts = vec![0];
-    for (offset, &byte) in bytes.iter().enumerate() {
-        let ends_line = match byte {
-            b'\n' => true,
-            b'\r' => bytes.get(offset + 1) != Some(&b'\n'),
-            _ => false,
-        };
-        if ends_line {
-            starts.push(offset + 1);
-        }
-    }
-    starts
 }
 
 fn too_deep(limits: &Limits, at: Position) -> YamlError {

@@ -1,19 +1,23 @@
 //! Where each node of a loaded document stands in its source, kept beside the
-//! JSON value so that a JSON pointer can be turned back into a line and column.
+//! JSON value so that a JSON pointer can be turned back into the bytes of its
+//! node; [`super::LineIndex`] turns those into lines and columns.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::Position;
+use crate::diagnostic::Span;
 
 /// The positions of one node and, for a collection, of its children in the
 /// order they appear (for a mapping, the order of its keys).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NodePositions {
-    pub(crate) at: Position,
-    /// For a mapping: where each key stands.
-    pub(crate) keys: Vec<Position>,
+    /// The node's bytes, as the parser reports them: a scalar with its
+    /// quotes (a block scalar from its first line of content to its last),
+    /// a collection from its first token to its last, an alias its `*name`.
+    pub(crate) at: Span,
+    /// For a mapping: the bytes of each key.
+    pub(crate) keys: Vec<Span>,
     pub(crate) children: Vec<NodePositions>,
 }
 
@@ -29,9 +33,9 @@ pub enum PathSegment {
 pub struct Located {
     /// The deepest node on the path that exists: the node itself when it
     /// exists, else the collection that lacks the rest of the path.
-    pub node: Position,
+    pub node: Span,
     /// When the last step is a key that exists: where that key stands.
-    pub key: Option<Position>,
+    pub key: Option<Span>,
     /// Whether the whole path exists.
     pub exists: bool,
 }
@@ -73,7 +77,12 @@ impl<'v> KeyIndex<'v> {
 }
 
 impl NodePositions {
-    pub(crate) fn leaf(at: Position) -> Self {
+    /// The node's bytes.
+    pub fn span(&self) -> Span {
+        self.at
+    }
+
+    pub(crate) fn leaf(at: Span) -> Self {
         NodePositions {
             at,
             keys: Vec::new(),

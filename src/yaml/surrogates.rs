@@ -29,15 +29,35 @@ pub(super) struct Shifts {
     /// `(line, column)` in the rewritten text from which each pair's two
     /// missing columns count, in text order.
     after: Vec<(u32, u32)>,
+    /// The byte offsets in the rewritten text from which each pair's two
+    /// missing bytes count, in text order.
+    after_bytes: Vec<usize>,
 }
 
 /// Columns one pair's rewrite saves: `\uD83D\uDE00` (12) as `\U0001F600` (10).
 const PAIR_SAVING: u32 = 2;
 
+/// Bytes one pair's rewrite saves: the escapes are ASCII.
+const PAIR_BYTES: usize = 2;
+
 /// No rewrite: every position stands as saphyr gives it.
-pub(super) static NO_SHIFTS: Shifts = Shifts { after: Vec::new() };
+pub(super) static NO_SHIFTS: Shifts = Shifts {
+    after: Vec::new(),
+    after_bytes: Vec::new(),
+};
 
 impl Shifts {
+    pub(super) fn is_empty(&self) -> bool {
+        self.after_bytes.is_empty()
+    }
+
+    /// The byte offset in the original text of `offset`, a byte offset in
+    /// the rewritten one.
+    pub(super) fn original_offset(&self, offset: usize) -> usize {
+        let pairs = self.after_bytes.partition_point(|&point| point <= offset);
+        offset.saturating_add(pairs.saturating_mul(PAIR_BYTES))
+    }
+
     /// The position in the original text of `at`, a position in the
     /// rewritten one.
     pub(super) fn original(&self, at: Position) -> Position {
@@ -222,6 +242,7 @@ fn rewrite_in(text: &str, spans: &[(usize, usize)], tail: &str) -> Rewritten {
                     let scalar =
                         0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
                     cursor.replace(12, &format!("\\U{scalar:08X}"), &mut out);
+                    shifts.after_bytes.push(out.len());
                     cursor.saved_on_line = cursor.saved_on_line.saturating_add(PAIR_SAVING);
                     shifts.after.push((
                         cursor.line,

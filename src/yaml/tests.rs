@@ -23,9 +23,26 @@ fn load_both_ways(text: &str, limits: &Limits) -> Result<Document, YamlError> {
     recorded
 }
 
-fn load_ok(text: &str) -> Document {
+/// A document loaded with positions, and its text.
+struct Loaded {
+    document: Document,
+    source: String,
+}
+
+impl std::ops::Deref for Loaded {
+    type Target = Document;
+
+    fn deref(&self) -> &Document {
+        &self.document
+    }
+}
+
+fn load_ok(text: &str) -> Loaded {
     match load_both_ways(text, &Limits::default()) {
-        Ok(document) => document,
+        Ok(document) => Loaded {
+            document,
+            source: text.to_owned(),
+        },
         Err(error) => panic!("{text:?} should load: {error:?}"),
     }
 }
@@ -56,13 +73,35 @@ fn error(rule: &'static str, message: &str, position: Option<Position>) -> YamlE
     }
 }
 
-fn locate(document: &Document, pointer: &str) -> Located {
-    document.locate(&parse_pointer(&document.value, pointer))
+/// Where a pointer leads, as the starts of its node and key.
+#[derive(Debug, PartialEq, Eq)]
+struct At {
+    node: Position,
+    key: Option<Position>,
+    exists: bool,
+}
+
+fn locate(loaded: &Loaded, pointer: &str) -> At {
+    let located = loaded.locate(&parse_pointer(&loaded.value, pointer));
+    let lines = LineIndex::new(&loaded.source);
+    At {
+        node: lines.position(located.node.start()),
+        key: located.key.map(|key| lines.position(key.start())),
+        exists: located.exists,
+    }
+}
+
+/// The text of the node at `pointer`, and of its key when it has one.
+fn written<'t>(loaded: &'t Loaded, pointer: &str) -> (&'t str, Option<&'t str>) {
+    let located = loaded.locate(&parse_pointer(&loaded.value, pointer));
+    assert!(located.exists, "{pointer} in {:?}", loaded.source);
+    let text = |span: Span| loaded.source.get(span.range()).unwrap_or("<outside>");
+    (text(located.node), located.key.map(text))
 }
 
 /// A node that exists, found at `node` (and its key at `key`).
-fn found(node: Position, key: Option<Position>) -> Located {
-    Located {
+fn found(node: Position, key: Option<Position>) -> At {
+    At {
         node,
         key,
         exists: true,
@@ -70,8 +109,8 @@ fn found(node: Position, key: Option<Position>) -> Located {
 }
 
 /// A path that does not exist: the nearest existing ancestor stands at `node`.
-fn missing(node: Position) -> Located {
-    Located {
+fn missing(node: Position) -> At {
+    At {
         node,
         key: None,
         exists: false,
@@ -320,6 +359,84 @@ fn an_alias_and_everything_in_its_copy_stand_where_the_alias_stands() {
         locate(&document, "/base/x"),
         found(pos(1, 14), Some(pos(1, 11)))
     );
+}
+
+// The bytes of each node, as saphyr spans them.
+
+#[test]
+fn ranges_of_plain_and_quoted_scalars_and_their_keys() {
+    let loaded = load_ok("plain: a b  # note\n\"dq\": \"x\\\"y\"\n'sq': 'it''s'\n");
+    assert_eq!(written(&loaded, "/plain"), ("a b", Some("plain")));
+    assert_eq!(written(&loaded, "/dq"), ("\"x\\\"y\"", Some("\"dq\"")));
+    assert_eq!(written(&loaded, "/sq"), ("'it''s'", Some("'sq'")));
+}
+
+#[test]
+fn ranges_of_multi_line_and_block_scalars() {
+    let loaded = load_ok(
+        "multi: one\n  two\nlit: |\n  first\n  second\n\nfold: >-\n  folded\nq: \"a\n  b\"\n",
+    );
+    assert_eq!(written(&loaded, "/multi").0, "one\n  two");
+    // From the first line of content to the last, without the line breaks
+    // after it.
+    assert_eq!(written(&loaded, "/lit").0, "first\n  second");
+    assert_eq!(written(&loaded, "/fold").0, "folded");
+    assert_eq!(written(&loaded, "/q").0, "\"a\n  b\"");
+}
+
+#[test]
+fn ranges_of_flow_collections_and_their_items() {
+    let loaded = load_ok("m: {name: core, list: [a, [b]], e: {}}\n");
+    assert_eq!(
+        written(&loaded, "/m"),
+        ("{name: core, list: [a, [b]], e: {}}", Some("m"))
+    );
+    assert_eq!(written(&loaded, "/m/name"), ("core", Some("name")));
+    assert_eq!(written(&loaded, "/m/list"), ("[a, [b]]", Some("list")));
+    assert_eq!(written(&loaded, "/m/list/1"), ("[b]", None));
+    assert_eq!(written(&loaded, "/m/e"), ("{}", Some("e")));
+    let spread = load_ok("k: [a,\n  b]\n");
+    assert_eq!(written(&spread, "/k").0, "[a,\n  b]");
+}
+
+#[test]
+fn ranges_of_block_collections_run_from_their_first_to_their_last_token() {
+    let loaded = load_ok("spec:\n  a: 1\n  list:\n  - x\n  - 'y'\n# after\nnext: 2\n");
+    assert_eq!(written(&loaded, "/spec").0, "a: 1\n  list:\n  - x\n  - 'y'");
+    assert_eq!(written(&loaded, "/spec/list").0, "- x\n  - 'y'");
+    assert_eq!(written(&loaded, "").0, loaded.source.trim_end());
+}
+
+#[test]
+fn ranges_of_aliases_and_non_ascii_text_are_bytes() {
+    let loaded = load_ok("é: &a [1]\nb: *a\nc: ünï\n");
+    assert_eq!(written(&loaded, "/é"), ("&a [1]", Some("é")));
+    assert_eq!(written(&loaded, "/b"), ("*a", Some("b")));
+    assert_eq!(written(&loaded, "/c"), ("ünï", Some("c")));
+}
+
+#[test]
+fn ranges_after_a_surrogate_pair_escape_are_in_the_original_text() {
+    let loaded = load_ok("a: \"\\ud83d\\ude00\"\nb: after\n");
+    assert_eq!(written(&loaded, "/a").0, "\"\\ud83d\\ude00\"");
+    assert_eq!(written(&loaded, "/b"), ("after", Some("b")));
+}
+
+#[test]
+fn every_line_end_gives_the_same_positions() {
+    for text in [
+        "a: 1\nbé:\n  c: x\n",
+        "a: 1\r\nbé:\r\n  c: x\r\n",
+        "a: 1\rbé:\r  c: x\r",
+    ] {
+        let loaded = load_ok(text);
+        assert_eq!(
+            locate(&loaded, "/bé/c"),
+            found(pos(3, 6), Some(pos(3, 3))),
+            "{text:?}"
+        );
+        assert_eq!(written(&loaded, "/bé/c"), ("x", Some("c")), "{text:?}");
+    }
 }
 
 // yaml/syntax
@@ -920,7 +1037,7 @@ fn an_alias_to_a_number_is_a_key_like_the_number_written_out() {
 #[test]
 fn too_deep_boundary_is_the_128th_collection_root_included() {
     let fits = format!("a: {}{}\n", "[".repeat(127), "]".repeat(127));
-    let mut value = load_ok(&fits).value;
+    let mut value = load_ok(&fits).document.value;
     let mut depth = 1;
     while let Some(inner) = value
         .as_object()

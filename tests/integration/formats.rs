@@ -275,7 +275,7 @@ fn standard_input_has_no_file_to_point_at() {
     let output = child.wait_with_output().expect("numi exits");
     assert_eq!(
         String::from_utf8(output.stdout).expect("UTF-8"),
-        "::error line=2,col=7,title=kind/unknown::unknown kind: \"Nope\" \
+        "::error line=2,col=7,endLine=2,endColumn=11,title=kind/unknown::unknown kind: \"Nope\" \
          (this build knows AutonomyPolicy, ContextBundle, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, PromotionDecided, PromotionProposed, QualificationUpdated)\n"
     );
 }
@@ -451,4 +451,68 @@ fn warnings_in_every_format() {
         "warnings",
         format!("--- github\n{github}--- junit\n{junit}")
     );
+}
+
+/// An EvalSet with one finding, a misspelt acceptance after a non-ASCII
+/// name, on its ninth line; `{eol}` stands for each line end.
+const ONE_TYPO: &str = "apiVersion: numinance.dev/v1alpha1{eol}kind: EvalSet{eol}metadata: {name: core}{eol}spec:{eol}  version: \"1.0.0\"{eol}  cases:{eol}    - name: bugfix-ünï{eol}      outcome: {value: \"sha256:70fd102e81fe47531de6d7921cbb496665bfa88fcc83f211129b4e76fe53b8ed\"}{eol}      expect: {acceptance: EVAL_ACCEPTANCE_ACCEPTD, merged: true, severe: false}{eol}";
+
+/// The one finding of [`ONE_TYPO`] written with `eol`, in `format`.
+fn one_typo(format: &str, eol: &str) -> Run {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let path = folder.path().join("evals.yaml");
+    std::fs::write(&path, ONE_TYPO.replace("{eol}", eol)).expect("written");
+    numi(
+        folder.path(),
+        &["validate", "--format", format, "--files", "evals.yaml"],
+    )
+}
+
+#[test]
+fn every_line_end_puts_a_finding_at_the_same_line_and_column() {
+    let column = "      expect: {acceptance: ".chars().count() + 1;
+    for eol in ["\n", "\r\n", "\r"] {
+        let json: Value = serde_json::from_str(&one_typo("json", eol).stdout).expect("JSON");
+        let diagnostics = &json["results"][0]["diagnostics"];
+        assert_eq!(diagnostics.as_array().map(Vec::len), Some(1), "{eol:?}");
+        let finding = &diagnostics[0];
+        assert_eq!(finding["rule"], "schema/enum", "{eol:?}");
+        assert_eq!(
+            (&finding["line"], &finding["column"]),
+            (&9.into(), &column.into())
+        );
+        let end = column + "EVAL_ACCEPTANCE_ACCEPTD".len();
+        assert_eq!(
+            finding["end"],
+            serde_json::json!({"line": 9, "column": end}),
+            "{eol:?}"
+        );
+        assert_eq!(schema_errors(&report_schema(), &json), Vec::<String>::new());
+
+        let concise = one_typo("concise", eol);
+        assert!(
+            concise
+                .stdout
+                .starts_with(&format!("evals.yaml:9:{column}: error[schema/enum]")),
+            "{eol:?}: {}",
+            concise.stdout
+        );
+
+        let sarif: Value = serde_json::from_str(&one_typo("sarif", eol).stdout).expect("SARIF");
+        let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(
+            *region,
+            serde_json::json!({"startLine": 9, "startColumn": column, "endLine": 9, "endColumn": end}),
+            "{eol:?}"
+        );
+
+        let github = one_typo("github", eol);
+        assert!(
+            github.stdout.contains(&format!(
+                "line=9,col={column},endLine=9,endColumn={end},title=schema/enum"
+            )),
+            "{eol:?}: {}",
+            github.stdout
+        );
+    }
 }

@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["text", "suggest", "diagnostic", "repair", "secrets"],
     // The YAML loader, the one way to read a file beside a document, and
     // where a node stands in a document's text.
-    &["yaml", "location", "span", "autocontext_store"],
+    &["yaml", "location", "autocontext_store"],
     // Canonical JSON (RFC 8785, as autocontext computes digests).
     &["canonical"],
     // Inputs from the command line, the schema stage, document digests,

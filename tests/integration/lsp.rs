@@ -295,3 +295,28 @@ fn the_server_keeps_answering_whatever_it_is_sent() {
     assert_eq!(after_close["result"], Value::Null);
     client.shutdown();
 }
+
+/// An EvalSet with one finding, a misspelt acceptance on its ninth line
+/// after a non-ASCII name; `{eol}` stands for each line end.
+const ONE_TYPO: &str = "apiVersion: numinance.dev/v1alpha1{eol}kind: EvalSet{eol}metadata: {name: core}{eol}spec:{eol}  version: \"1.0.0\"{eol}  cases:{eol}    - name: bugfix-ünï{eol}      outcome: {value: \"sha256:70fd102e81fe47531de6d7921cbb496665bfa88fcc83f211129b4e76fe53b8ed\"}{eol}      expect: {acceptance: EVAL_ACCEPTANCE_ACCEPTD, merged: true, severe: false}{eol}";
+
+#[test]
+fn every_line_end_puts_a_finding_on_the_same_line_and_covers_its_token() {
+    let (client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    for (version, eol) in [(1, "\n"), (2, "\r\n"), (3, "\r")] {
+        let uri = format!("file:///numi-lsp-test/evals/line-ends-{version}.yaml");
+        client.open(&uri, version, &ONE_TYPO.replace("{eol}", eol));
+        let published = client.published_for(i64::from(version));
+        let diagnostics = published["params"]["diagnostics"].as_array().unwrap();
+        assert_eq!(diagnostics.len(), 1, "{eol:?}: {published}");
+        assert_eq!(diagnostics[0]["code"], "schema/enum");
+        let column = "      expect: {acceptance: ".len();
+        let end = column + "EVAL_ACCEPTANCE_ACCEPTD".len();
+        assert_eq!(
+            diagnostics[0]["range"],
+            json!({"start": {"line": 8, "character": column}, "end": {"line": 8, "character": end}}),
+            "{eol:?}"
+        );
+    }
+    client.shutdown();
+}

@@ -48,6 +48,8 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         message: message.to_owned(),
         pointer: Some(pointer.to_owned()),
         position: None,
+        end: None,
+        span: None,
         note: None,
         secrets: Vec::new(),
     }
@@ -375,7 +377,7 @@ fn failure_count_of_zero_passes_the_schema_and_fails_the_rule() {
         line: 17,
         column: 34,
     });
-    assert_eq!(checked.diagnostics, vec![expected]);
+    assert_eq!(starts_only(checked.diagnostics.clone()), vec![expected]);
 }
 
 // evalset/seed-token
@@ -529,7 +531,7 @@ fn cases_sorted_unsorted_example_fails_through_the_pipeline_with_the_spec_messag
         line: 10,
         column: 7,
     });
-    assert_eq!(checked.diagnostics, vec![expected]);
+    assert_eq!(starts_only(checked.diagnostics.clone()), vec![expected]);
 }
 
 // evalset/failures-sorted
@@ -671,7 +673,7 @@ fn seeded_category_removed_fails_through_the_pipeline_with_the_spec_message() {
         line: 27,
         column: 15,
     });
-    assert_eq!(checked.diagnostics, vec![expected]);
+    assert_eq!(starts_only(checked.diagnostics.clone()), vec![expected]);
 }
 
 // evalset/seeded-expectation
@@ -859,4 +861,17 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
         "{}",
         only.message
     );
+}
+
+/// The diagnostics with their starts only: these tests are about the rule
+/// and where its finding starts; ranges are the loader's tests.
+fn starts_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diagnostics
+        .into_iter()
+        .map(|mut diagnostic| {
+            diagnostic.end = None;
+            diagnostic.span = None;
+            diagnostic
+        })
+        .collect()
 }

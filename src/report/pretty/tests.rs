@@ -1,64 +1,6 @@
 use serde_json::json;
 
 use super::*;
-use crate::diagnostic::Position;
-
-fn at(line: u32, column: u32) -> Position {
-    Position { line, column }
-}
-
-/// The token underlined at `line`/`column` of `text`.
-fn token(text: &str, line: u32, column: u32) -> &str {
-    let start = offset(text, at(line, column));
-    &text[start..start + token_length(text, start)]
-}
-
-#[test]
-fn positions_become_byte_offsets_counting_columns_in_characters() {
-    let text = "a: é\nbé: x\n";
-    assert_eq!(offset(text, at(1, 1)), 0);
-    assert_eq!(offset(text, at(1, 4)), 3);
-    assert_eq!(offset(text, at(2, 1)), 6);
-    assert_eq!(offset(text, at(2, 5)), 11);
-    // Past the end of a line or of the text: the nearest end.
-    assert_eq!(offset(text, at(1, 40)), 5);
-    assert_eq!(offset(text, at(9, 1)), text.len());
-    assert_eq!(offset(text, at(0, 0)), 0);
-}
-
-#[test]
-fn the_underline_covers_the_token_at_the_node() {
-    let block = "spec:\n  max_repair_attempt: 2\n  scope: SCOPE_REPO # the scope\n  title: a, b\n";
-    assert_eq!(token(block, 2, 3), "max_repair_attempt");
-    assert_eq!(token(block, 2, 23), "2");
-    assert_eq!(token(block, 3, 10), "SCOPE_REPO");
-    assert_eq!(
-        token(block, 4, 10),
-        "a, b",
-        "a comma ends nothing in block context"
-    );
-    let flow = r#"m: {name: core, scope: "rep\"o", list: [a, [b]], e: {}, url: http://x}"#;
-    assert_eq!(token(flow, 1, 11), "core");
-    assert_eq!(token(flow, 1, 24), r#""rep\"o""#);
-    assert_eq!(token(flow, 1, 40), "[a, [b]]");
-    assert_eq!(token(flow, 1, 53), "{}");
-    assert_eq!(token(flow, 1, 62), "http://x");
-    assert_eq!(token("k: 'it''s'\n", 1, 4), "'it''s'");
-    assert_eq!(token("- a\n", 1, 1), "-");
-    assert_eq!(
-        token("k: [a,\n  b]\n", 1, 4),
-        "[",
-        "a flow collection over lines"
-    );
-    assert_eq!(token("k: \"open\n", 1, 4), "\"open");
-    assert_eq!(token("", 1, 1), "");
-    assert_eq!(
-        token("spec:\n\tchange_type: bugfix\n", 2, 1),
-        "\t",
-        "a finding about a tab underlines the tab"
-    );
-}
-
 #[test]
 fn the_source_shown_cannot_drive_the_terminal() {
     assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc→d");

@@ -13,7 +13,7 @@ use crate::kinds::checks::{items, rule_fails};
 use crate::location::{Entry, Location};
 use crate::schema::{self, CompiledSchema};
 use crate::text::{quote, shorten};
-use crate::yaml::{self, Limits, parse_pointer};
+use crate::yaml::{self, Limits, LineIndex, parse_pointer};
 
 /// The `{tasks: [...]}` shape of a tasks file: the same definition as the
 /// inline form in `schemas/ContextReportRun.schema.json`.
@@ -185,10 +185,10 @@ fn task_file(
     let violations = schema::check(&TASK_LIST, &document.value);
     if let Some(first) = violations.listed.first() {
         let pointer = first.pointer.as_deref().unwrap_or_default();
-        let line = document
+        let node = document
             .locate(&parse_pointer(&document.value, pointer))
-            .node
-            .line;
+            .node;
+        let line = LineIndex::new(&text).position(node.start()).line;
         let keyword = first.rule.strip_prefix("schema/").unwrap_or(first.rule);
         let count = violations.listed.len() + violations.unlisted;
         found.push(tasks_fail(
