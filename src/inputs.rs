@@ -451,17 +451,22 @@ impl Iterator for FolderWalk {
 /// in this order yields display names in byte order: a folder's files are
 /// named `folder/...`, so a folder sorts as its name followed by `/`, after
 /// a sibling `folder.yaml` or `folder-old/` (`.` and `-` come before `/`).
+///
+/// The walker sorts each folder with this comparison, some `n log n` calls
+/// for a folder of `n` entries, each handed two whole paths: it must cost a
+/// few word-sized steps, not a pass over the bytes one at a time. A name is
+/// found by a vectorised search for its separator, an ASCII name (nearly
+/// every one) needs no UTF-8 check, and only a name that is not UTF-8 is
+/// copied.
 fn display_order(a: &Path, b: &Path) -> Ordering {
     let (a_name, b_name) = (last_component(a), last_component(b));
-    // Display names are written lossily; two valid names (nearly always)
-    // compare as they are, without a copy.
-    match (std::str::from_utf8(a_name), std::str::from_utf8(b_name)) {
-        (Ok(_), Ok(_)) => names_in_display_order(a, a_name, b, b_name),
-        _ => {
-            let a_lossy = String::from_utf8_lossy(a_name);
-            let b_lossy = String::from_utf8_lossy(b_name);
-            names_in_display_order(a, a_lossy.as_bytes(), b, b_lossy.as_bytes())
-        }
+    let displayed_as_is = |name: &[u8]| name.is_ascii() || std::str::from_utf8(name).is_ok();
+    if displayed_as_is(a_name) && displayed_as_is(b_name) {
+        names_in_display_order(a, a_name, b, b_name)
+    } else {
+        let a_lossy = String::from_utf8_lossy(a_name);
+        let b_lossy = String::from_utf8_lossy(b_name);
+        names_in_display_order(a, a_lossy.as_bytes(), b, b_lossy.as_bytes())
     }
 }
 
@@ -489,13 +494,22 @@ fn names_in_display_order(a: &Path, a_name: &[u8], b: &Path, b_name: &[u8]) -> O
 /// a name there).
 fn last_component(path: &Path) -> &[u8] {
     let bytes = path.as_os_str().as_encoded_bytes();
-    match bytes
-        .iter()
-        .rposition(|&byte| byte.is_ascii() && std::path::is_separator(char::from(byte)))
-    {
+    match last_separator(bytes) {
         Some(separator) => bytes.get(separator.saturating_add(1)..).unwrap_or_default(),
         None => bytes,
     }
+}
+
+/// Where the last path separator of `bytes` stands.
+#[cfg(windows)]
+fn last_separator(bytes: &[u8]) -> Option<usize> {
+    memchr::memrchr2(b'/', b'\\', bytes)
+}
+
+/// Where the last path separator of `bytes` stands.
+#[cfg(not(windows))]
+fn last_separator(bytes: &[u8]) -> Option<usize> {
+    memchr::memrchr(b'/', bytes)
 }
 
 /// Whether `path`, links resolved, lies outside `root` (already canonical).

@@ -4,8 +4,6 @@
 //!
 //! The binary is a thin shell over [`cli::main`].
 
-#![forbid(unsafe_code)]
-
 pub mod autocontext_store;
 pub mod canonical;
 pub mod cli;

@@ -1,7 +1,5 @@
 //! numi as the operating system starts it: with a standard stream closed,
-//! and writing into a pipe whose reader has gone. On glibc Linux the
-//! executable starts without the standard library's runtime set-up
-//! (`src/main.rs`), so these are what it must still do itself.
+//! and writing into a pipe whose reader has gone.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
