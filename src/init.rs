@@ -52,7 +52,7 @@ pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 /// another project, so nothing installs that name.
 pub const PACKAGE: &str = env!("CARGO_PKG_NAME");
 
-/// actions/checkout pinned to the commit of its release (see the README).
+/// actions/checkout pinned to the commit of its release (see docs/integrations.md).
 pub const CHECKOUT_ACTION: &str =
     "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1";
 

@@ -277,19 +277,6 @@ fn the_producer_side_rules_are_frozen() {
 }
 
 #[test]
-fn every_producer_side_rule_is_in_the_readme() {
-    let readme = include_str!("../../README.md");
-    for rule in producer_side() {
-        assert!(
-            readme.contains(&format!("| [`{}`](docs/rules.md#", rule.id)),
-            "README.md lists {}",
-            rule.id
-        );
-        assert!(!rule.summary.is_empty() && !rule.explanation.is_empty());
-    }
-}
-
-#[test]
 fn producer_side_examples_warn_and_fail_once_promoted() {
     // A run manifest's examples need their folder: `kinds::context_report`
     // tests them; a finding across documents or files has no single-document

@@ -923,28 +923,6 @@ fn workflows_parse_and_use_the_action_on_the_examples() {
     assert!(runs.contains(&"bash .ci/run"), "{runs:?}");
 }
 
-// --- the README's examples are real output
-
-#[test]
-fn readme_shows_real_version_and_digest_output() {
-    let readme = fs::read_to_string(checkout().join("README.md")).unwrap();
-    let version = numi(checkout(), &["--version"]);
-    assert!(
-        readme.contains(&format!("$ numi --version\n{}", version.stdout)),
-        "README's --version example is stale"
-    );
-    let file = "examples/playbook-bugfix-bounded.yaml";
-    for args in [vec!["digest", file], vec!["digest", "--canonical", file]] {
-        let result = numi(checkout(), &args);
-        assert_eq!(result.code, 0);
-        assert!(
-            readme.contains(&format!("$ numi {}\n{}", args.join(" "), result.stdout)),
-            "README's `numi {}` example is stale",
-            args.join(" ")
-        );
-    }
-}
-
 #[test]
 fn action_writes_sarif_to_its_file_and_github_annotations_to_the_log() {
     let dir = tempfile::tempdir().unwrap();

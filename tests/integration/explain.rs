@@ -148,23 +148,96 @@ fn every_rule_the_corpus_triggers_is_documented() {
     assert!(undocumented.is_empty(), "{undocumented:?}");
 }
 
-/// The GitHub anchor of a heading that is one rule id in backticks.
-fn anchor(id: &str) -> String {
-    id.to_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
-        .collect()
+/// The lines numi prints for the failing example of `doc`, checked as
+/// `numi validate` checks it: the document's line (with, for a
+/// producer-side rule, the warning line and the line under `--strict`),
+/// then each of the rule's findings as `--format concise` prints it.
+/// None when the rule has no single-document example.
+fn printed_by_failing_example(doc: &numi::rules::RuleDoc) -> Option<Vec<String>> {
+    use numi::location::{DEFAULT_MAX_FILE_SIZE, Location};
+    use numi::results::{FileResult, Origin};
+    use numi::validate::{Mode, validate_at};
+
+    // A finding across documents has no single-document example.
+    if doc.failing.is_empty() || doc.id == "repo/duplicate-name" {
+        return None;
+    }
+    // The configuration tree's gates need repository mode.
+    let (mode, origin) = match doc.id {
+        "kind/produced" => (Mode::Repository { enable_alpha: true }, Origin::Repo),
+        "kind/alpha-disabled" => (
+            Mode::Repository {
+                enable_alpha: false,
+            },
+            Origin::Repo,
+        ),
+        _ => (Mode::Files, Origin::File),
+    };
+    // A run manifest's paths are relative to it: its examples stand beside
+    // the tree they name.
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/kinds/context_report/run/examples/failing.yaml");
+    let location = if doc.id.starts_with("contextreport/") {
+        Location::file(&manifest, DEFAULT_MAX_FILE_SIZE)
+    } else {
+        Location::detached(DEFAULT_MAX_FILE_SIZE)
+    };
+    let checked = validate_at(
+        doc.failing.as_bytes(),
+        mode,
+        &numi::yaml::Limits::default(),
+        location,
+    );
+    let mut result = FileResult {
+        origin,
+        display_name: "failing.yaml".to_owned(),
+        path: "failing.yaml".to_owned(),
+        checked,
+        source: None,
+    };
+    let mut lines = vec![numi::report::text::line(&result)];
+    let warnings: Vec<String> = result
+        .checked
+        .warnings()
+        .filter(|warning| warning.rule == doc.id)
+        .map(|warning| numi::report::text::warning_line(&result, warning))
+        .collect();
+    if !warnings.is_empty() {
+        lines.extend(warnings);
+        result.checked.promote_warnings();
+        lines.push(format!(
+            "{}    # with --strict",
+            numi::report::text::line(&result)
+        ));
+    }
+    // The rule's own message, as the other formats carry it.
+    lines.extend(
+        result
+            .checked
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.rule == doc.id)
+            .map(|diagnostic| {
+                format!(
+                    "{}    # --format concise",
+                    numi::report::concise::line(&result.path, diagnostic)
+                )
+            }),
+    );
+    Some(lines)
 }
 
-/// docs/rules.md as the catalogue writes it: the README links each id there.
+/// docs/rules.md as the catalogue writes it: the rule reference every page
+/// links to.
 fn rules_markdown() -> String {
     let mut text = String::from(
         "# Rules\n\n\
-         Every rule id numi reports: what it checks, why, how to fix it, and a\n\
-         failing and a passing example. `numi explain <id>` prints the same.\n\
-         Generated from `src/rules/` by `tests/integration/explain.rs`; after changing\n\
-         a rule, run `UPDATE_DOCS=1 cargo test --test integration explain::` to\n\
-         rewrite this file.\n",
+         Every rule id numi reports: the message it prints, what it checks, why,\n\
+         how to fix it, and a failing and a passing example. `numi explain <id>`\n\
+         prints the same. A *producer-side* rule checks what the runtime checks\n\
+         before it uses a document: a warning, an error under `--strict`.\n\
+         Generated from `src/rules/` by `tests/integration/explain.rs`; after changing a rule,\n\
+         run `UPDATE_DOCS=1 cargo test --test integration explain::` to rewrite this file.\n",
     );
     let mut section = "";
     for doc in numi::rules::all() {
@@ -173,14 +246,25 @@ fn rules_markdown() -> String {
             section = prefix;
             text.push_str(&format!("\n## {prefix}\n"));
         }
+        let producer_side = if doc.severity == numi::Severity::Warning {
+            " · producer-side"
+        } else {
+            ""
+        };
         text.push_str(&format!(
-            "\n### `{}`\n\n`numi explain {}` · stage `{}`\n\n{}\n\n{}\n",
+            "\n### `{}`\n\n`numi explain {}` · stage `{}`{producer_side}\n\n{}\n\n{}\n",
             doc.id,
             doc.id,
             doc.stage.name(),
             doc.summary,
             doc.explanation.trim_end()
         ));
+        if let Some(lines) = printed_by_failing_example(doc) {
+            text.push_str(&format!(
+                "\nMessage, as numi prints it for the failing example below:\n\n```text\n{}\n```\n",
+                lines.join("\n")
+            ));
+        }
         if let Some(repair) = numi::rules::fix_of(doc.id) {
             text.push_str(&format!("\n{}\n", repair.describe()));
         }
@@ -205,13 +289,4 @@ fn the_rules_document_is_generated_from_the_catalogue() {
         committed == generated,
         "docs/rules.md is stale: run UPDATE_DOCS=1 cargo test --test integration explain::"
     );
-}
-
-#[test]
-fn the_readme_links_every_rule_to_its_entry() {
-    let readme = include_str!("../../README.md");
-    for doc in numi::rules::all() {
-        let link = format!("[`{}`](docs/rules.md#{})", doc.id, anchor(doc.id));
-        assert!(readme.contains(&link), "README lacks {link}");
-    }
 }

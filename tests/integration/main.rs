@@ -9,6 +9,7 @@ mod autocontext;
 mod cli;
 mod config;
 mod distribution;
+mod docs;
 mod evals_events;
 mod explain;
 mod fix;
