@@ -156,7 +156,11 @@ impl<'t> Reader<'t, '_> {
     /// A plain or double-quoted scalar that starts at `at` and ends under the
     /// cursor, straight to the builder.
     fn scalar(&mut self, text: &str, plain: bool, at: Marker) -> Step {
-        let bytes = super::Span::new(at.index(), self.pos);
+        let bytes = if self.builder.record {
+            super::Span::new(at.index(), self.pos)
+        } else {
+            super::Span::default()
+        };
         self.builder
             .untagged_scalar(text, plain, super::position(&at), bytes)
             .map_err(|_| GiveUp)
