@@ -200,11 +200,12 @@ fn crlf_and_lone_cr_end_lines_as_they_do_for_the_loader() {
             crate::yaml::Root::Mapping,
         )
         .unwrap();
+        let lines = crate::yaml::LineIndex::new(text);
         let line_of = |pointer: &str| {
-            document
+            let node = document
                 .locate(&parse_pointer(&document.value, pointer))
-                .node
-                .line
+                .node;
+            lines.position(node.start()).line
         };
         assert_eq!((line_of("/a"), line_of("/c")), (1, 6), "{end:?}");
     }
