@@ -126,7 +126,7 @@ fn every_rule_the_corpus_triggers_is_documented() {
         let bytes = std::fs::read(path).expect("read");
         for mode in modes {
             let checked = numi::validate_bytes(&bytes, mode, &numi::yaml::Limits::default());
-            emitted.extend(checked.diagnostics.iter().map(|d| d.rule));
+            emitted.extend(checked.diagnostics.iter().map(|d| d.rule.id));
         }
     }
     // The corpus reaches every stage a document can fail.
@@ -162,7 +162,7 @@ fn rules_markdown() -> String {
         "# Rules\n\n\
          Every rule id numi reports: what it checks, why, how to fix it, and a\n\
          failing and a passing example. `numi explain <id>` prints the same.\n\
-         Generated from `src/rules/` by `tests/explain.rs`; after changing a rule,\n\
+         Generated from the rule declarations by `tests/explain.rs`; after changing a rule,\n\
          run `UPDATE_DOCS=1 cargo test --test explain` to rewrite this file.\n",
     );
     let mut section = "";

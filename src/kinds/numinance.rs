@@ -37,8 +37,14 @@ fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static K
 
 /// The kind `value` names, or why it names none of the family's.
 pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
-    let refused =
-        |message: String| Diagnostic::new(Stage::Kind, "kind/unknown", message).at_pointer("/kind");
+    let refused = |message: String| {
+        Diagnostic::new(
+            Stage::Kind,
+            &crate::diagnostic::stages::kind::UNKNOWN,
+            message,
+        )
+        .at_pointer("/kind")
+    };
     match value.get("kind") {
         None => Err(refused("the document has no kind".to_owned())),
         Some(Value::String(name)) => FAMILY

@@ -84,7 +84,7 @@ pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding
     .unwrap_or_else(|_| Checked {
         diagnostics: vec![Diagnostic::new(
             crate::diagnostic::Stage::Internal,
-            "internal/panic",
+            &crate::diagnostic::stages::errors::PANIC,
             "numi failed on this file; please report it",
         )],
         ..Checked::default()
@@ -118,7 +118,7 @@ fn span_of(text: &str, diagnostic: &Diagnostic) -> Range<usize> {
         return 0..0;
     };
     let start = offset(text, position);
-    let points_at_mapping = diagnostic.rule == "schema/required"
+    let points_at_mapping = diagnostic.rule == &crate::diagnostic::stages::schema::REQUIRED
         && !text.get(start..).is_some_and(|rest| rest.starts_with('{'));
     let length = if points_at_mapping {
         0
@@ -153,8 +153,8 @@ pub fn to_lsp(
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
         }),
-        code: Some(NumberOrString::String(diagnostic.rule.to_owned())),
-        code_description: Uri::from_str(&crate::rules::link(diagnostic.rule))
+        code: Some(NumberOrString::String(diagnostic.rule.id.to_owned())),
+        code_description: Uri::from_str(&crate::rules::link(diagnostic.rule.id))
             .ok()
             .map(|href| CodeDescription { href }),
         source: Some("numi".to_owned()),
@@ -201,7 +201,7 @@ mod tests {
     }
 
     fn rules_of(findings: &[Finding]) -> Vec<&'static str> {
-        findings.iter().map(|f| f.diagnostic.rule).collect()
+        findings.iter().map(|f| f.diagnostic.rule.id).collect()
     }
 
     #[test]

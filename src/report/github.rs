@@ -34,7 +34,7 @@ impl Reporter for GithubReporter {
                 properties.push(format!("line={}", position.line));
                 properties.push(format!("col={}", position.column));
             }
-            properties.push(format!("title={}", escape_property(diagnostic.rule)));
+            properties.push(format!("title={}", escape_property(diagnostic.rule.id)));
             writeln!(
                 out,
                 "::{command} {}::{}",

@@ -45,7 +45,7 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
                 comments.iter().find(|comment| {
                     let covers = comment.line == position.line
                         || (comment.alone && comment.line.saturating_add(1) == position.line);
-                    covers && comment.rules.iter().any(|rule| rule == diagnostic.rule)
+                    covers && comment.rules.iter().any(|rule| rule == diagnostic.rule.id)
                 })
             });
         match covering {
@@ -104,9 +104,9 @@ fn comments(text: &str) -> Vec<Comment> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Position;
+    use crate::diagnostic::{Position, RuleDoc};
 
-    fn finding(rule: &'static str, line: u32) -> Diagnostic {
+    fn finding(rule: &'static RuleDoc, line: u32) -> Diagnostic {
         Diagnostic::new(Stage::Rule, rule, "m").at_position(Position { line, column: 3 })
     }
 
@@ -143,16 +143,16 @@ mod tests {
     fn a_comment_silences_the_named_rule_on_its_line_and_the_next() {
         let text = b"# numi: ignore[evalset/cases-sorted] replay order is historic\ncases:\n  - b # numi: ignore[evalset/case-name] legacy name\n";
         let mut found = checked(vec![
-            finding("evalset/cases-sorted", 2),
-            finding("evalset/case-name", 3),
-            finding("evalset/case-count", 3),
-            finding("evalset/cases-sorted", 3),
+            finding(&crate::kinds::evalset::catalogue::CASES_SORTED, 2),
+            finding(&crate::kinds::evalset::catalogue::CASE_NAME, 3),
+            finding(&crate::kinds::evalset::catalogue::CASE_COUNT, 3),
+            finding(&crate::kinds::evalset::catalogue::CASES_SORTED, 3),
         ]);
         apply(&mut found, text);
         let left: Vec<(&str, u32)> = found
             .diagnostics
             .iter()
-            .map(|d| (d.rule, d.position.map_or(0, |p| p.line)))
+            .map(|d| (d.rule.id, d.position.map_or(0, |p| p.line)))
             .collect();
         assert_eq!(
             left,
@@ -161,7 +161,7 @@ mod tests {
         let silenced: Vec<(&str, &str)> = found
             .suppressed
             .iter()
-            .map(|s| (s.diagnostic.rule, s.reason.as_str()))
+            .map(|s| (s.diagnostic.rule.id, s.reason.as_str()))
             .collect();
         assert_eq!(
             silenced,
@@ -174,7 +174,10 @@ mod tests {
 
     #[test]
     fn a_suppression_without_a_reason_silences_nothing_and_says_so() {
-        let mut found = checked(vec![finding("evalset/case-name", 1)]);
+        let mut found = checked(vec![finding(
+            &crate::kinds::evalset::catalogue::CASE_NAME,
+            1,
+        )]);
         apply(&mut found, b"name: B # numi: ignore[evalset/case-name]\n");
         assert!(found.suppressed.is_empty());
         assert_eq!(found.diagnostics.len(), 1);
@@ -188,7 +191,7 @@ mod tests {
 
     #[test]
     fn only_rule_findings_can_be_silenced() {
-        let schema = Diagnostic::new(Stage::Schema, "schema/type", "m")
+        let schema = Diagnostic::new(Stage::Schema, &crate::diagnostic::stages::schema::TYPE, "m")
             .at_position(Position { line: 1, column: 1 });
         let mut found = checked(vec![schema]);
         apply(&mut found, b"a: 1 # numi: ignore[schema/type] no\n");

@@ -16,7 +16,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::Position;
+use crate::diagnostic::{Position, RuleDoc};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
     format_pointer, parse_pointer,
@@ -85,13 +85,13 @@ impl Document {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError {
     /// A stable rule id (`yaml/syntax`, `yaml/duplicate-key`, ...).
-    pub rule: &'static str,
+    pub rule: &'static RuleDoc,
     pub message: String,
     pub position: Option<Position>,
 }
 
 impl YamlError {
-    fn new(rule: &'static str, message: impl Into<String>, position: Option<Position>) -> Self {
+    fn new(rule: &'static RuleDoc, message: impl Into<String>, position: Option<Position>) -> Self {
         YamlError {
             rule,
             message: message.into(),
@@ -162,14 +162,14 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
     };
     if let Some(encoding) = encoding {
         return Err(YamlError::new(
-            "yaml/encoding",
+            &crate::diagnostic::stages::yaml::ENCODING,
             format!("the file is {encoding}; numi reads UTF-8 only"),
             Some(START),
         ));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(YamlError::new(
-            "yaml/encoding",
+            &crate::diagnostic::stages::yaml::ENCODING,
             "the file starts with a byte-order mark; save it as UTF-8 without one",
             Some(START),
         ));
@@ -177,7 +177,7 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
     std::str::from_utf8(bytes).map_err(|error| {
         let valid = bytes.get(..error.valid_up_to()).unwrap_or_default();
         YamlError::new(
-            "yaml/encoding",
+            &crate::diagnostic::stages::yaml::ENCODING,
             format!("invalid UTF-8 at byte offset {}", error.valid_up_to()),
             Some(end_of(std::str::from_utf8(valid).unwrap_or_default())),
         )
@@ -235,7 +235,7 @@ fn load_full<T>(
     match loaded {
         Err(error) if error.position.is_some_and(|earlier| earlier < at) => Err(error),
         _ => Err(YamlError::new(
-            "yaml/syntax",
+            &crate::diagnostic::stages::yaml::SYNTAX,
             format!(
                 "found a lone surrogate escape {escape} (half of a UTF-16 pair, not a character) at {at}"
             ),
@@ -343,7 +343,7 @@ fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits, shifts: &Shifts
     };
     earlier.unwrap_or_else(|| {
         YamlError::new(
-            "yaml/too-deep",
+            &crate::diagnostic::stages::yaml::TOO_DEEP,
             format!("flow collections nest deeper than 255 levels at {at}"),
             Some(at),
         )
@@ -360,7 +360,11 @@ fn syntax_error(text: &str, error: &ScanError, shifts: &Shifts) -> YamlError {
             .unwrap_or(at);
     }
     let at = shifts.original(at);
-    YamlError::new("yaml/syntax", format!("{} at {at}", error.info()), Some(at))
+    YamlError::new(
+        &crate::diagnostic::stages::yaml::SYNTAX,
+        format!("{} at {at}", error.info()),
+        Some(at),
+    )
 }
 
 /// saphyr marks a tab used as indentation just after the tabs: point at the
@@ -500,7 +504,7 @@ impl<'a> Builder<'a> {
                 self.documents += 1;
                 if self.documents > 1 {
                     return Err(YamlError::new(
-                        "yaml/multiple-documents",
+                        &crate::diagnostic::stages::yaml::MULTIPLE_DOCUMENTS,
                         format!("a file holds one YAML document; a second one starts at {at}"),
                         Some(at),
                     ));
@@ -543,7 +547,7 @@ impl<'a> Builder<'a> {
             Some(tag) if core_suffix(&tag.handle, &tag.suffix) == Some(expected) => Ok(()),
             Some(tag) if is_non_specific(&tag.handle, &tag.suffix) => Ok(()),
             Some(tag) => Err(YamlError::new(
-                "yaml/tag",
+                &crate::diagnostic::stages::yaml::TAG,
                 format!("unsupported tag {} at {at}", tag_text(tag)),
                 Some(at),
             )),
@@ -663,7 +667,13 @@ impl<'a> Builder<'a> {
         self.longest_text = self.longest_text.max(text.len());
         let record = self.record;
         // Never shown: the caller gives up and the full parser words the error.
-        let give_up = || YamlError::new("yaml/syntax", "left to the full parser", Some(at));
+        let give_up = || {
+            YamlError::new(
+                &crate::diagnostic::stages::yaml::SYNTAX,
+                "left to the full parser",
+                Some(at),
+            )
+        };
         let Some(parent) = self.stack.last_mut() else {
             return Err(give_up());
         };
@@ -720,7 +730,7 @@ impl<'a> Builder<'a> {
         }) = self.anchors.get(&id)
         else {
             return Err(YamlError::new(
-                "yaml/syntax",
+                &crate::diagnostic::stages::yaml::SYNTAX,
                 format!("unknown alias at {at}"),
                 Some(at),
             ));
@@ -734,7 +744,7 @@ impl<'a> Builder<'a> {
                 Some(text) => Value::String(text.clone()),
                 None => {
                     return Err(YamlError::new(
-                        "yaml/complex-key",
+                        &crate::diagnostic::stages::yaml::COMPLEX_KEY,
                         format!("a mapping key is not a plain scalar at {at}"),
                         Some(at),
                     ));
@@ -780,7 +790,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), YamlError> {
         if self.expecting_key() {
             return Err(YamlError::new(
-                "yaml/complex-key",
+                &crate::diagnostic::stages::yaml::COMPLEX_KEY,
                 format!("a mapping key is not a plain scalar at {at}"),
                 Some(at),
             ));
@@ -888,7 +898,7 @@ impl<'a> Builder<'a> {
                 false => {
                     let Value::String(key) = node.value else {
                         return Err(YamlError::new(
-                            "yaml/complex-key",
+                            &crate::diagnostic::stages::yaml::COMPLEX_KEY,
                             format!(
                                 "a mapping key is not a plain scalar at {}",
                                 node.positions.at
@@ -900,7 +910,7 @@ impl<'a> Builder<'a> {
                         Entry::Occupied(entry) => {
                             let at = node.positions.at;
                             return Err(YamlError::new(
-                                "yaml/duplicate-key",
+                                &crate::diagnostic::stages::yaml::DUPLICATE_KEY,
                                 format!("duplicate key {} at {at}", quoted(entry.key())),
                                 Some(at),
                             ));
@@ -936,7 +946,7 @@ impl<'a> Builder<'a> {
         match self.root {
             Some(root) => Ok(root.value),
             None => Err(YamlError::new(
-                "yaml/empty",
+                &crate::diagnostic::stages::yaml::EMPTY,
                 "the file holds no YAML document",
                 Some(START),
             )),
@@ -950,7 +960,7 @@ impl<'a> Builder<'a> {
     fn finish_rooted(self, allowed: Root) -> Result<Document, YamlError> {
         let Some(root) = self.root else {
             return Err(YamlError::new(
-                "yaml/empty",
+                &crate::diagnostic::stages::yaml::EMPTY,
                 "the file holds no YAML document",
                 Some(START),
             ));
@@ -973,12 +983,12 @@ impl<'a> Builder<'a> {
                 },
             }),
             Value::Null => Err(YamlError::new(
-                "yaml/empty",
+                &crate::diagnostic::stages::yaml::EMPTY,
                 "the document is empty",
                 Some(root.positions.at),
             )),
             _ => Err(YamlError::new(
-                "yaml/root-not-mapping",
+                &crate::diagnostic::stages::yaml::ROOT_NOT_MAPPING,
                 format!(
                     "the document root is {}, not a mapping",
                     json_type_name(&root.value)
@@ -1007,7 +1017,7 @@ fn relocated(positions: &NodePositions, at: Position) -> NodePositions {
 /// with it; JSON has no null key.
 fn null_key(at: Position) -> YamlError {
     YamlError::new(
-        "yaml/complex-key",
+        &crate::diagnostic::stages::yaml::COMPLEX_KEY,
         format!("a mapping key is null at {at}; quote it if a string is meant"),
         Some(at),
     )
@@ -1015,7 +1025,7 @@ fn null_key(at: Position) -> YamlError {
 
 fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        "yaml/too-many-nodes",
+        &crate::diagnostic::stages::yaml::TOO_MANY_NODES,
         format!(
             "the document expands to more than {} nodes (aliases included) at {at}",
             limits.max_nodes
@@ -1026,7 +1036,7 @@ fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
 
 fn too_much_text(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        "yaml/too-much-text",
+        &crate::diagnostic::stages::yaml::TOO_MUCH_TEXT,
         format!(
             "the document expands to more than {} of text (aliases included) at {at}",
             crate::text::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
@@ -1054,7 +1064,7 @@ fn line_starts(text: &str) -> Vec<usize> {
 
 fn too_deep(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        "yaml/too-deep",
+        &crate::diagnostic::stages::yaml::TOO_DEEP,
         format!(
             "collections nest deeper than {} levels at {at}",
             limits.max_depth
@@ -1066,7 +1076,7 @@ fn too_deep(limits: &Limits, at: Position) -> YamlError {
 fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
     match error {
         ScalarError::NotFinite => YamlError::new(
-            "yaml/not-json",
+            &crate::diagnostic::stages::yaml::NOT_JSON,
             format!(
                 "{} at {at} is not a finite number, which JSON cannot hold",
                 quoted(text)
@@ -1074,7 +1084,7 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
             Some(at),
         ),
         ScalarError::TooLarge => YamlError::new(
-            "yaml/not-json",
+            &crate::diagnostic::stages::yaml::NOT_JSON,
             format!(
                 "{} at {at} is a number too large to represent (beyond ±1.8e308)",
                 quoted(text)
@@ -1082,12 +1092,12 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
             Some(at),
         ),
         ScalarError::UnsupportedTag(tag) => YamlError::new(
-            "yaml/tag",
+            &crate::diagnostic::stages::yaml::TAG,
             format!("unsupported tag {} at {at}", bare(&tag)),
             Some(at),
         ),
         ScalarError::TagMismatch(tag) => YamlError::new(
-            "yaml/tag",
+            &crate::diagnostic::stages::yaml::TAG,
             format!("{} at {at} is not a valid {}", quoted(text), bare(&tag)),
             Some(at),
         ),
