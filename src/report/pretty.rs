@@ -315,9 +315,6 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
                 None => Some(format!("use one of {}", listed(&allowed))),
             }
         }
-        crate::diagnostic::stages::kind::UNKNOWN => token
-            .and_then(|token| nearest(token, kinds::names()))
-            .map(|near| format!("did you mean `{near}`?")),
         _ => None,
     };
     let doc = Some(diagnostic.rule);

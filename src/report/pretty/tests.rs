@@ -141,8 +141,10 @@ fn help_suggests_the_nearest_allowed_value_or_property() {
         Stage::Kind,
         &crate::diagnostic::stages::kind::UNKNOWN,
         "unknown kind",
-    );
-    assert!(help(&kind, Some("evalset"), None).starts_with("did you mean `EvalSet`?\n"));
+    )
+    .with_note("did you mean `EvalSet`?");
+    // The suggestion is the finding's: the renderer shows it, never computes it.
+    assert!(noted_help(&kind, Some("evalset"), None).starts_with("did you mean `EvalSet`?\n"));
 }
 
 #[test]
