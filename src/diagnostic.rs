@@ -1,6 +1,8 @@
 //! Diagnostics are data: what went wrong, where, and which rule says so.
 //! Renderers turn them into text; nothing here formats output lines.
 
+pub mod stages;
+
 use std::fmt;
 
 /// The stage of the pipeline that produced a diagnostic. Stages run in this
@@ -112,8 +114,9 @@ impl Span {
 pub struct Diagnostic {
     pub stage: Stage,
     pub severity: Severity,
-    /// A stable id such as `evalset/cases-sorted`; see `numi::rules`.
-    pub rule: &'static str,
+    /// The rule the finding is of: its declaration, so a finding cannot
+    /// carry an id no rule has.
+    pub rule: &'static RuleDoc,
     /// The message as the text format prints it after the stage prefix.
     pub message: String,
     /// JSON pointer of the node the diagnostic is about, when there is one.
@@ -136,7 +139,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(stage: Stage, rule: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(stage: Stage, rule: &'static RuleDoc, message: impl Into<String>) -> Self {
         Diagnostic {
             stage,
             severity: Severity::Error,
@@ -181,9 +184,11 @@ impl Diagnostic {
     }
 }
 
-/// The documentation of one rule id: what `numi explain` prints, and what
-/// the machine formats describe their rules with. Each kind's folder holds
-/// the entries of its ids; `crate::rules` gathers them.
+/// A rule: its id and documentation, declared once as a named constant
+/// (in the kind's `catalogue.rs`, or `stages` for the stages every
+/// document meets) and used by name by every finding, fix and renderer.
+/// It is what `numi explain` prints and what the machine formats describe
+/// their rules with; `crate::rules` gathers them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleDoc {
     /// The stable id, such as `evalset/cases-sorted`.
@@ -201,4 +206,18 @@ pub struct RuleDoc {
     pub failing: &'static str,
     /// The same document made to pass; empty when `failing` is.
     pub passing: &'static str,
+}
+
+/// A rule shows as its id.
+impl fmt::Display for RuleDoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// A rule equals its id, so a test can name the rule it expects.
+impl PartialEq<str> for RuleDoc {
+    fn eq(&self, id: &str) -> bool {
+        self.id == id
+    }
 }

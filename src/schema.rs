@@ -9,7 +9,7 @@ use jsonschema::paths::LocationSegment;
 use jsonschema::{ErrorIterator, ValidationError};
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc, Stage, stages};
 use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
 
 /// Most violations listed for one document. Past it violations are counted,
@@ -116,7 +116,7 @@ impl Violations {
 /// stands, then by keyword, then as jsonschema found it.
 struct Ranked {
     order: Vec<usize>,
-    rule: &'static str,
+    rule: &'static RuleDoc,
     /// How many violations jsonschema had reported up to this one.
     seen: usize,
     path: Vec<PathSegment>,
@@ -153,7 +153,7 @@ impl Ord for Ranked {
     fn cmp(&self, other: &Self) -> Ordering {
         self.order
             .cmp(&other.order)
-            .then_with(|| self.rule.cmp(other.rule))
+            .then_with(|| self.rule.id.cmp(other.rule.id))
             .then_with(|| self.seen.cmp(&other.seen))
     }
 }
@@ -162,8 +162,9 @@ impl Ord for Ranked {
 pub fn keyword(diagnostic: &Diagnostic) -> &str {
     diagnostic
         .rule
+        .id
         .strip_prefix("schema/")
-        .unwrap_or(diagnostic.rule)
+        .unwrap_or(diagnostic.rule.id)
 }
 
 /// One jsonschema error as violations (path, rule, message), made one at a
@@ -171,7 +172,7 @@ pub fn keyword(diagnostic: &Diagnostic) -> &str {
 /// would be.
 fn violations_of<'e>(
     error: &'e ValidationError<'_>,
-) -> impl Iterator<Item = (Vec<PathSegment>, &'static str, String, Option<String>)> + 'e {
+) -> impl Iterator<Item = (Vec<PathSegment>, &'static RuleDoc, String, Option<String>)> + 'e {
     let base: Vec<PathSegment> = error
         .instance_path()
         .iter()
@@ -192,7 +193,7 @@ fn violations_of<'e>(
             let message = format!("missing required property {}", crate::text::quote(name));
             (
                 &[],
-                Some((at(&base, name), "schema/required", message, None)),
+                Some((at(&base, name), &stages::schema::REQUIRED, message, None)),
             )
         }
         kind => {
@@ -200,7 +201,7 @@ fn violations_of<'e>(
             let note = hint(kind, error.instance());
             (
                 &[],
-                Some((base.clone(), rule_id(kind.keyword()), message, note)),
+                Some((base.clone(), rule_of(kind.keyword()), message, note)),
             )
         }
     };
@@ -210,7 +211,7 @@ fn violations_of<'e>(
             let message = format!("unexpected property {}", crate::text::quote(name));
             (
                 at(&base, name),
-                "schema/additionalProperties",
+                &stages::schema::ADDITIONAL_PROPERTIES,
                 message,
                 None,
             )
@@ -296,25 +297,11 @@ fn short_json(value: &Value) -> String {
     format!("{}…", text.get(..cut).unwrap_or_default())
 }
 
-/// Rule ids of the schema stage: `schema/<keyword>`.
-fn rule_id(keyword: &str) -> &'static str {
-    SCHEMA_RULES
+/// The schema stage's rule for `keyword`: `schema/<keyword>`, or
+/// `schema/other` for a keyword with no rule of its own.
+fn rule_of(keyword: &str) -> &'static RuleDoc {
+    stages::schema::SCHEMA
         .iter()
-        .find(|rule| rule.strip_prefix("schema/") == Some(keyword))
-        .copied()
-        .unwrap_or("schema/other")
+        .find(|rule| rule.id.strip_prefix("schema/") == Some(keyword))
+        .unwrap_or(&stages::schema::OTHER)
 }
-
-/// The schema keywords numi's schemas use, as rule ids.
-pub const SCHEMA_RULES: &[&str] = &[
-    "schema/additionalProperties",
-    "schema/const",
-    "schema/enum",
-    "schema/maximum",
-    "schema/minLength",
-    "schema/minimum",
-    "schema/pattern",
-    "schema/required",
-    "schema/type",
-    "schema/other",
-];

@@ -214,13 +214,13 @@ fn admit(
     if let Mode::Repository { enable_alpha } = mode {
         if kind.role == Role::Produced {
             return refuse(
-                "kind/produced",
+                &crate::diagnostic::stages::kind::PRODUCED,
                 format!("produced kind: {} is not configuration", kind.name),
             );
         }
         if kind.role == Role::Alpha && !enable_alpha {
             return refuse(
-                "kind/alpha-disabled",
+                &crate::diagnostic::stages::kind::ALPHA_DISABLED,
                 format!("alpha kind is not enabled: {}", kind.name),
             );
         }
@@ -231,7 +231,7 @@ fn admit(
                 Some(kind),
                 Diagnostic::new(
                     Stage::Kind,
-                    "kind/api-version",
+                    &crate::diagnostic::stages::kind::API_VERSION,
                     format!("invalid: apiVersion is not {api_version}"),
                 )
                 .at_pointer("/apiVersion"),
@@ -258,7 +258,8 @@ fn locate<'v>(
     let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
     let at_key = matches!(
         diagnostic.rule,
-        "schema/additionalProperties" | "events/unnamed-field"
+        &crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES
+            | &crate::kinds::events::UNNAMED_FIELD
     );
     let span = match located.key {
         Some(key) if at_key => key,

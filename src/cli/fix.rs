@@ -284,10 +284,12 @@ impl Document<'_> {
                 let unfixable = fixed
                     .unfixable
                     .iter()
-                    .find(|u| u.rule == error.rule && u.pointer == pointer);
+                    .find(|u| u.rule == error.rule.id && u.pointer == pointer);
                 let rest = match unfixable {
-                    Some(unfixable) => format!("{}: not fixable: {}", error.rule, unfixable.reason),
-                    None => format!("{}: {}", error.rule, error.message),
+                    Some(unfixable) => {
+                        format!("{}: not fixable: {}", error.rule.id, unfixable.reason)
+                    }
+                    None => format!("{}: {}", error.rule.id, error.message),
                 };
                 self.line("left", &rest)
             })

@@ -21,7 +21,7 @@ pub(super) fn offer(
     let mut offered: Vec<Fix> = Vec::new();
     let mut unfixable: Vec<Unfixable> = Vec::new();
     for diagnostic in &checked.diagnostics {
-        let Some(rule_fix) = fixes.iter().find(|fix| fix.rule == diagnostic.rule) else {
+        let Some(rule_fix) = fixes.iter().find(|fix| fix.rule == diagnostic.rule.id) else {
             continue;
         };
         let Some(pointer) = diagnostic.pointer.as_deref() else {
@@ -31,15 +31,15 @@ pub(super) fn offer(
         let made = match rule_fix.repair {
             Repair::SortBy { key, noun } => {
                 let parent = path.get(..path.len().saturating_sub(1)).unwrap_or_default();
-                sort(text, document, parent, key, noun, diagnostic.rule)
+                sort(text, document, parent, key, noun, diagnostic.rule.id)
             }
-            Repair::LowercaseDigest => lowercase_digest(text, document, &path, diagnostic.rule),
+            Repair::LowercaseDigest => lowercase_digest(text, document, &path, diagnostic.rule.id),
         };
         match made {
             Ok(fix) if offered.iter().any(|other| other.change == fix.change) => {}
             Ok(fix) => offered.push(fix),
             Err(reason) => unfixable.push(Unfixable {
-                rule: diagnostic.rule,
+                rule: diagnostic.rule.id,
                 pointer: pointer.to_owned(),
                 reason,
             }),

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
 
 /// The autonomy ladder, lowest first (spec 002): AutonomyPolicy levels and
 /// the evals event payloads' promotions climb the same rungs.
@@ -77,7 +77,7 @@ pub fn is_strict_version(value: &str) -> bool {
 
 /// The diagnostic of a single field that fails a value check, worded as the
 /// reference words it: `a value of numinance.kinds.v1.<Message>.<field> fails its check`.
-pub fn field_fails(rule: &'static str, field: &str, pointer: String) -> Diagnostic {
+pub fn field_fails(rule: &'static RuleDoc, field: &str, pointer: String) -> Diagnostic {
     Diagnostic::new(
         Stage::Rule,
         rule,
@@ -87,7 +87,7 @@ pub fn field_fails(rule: &'static str, field: &str, pointer: String) -> Diagnost
 }
 
 /// A rule across fields, stated as the sentence that holds.
-pub fn rule_fails(rule: &'static str, sentence: &str, pointer: String) -> Diagnostic {
+pub fn rule_fails(rule: &'static RuleDoc, sentence: &str, pointer: String) -> Diagnostic {
     Diagnostic::new(Stage::Rule, rule, sentence).at_pointer(pointer)
 }
 
@@ -96,7 +96,7 @@ pub fn rule_fails(rule: &'static str, sentence: &str, pointer: String) -> Diagno
 pub fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnostic {
     Diagnostic::new(
         Stage::Internal,
-        "internal/shape",
+        &crate::diagnostic::stages::errors::SHAPE,
         format!(
             "the {} rules cannot read a document its schema accepts ({error}); please report this",
             kind.name

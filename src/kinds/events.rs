@@ -33,7 +33,7 @@ pub fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
         .filter_map(|field| {
             let pointer = format!("/spec/{field}/value");
             let value = document.pointer(&pointer)?.as_str()?;
-            (!is_digest(value)).then(|| field_fails("events/digest", "Digest.value", pointer))
+            (!is_digest(value)).then(|| field_fails(&DIGEST, "Digest.value", pointer))
         })
         .collect()
 }
@@ -146,7 +146,7 @@ fn walk(
 fn unnamed_field(kind: &str, pointer: &str) -> Diagnostic {
     Diagnostic::new(
         Stage::Rule,
-        "events/unnamed-field",
+        &UNNAMED_FIELD,
         format!(
             "{kind} payloads hold only the fields spec 002 names: {} is not one of them",
             quote(&shorten(pointer))
@@ -202,6 +202,6 @@ pub(crate) fn findings(text: &str) -> Vec<(&'static str, String)> {
     checked
         .diagnostics
         .into_iter()
-        .map(|diagnostic| (diagnostic.rule, diagnostic.message))
+        .map(|diagnostic| (diagnostic.rule.id, diagnostic.message))
         .collect()
 }

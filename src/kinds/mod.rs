@@ -6,15 +6,15 @@
 //! line of its family's list; nothing outside the folder names the kind.
 
 pub(crate) mod checks;
-mod events;
+pub(crate) mod events;
 mod numinance;
 
 pub mod autocontext;
 
 mod autonomy_policy;
-mod context_bundle;
+pub(crate) mod context_bundle;
 pub(crate) mod context_report;
-mod evalset;
+pub(crate) mod evalset;
 mod outcome_corrected;
 mod outcome_recorded;
 mod playbook;

@@ -37,8 +37,14 @@ fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static K
 
 /// The kind `value` names, or why it names none of the family's.
 pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
-    let refused =
-        |message: String| Diagnostic::new(Stage::Kind, "kind/unknown", message).at_pointer("/kind");
+    let refused = |message: String| {
+        Diagnostic::new(
+            Stage::Kind,
+            &crate::diagnostic::stages::kind::UNKNOWN,
+            message,
+        )
+        .at_pointer("/kind")
+    };
     match value.get("kind") {
         None => Err(refused("the document has no kind".to_owned())),
         Some(Value::String(name)) => FAMILY
@@ -49,11 +55,16 @@ pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
             .ok_or_else(|| {
                 let mut known: Vec<&str> = FAMILY.kinds.iter().map(|kind| kind.name).collect();
                 known.sort_unstable();
-                refused(format!(
+                let refusal = refused(format!(
                     "unknown kind: {} (this build knows {})",
                     quote(&shorten(name)),
                     known.join(", ")
-                ))
+                ));
+                // The help travels with the finding, so every format shows it.
+                match crate::suggest::nearest(name, known.iter().copied()) {
+                    Some(near) => refusal.with_note(format!("did you mean `{near}`?")),
+                    None => refusal,
+                }
             }),
         Some(other) => Err(refused(format!(
             "kind is {}, not a string",

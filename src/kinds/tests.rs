@@ -144,3 +144,21 @@ fn many_violations_keep_at_most_the_cap() {
     );
     assert!(checked.count() > 1000);
 }
+
+#[test]
+fn a_misspelt_kind_carries_the_nearest_known_one_and_a_far_one_none() {
+    let Err(near) =
+        crate::kinds::numinance::by_kind_field(&serde_json::json!({"kind": "PlayBook"}))
+    else {
+        panic!("PlayBook is refused");
+    };
+    assert_eq!(near.rule, "kind/unknown");
+    assert_eq!(near.note.as_deref(), Some("did you mean `Playbook`?"));
+    let Err(far) =
+        crate::kinds::numinance::by_kind_field(&serde_json::json!({"kind": "Spreadsheet"}))
+    else {
+        panic!("Spreadsheet is refused");
+    };
+    assert_eq!(far.rule, "kind/unknown");
+    assert_eq!(far.note, None);
+}

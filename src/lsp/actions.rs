@@ -54,7 +54,7 @@ impl Fixer for FixEngine {
         let of_rule: Vec<crate::fix::Fix> = offered
             .fixes
             .into_iter()
-            .filter(|fix| fix.rule == diagnostic.rule)
+            .filter(|fix| fix.rule == diagnostic.rule.id)
             .collect();
         let only_one = of_rule.len() == 1;
         let line_of = |offset: usize| {
@@ -215,7 +215,11 @@ mod tests {
         );
         assert_eq!(again.diagnostics, vec![], "{fixed}");
         // A finding no fix repairs gets no action.
-        let other = crate::Diagnostic::new(crate::Stage::Rule, "evalset/case-name", "m");
+        let other = crate::Diagnostic::new(
+            crate::Stage::Rule,
+            &crate::kinds::evalset::catalogue::CASE_NAME,
+            "m",
+        );
         assert!(super::FixEngine.fixes(text, &other).is_empty());
     }
 
@@ -229,7 +233,7 @@ mod tests {
 
     impl Fixer for Replace {
         fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
-            if diagnostic.rule != self.0 {
+            if diagnostic.rule.id != self.0 {
                 return Vec::new();
             }
             let span = diagnostic.span.unwrap_or_default();
@@ -245,7 +249,7 @@ mod tests {
     }
 
     fn finding(line: u32, column: u32, span: Range<usize>) -> Finding {
-        let mut diagnostic = Diagnostic::new(Stage::Rule, "test/rule", "bad")
+        let mut diagnostic = Diagnostic::new(Stage::Rule, &crate::kinds::evalset::catalogue::VERSION, "bad")
             .at_position(crate::Position { line, column });
         diagnostic.span = Some(crate::diagnostic::Span::new(span.start, span.end));
         Finding { diagnostic, span }
@@ -266,7 +270,7 @@ mod tests {
         let text = "a: é1\nb: 2\n";
         let uri = Uri::from_str("file:///x.yaml").unwrap();
         let findings = [finding(1, 4, 3..6), finding(2, 4, 10..11)];
-        let fixer = Replace("test/rule", "0");
+        let fixer = Replace("evalset/version", "0");
         let found = actions(&fixer, &uri, text, &findings, 10..10, Encoding::Utf16);
         assert_eq!(titles(&found), ["replace with 0", FIX_ALL_TITLE]);
         let CodeActionOrCommand::CodeAction(all) = &found[1] else {
@@ -284,7 +288,7 @@ mod tests {
         let findings = [finding(1, 4, 3..4)];
         let found = actions(&NoFixes, &uri, "a: 1\n", &findings, 0..5, Encoding::Utf16);
         assert!(found.is_empty());
-        let elsewhere = Replace("other/rule", "0");
+        let elsewhere = Replace("evalset/case-name", "0");
         let found = actions(&elsewhere, &uri, "a: 1\n", &findings, 0..5, Encoding::Utf16);
         assert!(found.is_empty());
     }

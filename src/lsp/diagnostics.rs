@@ -84,7 +84,7 @@ pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding
     .unwrap_or_else(|_| Checked {
         diagnostics: vec![Diagnostic::new(
             crate::diagnostic::Stage::Internal,
-            "internal/panic",
+            &crate::diagnostic::stages::errors::PANIC,
             "numi failed on this file; please report it",
         )],
         ..Checked::default()
@@ -146,8 +146,8 @@ pub fn to_lsp(
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
         }),
-        code: Some(NumberOrString::String(diagnostic.rule.to_owned())),
-        code_description: Uri::from_str(&crate::rules::link(diagnostic.rule))
+        code: Some(NumberOrString::String(diagnostic.rule.id.to_owned())),
+        code_description: Uri::from_str(&crate::rules::link(diagnostic.rule.id))
             .ok()
             .map(|href| CodeDescription { href }),
         source: Some("numi".to_owned()),
@@ -195,7 +195,7 @@ mod tests {
     }
 
     fn rules_of(findings: &[Finding]) -> Vec<&'static str> {
-        findings.iter().map(|f| f.diagnostic.rule).collect()
+        findings.iter().map(|f| f.diagnostic.rule.id).collect()
     }
 
     #[test]

@@ -6,7 +6,6 @@ use serde_json::Value;
 use super::diagnostics::Finding;
 use super::outline::{self, Step};
 use crate::kinds;
-use crate::rules;
 
 /// The Markdown shown at byte `offset`, if there is anything to say.
 pub fn hover(text: &str, findings: &[Finding], offset: usize) -> Option<String> {
@@ -27,18 +26,16 @@ fn explain(finding: &Finding) -> String {
         "**{}** ([`{}`]({}))",
         diagnostic.message,
         diagnostic.rule,
-        crate::rules::link(diagnostic.rule)
+        crate::rules::link(diagnostic.rule.id)
     );
     if let Some(note) = &diagnostic.note {
         shown.push_str(&format!("\n\n{note}"));
     }
-    if let Some(doc) = rules::find(diagnostic.rule) {
-        shown.push_str(&format!(
-            "\n\n{}\n\n{}",
-            doc.summary,
-            doc.explanation.trim_end()
-        ));
-    }
+    shown.push_str(&format!(
+        "\n\n{}\n\n{}",
+        diagnostic.rule.summary,
+        diagnostic.rule.explanation.trim_end()
+    ));
     shown
 }
 
@@ -93,7 +90,11 @@ mod tests {
     fn a_finding_under_the_cursor_shows_its_rule() {
         let at = TEXT.find("x\n").unwrap_or_default();
         let finding = Finding {
-            diagnostic: Diagnostic::new(Stage::Rule, "evalset/version", "bad version"),
+            diagnostic: Diagnostic::new(
+                Stage::Rule,
+                &crate::kinds::evalset::catalogue::VERSION,
+                "bad version",
+            ),
             span: at..at + 1,
         };
         let shown = hover(TEXT, std::slice::from_ref(&finding), at).unwrap_or_default();
@@ -101,9 +102,7 @@ mod tests {
             shown.starts_with("**bad version** ([`evalset/version`]("),
             "{shown}"
         );
-        let summary = rules::find("evalset/version")
-            .map(|d| d.summary)
-            .unwrap_or("?");
+        let summary = crate::kinds::evalset::catalogue::VERSION.summary;
         assert!(shown.contains(summary));
         // Away from the node: the field's schema instead.
         let key = TEXT.find("version:").unwrap_or_default();

@@ -60,9 +60,13 @@ mod tests {
 
     #[test]
     fn a_located_diagnostic_is_path_line_column_severity_rule_message() {
-        let diagnostic = Diagnostic::new(Stage::Rule, "evalset/cases-sorted", "cases are sorted")
-            .at_position(Position { line: 4, column: 5 })
-            .with_note("case \"b\" should follow case \"c\"");
+        let diagnostic = Diagnostic::new(
+            Stage::Rule,
+            &crate::kinds::evalset::catalogue::CASES_SORTED,
+            "cases are sorted",
+        )
+        .at_position(Position { line: 4, column: 5 })
+        .with_note("case \"b\" should follow case \"c\"");
         assert_eq!(
             line("conf/evals.yaml", &diagnostic),
             "conf/evals.yaml:4:5: error[evalset/cases-sorted] cases are sorted (case \"b\" should follow case \"c\")"
@@ -71,7 +75,11 @@ mod tests {
 
     #[test]
     fn a_diagnostic_without_position_names_the_file_and_a_warning_says_so() {
-        let diagnostic = Diagnostic::new(Stage::Read, "read/io", "no such file or directory");
+        let diagnostic = Diagnostic::new(
+            Stage::Read,
+            &crate::diagnostic::stages::errors::IO,
+            "no such file or directory",
+        );
         assert_eq!(
             line("missing.yaml", &diagnostic),
             "missing.yaml: error[read/io] no such file or directory"
@@ -82,7 +90,8 @@ mod tests {
 
     #[test]
     fn a_path_that_could_forge_a_line_is_quoted() {
-        let diagnostic = Diagnostic::new(Stage::Read, "read/io", "gone");
+        let diagnostic =
+            Diagnostic::new(Stage::Read, &crate::diagnostic::stages::errors::IO, "gone");
         assert_eq!(
             line("a\nb.yaml", &diagnostic),
             "\"a\\nb.yaml\": error[read/io] gone"
@@ -95,8 +104,12 @@ mod tests {
 
     #[test]
     fn the_secret_of_a_finding_is_masked() {
-        let diagnostic = Diagnostic::new(Stage::Rule, "bundle/credential-in-ref", "holds ghp_x")
-            .with_secret("ghp_x");
+        let diagnostic = Diagnostic::new(
+            Stage::Rule,
+            &crate::kinds::context_bundle::catalogue::CREDENTIAL_IN_REF,
+            "holds ghp_x",
+        )
+        .with_secret("ghp_x");
         assert!(!line("b.yaml", &diagnostic).contains("ghp_x"));
     }
 }

@@ -38,7 +38,7 @@ impl Reporter for GithubReporter {
                     properties.push(format!("endColumn={}", end.column));
                 }
             }
-            properties.push(format!("title={}", escape_property(diagnostic.rule)));
+            properties.push(format!("title={}", escape_property(diagnostic.rule.id)));
             writeln!(
                 out,
                 "::{command} {}::{}",

@@ -83,7 +83,7 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
     fn from(diagnostic: &'a Diagnostic) -> Self {
         DiagnosticRecord {
             stage: diagnostic.stage.name(),
-            rule: diagnostic.rule,
+            rule: diagnostic.rule.id,
             severity: diagnostic.severity.name(),
             message: mask(&diagnostic.message, &diagnostic.secrets),
             note: diagnostic

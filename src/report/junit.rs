@@ -82,7 +82,7 @@ fn testcase(xml: &mut String, result: &FileResult) -> std::fmt::Result {
             xml,
             " message=\"{}\" type=\"{}\"",
             attribute(&message_with_note(first)),
-            attribute(first.rule)
+            attribute(first.rule.id)
         )?;
     }
     write!(xml, ">")?;

@@ -14,7 +14,6 @@ use super::{Reporter, text};
 use crate::diagnostic::{Diagnostic, Severity, Span, Stage};
 use crate::kinds;
 use crate::results::{FileResult, Status, Summary};
-use crate::rules;
 use crate::secrets::{MASK, mask};
 use crate::suggest::nearest;
 use crate::text::{is_invisible_format, quote};
@@ -72,7 +71,7 @@ impl PrettyReporter {
             let shown = shown_span(&LineIndex::new(text), diagnostic)?;
             // A block mapping stands where its first key does; underlining
             // that key would blame it for what the mapping lacks.
-            let points_at_mapping = diagnostic.rule == "schema/required"
+            let points_at_mapping = diagnostic.rule == &crate::diagnostic::stages::schema::REQUIRED
                 && !text
                     .get(shown.start()..)
                     .is_some_and(|rest| rest.starts_with('{'));
@@ -95,7 +94,7 @@ impl PrettyReporter {
         let secrets = &diagnostic.secrets;
         Report {
             message: mask(&headline(diagnostic), secrets).into_owned(),
-            code: diagnostic.rule,
+            code: diagnostic.rule.id,
             severity: match diagnostic.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
@@ -286,12 +285,16 @@ fn headline(diagnostic: &Diagnostic) -> String {
 
 /// The words beside the underlined node.
 fn label(diagnostic: &Diagnostic) -> String {
-    match diagnostic.rule {
-        "schema/additionalProperties" => "not a property of this mapping".to_owned(),
-        "schema/required" => match diagnostic.pointer.as_deref().and_then(last_segment) {
-            Some(name) => format!("the mapping here lacks {}", quote(&name)),
-            None => "this mapping lacks a required property".to_owned(),
-        },
+    match *diagnostic.rule {
+        crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES => {
+            "not a property of this mapping".to_owned()
+        }
+        crate::diagnostic::stages::schema::REQUIRED => {
+            match diagnostic.pointer.as_deref().and_then(last_segment) {
+                Some(name) => format!("the mapping here lacks {}", quote(&name)),
+                None => "this mapping lacks a required property".to_owned(),
+            }
+        }
         _ if diagnostic.stage == Stage::Schema => diagnostic.message.clone(),
         _ => match &diagnostic.pointer {
             Some(pointer) => quote(pointer),
@@ -304,8 +307,8 @@ fn label(diagnostic: &Diagnostic) -> String {
 /// rule asks; then where to read more.
 fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
     let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-    let fix = match diagnostic.rule {
-        "schema/additionalProperties" => {
+    let fix = match *diagnostic.rule {
+        crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES => {
             let parent = parent_pointer(pointer);
             let allowed = schema
                 .and_then(|schema| schema_at(schema, schema, parent))
@@ -318,8 +321,10 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
                 None => format!("remove it; this mapping takes {}", listed(&allowed)),
             })
         }
-        "schema/required" => last_segment(pointer).map(|name| format!("add `{name}`")),
-        "schema/enum" => {
+        crate::diagnostic::stages::schema::REQUIRED => {
+            last_segment(pointer).map(|name| format!("add `{name}`"))
+        }
+        crate::diagnostic::stages::schema::ENUM => {
             let allowed = schema
                 .and_then(|schema| schema_at(schema, schema, pointer))
                 .map(enum_values)
@@ -331,12 +336,9 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
                 None => Some(format!("use one of {}", listed(&allowed))),
             }
         }
-        "kind/unknown" => token
-            .and_then(|token| nearest(token, kinds::names()))
-            .map(|near| format!("did you mean `{near}`?")),
         _ => None,
     };
-    let doc = rules::find(diagnostic.rule);
+    let doc = Some(diagnostic.rule);
     // The summary states the passing state ("The file is well-formed
     // YAML."), which reads as if nothing were wrong: the help says the fix.
     let fix = fix.or_else(|| doc.and_then(|doc| how_to_fix(doc.explanation)));
@@ -359,7 +361,9 @@ fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) ->
 fn noted_help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
     let help = help(diagnostic, token, schema);
     match &diagnostic.note {
-        Some(note) if diagnostic.rule != "schema/enum" => format!("{note}\n{help}"),
+        Some(note) if diagnostic.rule != &crate::diagnostic::stages::schema::ENUM => {
+            format!("{note}\n{help}")
+        }
         _ => help,
     }
 }

@@ -33,13 +33,13 @@ impl Reporter for SarifReporter {
 
     fn result(&mut self, _out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
         for diagnostic in &result.checked.diagnostics {
-            self.rule_ids.insert(diagnostic.rule);
+            self.rule_ids.insert(diagnostic.rule.id);
             self.results.push(sarif_result(&result.path, diagnostic));
         }
         // Code scanning shows a suppressed result as dismissed, with its
         // justification, instead of losing it.
         for suppressed in &result.checked.suppressed {
-            self.rule_ids.insert(suppressed.diagnostic.rule);
+            self.rule_ids.insert(suppressed.diagnostic.rule.id);
             let mut sarif = sarif_result(&result.path, &suppressed.diagnostic);
             sarif.suppressions = Some(vec![
                 Suppression::builder()
@@ -151,7 +151,7 @@ fn sarif_result(path: &str, diagnostic: &Diagnostic) -> SarifResult {
         .text(message_with_note(diagnostic))
         .build();
     let mut result = SarifResult::builder()
-        .rule_id(diagnostic.rule)
+        .rule_id(diagnostic.rule.id)
         .level(level)
         .message(message)
         .build();

@@ -2,24 +2,11 @@
 //! rule descriptions of the machine formats. Every id a diagnostic can carry
 //! has exactly one entry, with a failing and a passing example (files beside
 //! the entry) that the tests run through the validator. The stages' entries
-//! are here; each kind's are in its folder under `kinds/`.
-
-mod errors;
-mod kind;
-mod schema;
-mod yaml;
+//! are in `diagnostic::stages`; each kind's are in its folder under `kinds/`.
 
 pub use crate::diagnostic::RuleDoc;
+use crate::diagnostic::stages::STAGES;
 use crate::{kinds, run};
-
-/// The sections that belong to no kind: the stages every document meets.
-const STAGES: &[&[RuleDoc]] = &[
-    errors::READ,
-    errors::INTERNAL,
-    yaml::YAML,
-    kind::KIND,
-    schema::SCHEMA,
-];
 
 /// Every documented rule: the stages', then each kind's in the order its
 /// family lists it, then the checks across documents.

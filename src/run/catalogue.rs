@@ -2,7 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[RuleDoc {
+pub const RULES: &[RuleDoc] = &[DUPLICATE_NAME];
+
+pub const DUPLICATE_NAME: RuleDoc = RuleDoc {
     id: "repo/duplicate-name",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -14,4 +16,4 @@ them. Documents refused at the kind stage (produced kinds, alpha kinds while alp
 off, a wrong apiVersion) are not configuration and do not count.",
     failing: include_str!("examples/duplicate-name.failing.yaml"),
     passing: include_str!("examples/duplicate-name.passing.yaml"),
-}];
+};

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use crate::config::Policy;
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
 use crate::location::{read_file, read_stdin};
@@ -275,9 +275,19 @@ fn write_in_order<I>(
 /// error for this input alone.
 pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
     let (checked, source) = match &input.source {
-        Err(reason) => (failed(Stage::Read, "read/io", reason.clone()), None),
+        Err(reason) => (
+            failed(
+                Stage::Read,
+                &crate::diagnostic::stages::errors::IO,
+                reason.clone(),
+            ),
+            None,
+        ),
         Ok(source) => match read(source, options.max_file_size) {
-            Err(reason) => (failed(Stage::Read, "read/io", reason), None),
+            Err(reason) => (
+                failed(Stage::Read, &crate::diagnostic::stages::errors::IO, reason),
+                None,
+            ),
             Ok(bytes) => {
                 let location = match source {
                     Source::Path(path) => Location::file(path, options.max_file_size),
@@ -291,7 +301,7 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
                 .unwrap_or_else(|_| {
                     failed(
                         Stage::Internal,
-                        "internal/panic",
+                        &crate::diagnostic::stages::errors::PANIC,
                         "numi failed on this file; please report it".to_owned(),
                     )
                 });
@@ -308,7 +318,7 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
     }
 }
 
-fn failed(stage: Stage, rule: &'static str, message: String) -> Checked {
+fn failed(stage: Stage, rule: &'static RuleDoc, message: String) -> Checked {
     Checked {
         diagnostics: vec![Diagnostic::new(stage, rule, message)],
         ..Checked::default()

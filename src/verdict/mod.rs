@@ -59,7 +59,7 @@ impl Verdict<'_> {
         }
         checked.diagnostics.retain_mut(|diagnostic| {
             let level = (diagnostic.stage == Stage::Rule)
-                .then(|| policy.level(diagnostic.rule, path))
+                .then(|| policy.level(diagnostic.rule.id, path))
                 .flatten();
             match level.map(Level::severity) {
                 Some(None) => false,
@@ -94,10 +94,15 @@ mod tests {
         let at = |line| Position { line, column: 1 };
         Checked {
             diagnostics: vec![
-                Diagnostic::new(Stage::Rule, "evalset/version", "v").at_position(at(2)),
-                Diagnostic::new(Stage::Rule, "bundle/context-generation", "g")
-                    .as_warning()
-                    .at_position(at(3)),
+                Diagnostic::new(Stage::Rule, &crate::kinds::evalset::catalogue::VERSION, "v")
+                    .at_position(at(2)),
+                Diagnostic::new(
+                    Stage::Rule,
+                    &crate::kinds::context_bundle::catalogue::CONTEXT_GENERATION,
+                    "g",
+                )
+                .as_warning()
+                .at_position(at(3)),
             ],
             ..Checked::default()
         }
@@ -107,7 +112,7 @@ mod tests {
         checked
             .diagnostics
             .iter()
-            .map(|d| (d.rule, d.severity))
+            .map(|d| (d.rule.id, d.severity))
             .collect()
     }
 

@@ -65,7 +65,7 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
                     let covers = suppression.line == position.line
                         || (suppression.alone
                             && suppression.line.saturating_add(1) == position.line);
-                    covers && suppression.rules.iter().any(|rule| rule == diagnostic.rule)
+                    covers && suppression.rules.iter().any(|rule| rule == diagnostic.rule.id)
                 })
             });
         match covering {
@@ -144,9 +144,15 @@ fn suppression(comment: &Comment<'_>) -> Option<Suppression> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Position;
+    use crate::diagnostic::{Position, RuleDoc};
 
-    fn finding(rule: &'static str, line: u32) -> Diagnostic {
+    /// A rule no kind declares, so that these tests name it freely.
+    const XY: RuleDoc = RuleDoc {
+        id: "x/y",
+        ..crate::kinds::evalset::catalogue::CASE_NAME
+    };
+
+    fn finding(rule: &'static RuleDoc, line: u32) -> Diagnostic {
         Diagnostic::new(Stage::Rule, rule, "m").at_position(Position { line, column: 3 })
     }
 
@@ -183,16 +189,16 @@ mod tests {
     fn a_comment_silences_the_named_rule_on_its_line_and_the_next() {
         let text = b"# numi: ignore[evalset/cases-sorted] replay order is historic\ncases:\n  - b # numi: ignore[evalset/case-name] legacy name\n";
         let mut found = checked(vec![
-            finding("evalset/cases-sorted", 2),
-            finding("evalset/case-name", 3),
-            finding("evalset/case-count", 3),
-            finding("evalset/cases-sorted", 3),
+            finding(&crate::kinds::evalset::catalogue::CASES_SORTED, 2),
+            finding(&crate::kinds::evalset::catalogue::CASE_NAME, 3),
+            finding(&crate::kinds::evalset::catalogue::CASE_COUNT, 3),
+            finding(&crate::kinds::evalset::catalogue::CASES_SORTED, 3),
         ]);
         apply(&mut found, text);
         let left: Vec<(&str, u32)> = found
             .diagnostics
             .iter()
-            .map(|d| (d.rule, d.position.map_or(0, |p| p.line)))
+            .map(|d| (d.rule.id, d.position.map_or(0, |p| p.line)))
             .collect();
         assert_eq!(
             left,
@@ -201,7 +207,7 @@ mod tests {
         let silenced: Vec<(&str, &str)> = found
             .suppressed
             .iter()
-            .map(|s| (s.diagnostic.rule, s.reason.as_str()))
+            .map(|s| (s.diagnostic.rule.id, s.reason.as_str()))
             .collect();
         assert_eq!(
             silenced,
@@ -214,7 +220,10 @@ mod tests {
 
     #[test]
     fn a_suppression_without_a_reason_silences_nothing_and_says_so() {
-        let mut found = checked(vec![finding("evalset/case-name", 1)]);
+        let mut found = checked(vec![finding(
+            &crate::kinds::evalset::catalogue::CASE_NAME,
+            1,
+        )]);
         apply(&mut found, b"name: B # numi: ignore[evalset/case-name]\n");
         assert!(found.suppressed.is_empty());
         assert_eq!(found.diagnostics.len(), 1);
@@ -228,7 +237,7 @@ mod tests {
 
     #[test]
     fn only_rule_findings_can_be_silenced() {
-        let schema = Diagnostic::new(Stage::Schema, "schema/type", "m")
+        let schema = Diagnostic::new(Stage::Schema, &crate::diagnostic::stages::schema::TYPE, "m")
             .at_position(Position { line: 1, column: 1 });
         let mut found = checked(vec![schema]);
         apply(&mut found, b"a: 1 # numi: ignore[schema/type] no\n");
@@ -238,7 +247,7 @@ mod tests {
 
     /// Whether a finding of `x/y` on `line` of `text` is suppressed.
     fn silenced(text: &str, line: u32) -> bool {
-        let mut found = checked(vec![finding("x/y", line)]);
+        let mut found = checked(vec![finding(&XY, line)]);
         apply(&mut found, text.as_bytes());
         assert_eq!(found.diagnostics.len() + found.suppressed.len(), 1);
         !found.suppressed.is_empty()
@@ -400,7 +409,7 @@ mod tests {
         let text = format!("a: 1 {IGNORE}\n");
         let mut produced = Checked {
             kind: Some("ContextBundle"),
-            ..checked(vec![finding("x/y", 1)])
+            ..checked(vec![finding(&XY, 1)])
         };
         apply(&mut produced, text.as_bytes());
         assert!(produced.suppressed.is_empty());
@@ -413,7 +422,7 @@ mod tests {
 
         let mut authored = Checked {
             kind: Some("Playbook"),
-            ..checked(vec![finding("x/y", 1)])
+            ..checked(vec![finding(&XY, 1)])
         };
         apply(&mut authored, text.as_bytes());
         assert!(authored.diagnostics.is_empty());
@@ -422,7 +431,7 @@ mod tests {
 
     #[test]
     fn a_note_already_there_is_kept() {
-        let mut found = checked(vec![finding("x/y", 1).with_note("case \"b\" first")]);
+        let mut found = checked(vec![finding(&XY, 1).with_note("case \"b\" first")]);
         apply(&mut found, b"a: 1 # numi: ignore[x/y]\n");
         assert_eq!(
             found.diagnostics[0].note.as_deref(),

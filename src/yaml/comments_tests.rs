@@ -200,7 +200,7 @@ fn crlf_and_lone_cr_end_lines_as_they_do_for_the_loader() {
             crate::yaml::Root::Mapping,
         )
         .unwrap();
-        let lines = crate::yaml::LineIndex::new(text);
+        let lines = crate::yaml::LineIndex::new(&text);
         let line_of = |pointer: &str| {
             let node = document
                 .locate(&parse_pointer(&document.value, pointer))

@@ -69,7 +69,11 @@ fn refused(text: &str) -> YamlError {
 
 fn refused_at(text: &str, rule: &str, at: Position) -> YamlError {
     let error = refused(text);
-    assert_eq!((error.rule, error.position), (rule, Some(at)), "{text:?}");
+    assert_eq!(
+        (error.rule.id, error.position),
+        (rule, Some(at)),
+        "{text:?}"
+    );
     error
 }
 

@@ -18,7 +18,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Position, Span};
+use crate::diagnostic::{Position, RuleDoc, Span};
 pub use lines::{Column, LineIndex};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
@@ -88,13 +88,13 @@ impl Document {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError {
     /// A stable rule id (`yaml/syntax`, `yaml/duplicate-key`, ...).
-    pub rule: &'static str,
+    pub rule: &'static RuleDoc,
     pub message: String,
     pub position: Option<Position>,
 }
 
 impl YamlError {
-    fn new(rule: &'static str, message: impl Into<String>, position: Option<Position>) -> Self {
+    fn new(rule: &'static RuleDoc, message: impl Into<String>, position: Option<Position>) -> Self {
         YamlError {
             rule,
             message: message.into(),
@@ -165,14 +165,14 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
     };
     if let Some(encoding) = encoding {
         return Err(YamlError::new(
-            "yaml/encoding",
+            &crate::diagnostic::stages::yaml::ENCODING,
             format!("the file is {encoding}; numi reads UTF-8 only"),
             Some(START),
         ));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(YamlError::new(
-            "yaml/encoding",
+            &crate::diagnostic::stages::yaml::ENCODING,
             "the file starts with a byte-order mark; save it as UTF-8 without one",
             Some(START),
         ));
@@ -180,7 +180,7 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
     std::str::from_utf8(bytes).map_err(|error| {
         let valid = bytes.get(..error.valid_up_to()).unwrap_or_default();
         YamlError::new(
-            "yaml/encoding",
+            &crate::diagnostic::stages::yaml::ENCODING,
             format!("invalid UTF-8 at byte offset {}", error.valid_up_to()),
             Some(end_of(std::str::from_utf8(valid).unwrap_or_default())),
         )
@@ -238,7 +238,7 @@ fn load_full<T>(
     match loaded {
         Err(error) if error.position.is_some_and(|earlier| earlier < at) => Err(error),
         _ => Err(YamlError::new(
-            "yaml/syntax",
+            &crate::diagnostic::stages::yaml::SYNTAX,
             format!(
                 "found a lone surrogate escape {escape} (half of a UTF-16 pair, not a character) at {at}"
             ),
@@ -346,7 +346,7 @@ fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits, shifts: &Shifts
     };
     earlier.unwrap_or_else(|| {
         YamlError::new(
-            "yaml/too-deep",
+            &crate::diagnostic::stages::yaml::TOO_DEEP,
             format!("flow collections nest deeper than 255 levels at {at}"),
             Some(at),
         )
@@ -363,7 +363,11 @@ fn syntax_error(text: &str, error: &ScanError, shifts: &Shifts) -> YamlError {
             .unwrap_or(at);
     }
     let at = shifts.original(at);
-    YamlError::new("yaml/syntax", format!("{} at {at}", error.info()), Some(at))
+    YamlError::new(
+        &crate::diagnostic::stages::yaml::SYNTAX,
+        format!("{} at {at}", error.info()),
+        Some(at),
+    )
 }
 
 /// saphyr marks a tab used as indentation just after the tabs: point at the
@@ -581,7 +585,7 @@ impl<'a> Builder<'a> {
                 self.documents += 1;
                 if self.documents > 1 {
                     return Err(YamlError::new(
-                        "yaml/multiple-documents",
+                        &crate::diagnostic::stages::yaml::MULTIPLE_DOCUMENTS,
                         format!("a file holds one YAML document; a second one starts at {at}"),
                         Some(at),
                     ));
@@ -642,7 +646,7 @@ impl<'a> Builder<'a> {
             Some(tag) if core_suffix(&tag.handle, &tag.suffix) == Some(expected) => Ok(()),
             Some(tag) if is_non_specific(&tag.handle, &tag.suffix) => Ok(()),
             Some(tag) => Err(YamlError::new(
-                "yaml/tag",
+                &crate::diagnostic::stages::yaml::TAG,
                 format!("unsupported tag {} at {at}", tag_text(tag)),
                 Some(at),
             )),
@@ -773,7 +777,13 @@ impl<'a> Builder<'a> {
         self.longest_text = self.longest_text.max(text.len());
         let record = self.record;
         // Never shown: the caller gives up and the full parser words the error.
-        let give_up = || YamlError::new("yaml/syntax", "left to the full parser", Some(at));
+        let give_up = || {
+            YamlError::new(
+                &crate::diagnostic::stages::yaml::SYNTAX,
+                "left to the full parser",
+                Some(at),
+            )
+        };
         let Some(parent) = self.stack.last_mut() else {
             return Err(give_up());
         };
@@ -830,7 +840,7 @@ impl<'a> Builder<'a> {
         }) = self.anchors.get(&id)
         else {
             return Err(YamlError::new(
-                "yaml/syntax",
+                &crate::diagnostic::stages::yaml::SYNTAX,
                 format!("unknown alias at {at}"),
                 Some(at),
             ));
@@ -844,7 +854,7 @@ impl<'a> Builder<'a> {
                 Some(text) => Value::String(text.clone()),
                 None => {
                     return Err(YamlError::new(
-                        "yaml/complex-key",
+                        &crate::diagnostic::stages::yaml::COMPLEX_KEY,
                         format!("a mapping key is not a plain scalar at {at}"),
                         Some(at),
                     ));
@@ -892,7 +902,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), YamlError> {
         if self.expecting_key() {
             return Err(YamlError::new(
-                "yaml/complex-key",
+                &crate::diagnostic::stages::yaml::COMPLEX_KEY,
                 format!("a mapping key is not a plain scalar at {at}"),
                 Some(at),
             ));
@@ -1017,7 +1027,7 @@ impl<'a> Builder<'a> {
                 false => {
                     let Value::String(key) = node.value else {
                         return Err(YamlError::new(
-                            "yaml/complex-key",
+                            &crate::diagnostic::stages::yaml::COMPLEX_KEY,
                             format!("a mapping key is not a plain scalar at {}", node.at),
                             Some(node.at),
                         ));
@@ -1026,7 +1036,7 @@ impl<'a> Builder<'a> {
                         Entry::Occupied(entry) => {
                             let at = node.at;
                             return Err(YamlError::new(
-                                "yaml/duplicate-key",
+                                &crate::diagnostic::stages::yaml::DUPLICATE_KEY,
                                 format!("duplicate key {} at {at}", quoted(entry.key())),
                                 Some(at),
                             ));
@@ -1062,7 +1072,7 @@ impl<'a> Builder<'a> {
         match self.root {
             Some(root) => Ok(root.value),
             None => Err(YamlError::new(
-                "yaml/empty",
+                &crate::diagnostic::stages::yaml::EMPTY,
                 "the file holds no YAML document",
                 Some(START),
             )),
@@ -1076,7 +1086,7 @@ impl<'a> Builder<'a> {
     fn finish_rooted(self, allowed: Root) -> Result<Document, YamlError> {
         let Some(root) = self.root else {
             return Err(YamlError::new(
-                "yaml/empty",
+                &crate::diagnostic::stages::yaml::EMPTY,
                 "the file holds no YAML document",
                 Some(START),
             ));
@@ -1099,12 +1109,12 @@ impl<'a> Builder<'a> {
                 },
             }),
             Value::Null => Err(YamlError::new(
-                "yaml/empty",
+                &crate::diagnostic::stages::yaml::EMPTY,
                 "the document is empty",
                 Some(root.at),
             )),
             _ => Err(YamlError::new(
-                "yaml/root-not-mapping",
+                &crate::diagnostic::stages::yaml::ROOT_NOT_MAPPING,
                 format!(
                     "the document root is {}, not a mapping",
                     json_type_name(&root.value)
@@ -1133,7 +1143,7 @@ fn relocated(positions: &NodePositions, at: Span) -> NodePositions {
 /// with it; JSON has no null key.
 fn null_key(at: Position) -> YamlError {
     YamlError::new(
-        "yaml/complex-key",
+        &crate::diagnostic::stages::yaml::COMPLEX_KEY,
         format!("a mapping key is null at {at}; quote it if a string is meant"),
         Some(at),
     )
@@ -1141,7 +1151,7 @@ fn null_key(at: Position) -> YamlError {
 
 fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        "yaml/too-many-nodes",
+        &crate::diagnostic::stages::yaml::TOO_MANY_NODES,
         format!(
             "the document expands to more than {} nodes (aliases included) at {at}",
             limits.max_nodes
@@ -1152,7 +1162,7 @@ fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
 
 fn too_much_text(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        "yaml/too-much-text",
+        &crate::diagnostic::stages::yaml::TOO_MUCH_TEXT,
         format!(
             "the document expands to more than {} of text (aliases included) at {at}",
             crate::text::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
@@ -1163,7 +1173,7 @@ fn too_much_text(limits: &Limits, at: Position) -> YamlError {
 
 fn too_deep(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        "yaml/too-deep",
+        &crate::diagnostic::stages::yaml::TOO_DEEP,
         format!(
             "collections nest deeper than {} levels at {at}",
             limits.max_depth
@@ -1175,7 +1185,7 @@ fn too_deep(limits: &Limits, at: Position) -> YamlError {
 fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
     match error {
         ScalarError::NotFinite => YamlError::new(
-            "yaml/not-json",
+            &crate::diagnostic::stages::yaml::NOT_JSON,
             format!(
                 "{} at {at} is not a finite number, which JSON cannot hold",
                 quoted(text)
@@ -1183,7 +1193,7 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
             Some(at),
         ),
         ScalarError::TooLarge => YamlError::new(
-            "yaml/not-json",
+            &crate::diagnostic::stages::yaml::NOT_JSON,
             format!(
                 "{} at {at} is a number too large to represent (beyond ±1.8e308)",
                 quoted(text)
@@ -1191,12 +1201,12 @@ fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
             Some(at),
         ),
         ScalarError::UnsupportedTag(tag) => YamlError::new(
-            "yaml/tag",
+            &crate::diagnostic::stages::yaml::TAG,
             format!("unsupported tag {} at {at}", bare(&tag)),
             Some(at),
         ),
         ScalarError::TagMismatch(tag) => YamlError::new(
-            "yaml/tag",
+            &crate::diagnostic::stages::yaml::TAG,
             format!("{} at {at} is not a valid {}", quoted(text), bare(&tag)),
             Some(at),
         ),

@@ -67,7 +67,7 @@ fn bytes_err(bytes: &[u8]) -> YamlError {
 
 fn error(rule: &'static str, message: &str, position: Option<Position>) -> YamlError {
     YamlError {
-        rule,
+        rule: documented(rule),
         message: message.to_owned(),
         position,
     }
@@ -1095,7 +1095,7 @@ fn deep_flow_nesting_is_refused_without_a_panic() {
         let closed = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         let found = load_err(&closed);
         assert!(
-            matches!(found.rule, "yaml/too-deep" | "yaml/syntax"),
+            matches!(found.rule.id, "yaml/too-deep" | "yaml/syntax"),
             "{depth}: {found:?}"
         );
         assert_eq!(found.position.map(|p| p.line), Some(1), "{depth}");
@@ -1319,4 +1319,9 @@ fn a_tab_after_a_plain_scalar_is_pointed_at_itself() {
         "{}",
         found.message
     );
+}
+
+/// The declared rule of `id`.
+fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
+    crate::rules::find(id).expect("a declared rule")
 }

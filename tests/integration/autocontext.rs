@@ -123,7 +123,7 @@ fn validated(value: &Value) -> Vec<&'static str> {
     let text = serde_json::to_string_pretty(value).unwrap();
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
     assert_eq!(checked.kind, Some("AutocontextBundle"));
-    checked.errors().map(|d| d.rule).collect()
+    checked.errors().map(|d| d.rule.id).collect()
 }
 
 #[test]

@@ -126,7 +126,7 @@ fn every_rule_the_corpus_triggers_is_documented() {
         let bytes = std::fs::read(path).expect("read");
         for mode in modes {
             let checked = numi::validate_bytes(&bytes, mode, &numi::yaml::Limits::default());
-            emitted.extend(checked.diagnostics.iter().map(|d| d.rule));
+            emitted.extend(checked.diagnostics.iter().map(|d| d.rule.id));
         }
     }
     // The corpus reaches every stage a document can fail.
@@ -236,7 +236,7 @@ fn rules_markdown() -> String {
          how to fix it, and a failing and a passing example. `numi explain <id>`\n\
          prints the same. A *producer-side* rule checks what the runtime checks\n\
          before it uses a document: a warning, an error under `--strict`.\n\
-         Generated from `src/rules/` by `tests/integration/explain.rs`; after changing a rule,\n\
+         Generated from the rule declarations by `tests/integration/explain.rs`; after changing a rule,\n\
          run `UPDATE_DOCS=1 cargo test --test integration explain::` to rewrite this file.\n",
     );
     let mut section = "";

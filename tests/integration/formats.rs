@@ -368,17 +368,25 @@ fn a_run_that_finds_nothing_is_still_one_valid_document() {
 fn warnings_in_every_format() {
     use numi::report::Reporter;
     use numi::results::{FileResult, Origin, Summary};
-    use numi::{Checked, Diagnostic, Position, Stage};
+    use numi::rules::RuleDoc;
+    use numi::{Checked, Diagnostic, Position, Severity, Stage};
 
-    let warning = Diagnostic::new(
-        Stage::Rule,
-        "evalset/example-warning",
-        "a warning, 50%: a, b",
-    )
-    .as_warning()
-    .at_pointer("/spec")
-    .at_position(Position { line: 4, column: 3 });
-    let error = Diagnostic::new(Stage::Rule, "evalset/cases-sorted", "an error")
+    // A warning of no real rule, so the output shows only the warning's shape.
+    static EXAMPLE_WARNING: RuleDoc = RuleDoc {
+        id: "evalset/example-warning",
+        stage: Stage::Rule,
+        severity: Severity::Warning,
+        summary: "An example warning.",
+        explanation: "",
+        failing: "",
+        passing: "",
+    };
+    let cases_sorted = numi::rules::find("evalset/cases-sorted").expect("a declared rule");
+    let warning = Diagnostic::new(Stage::Rule, &EXAMPLE_WARNING, "a warning, 50%: a, b")
+        .as_warning()
+        .at_pointer("/spec")
+        .at_position(Position { line: 4, column: 3 });
+    let error = Diagnostic::new(Stage::Rule, cases_sorted, "an error")
         .at_pointer("/spec/cases/1")
         .at_position(Position { line: 9, column: 7 })
         .with_note("case \"a\" should come first");

@@ -61,7 +61,7 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
                     ),
                     "a stage no document may reach: {diagnostic:?}"
                 );
-                assert!(diagnostic.rule.contains('/'), "{diagnostic:?}");
+                assert!(diagnostic.rule.id.contains('/'), "{diagnostic:?}");
                 let position = diagnostic.position.unwrap_or_default();
                 assert!(
                     position.line >= 1 && position.column >= 1,

@@ -46,7 +46,7 @@ fn rules_at(path: &Path) -> Vec<&'static str> {
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
-    checked.diagnostics.iter().map(|d| d.rule).collect()
+    checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 
 /// Rewrites the file with `change` applied, and says which rules fail.

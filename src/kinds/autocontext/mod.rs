@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use super::{Family, Kind};
 use crate::autocontext_store::{Place, StoreFile, store_file};
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
 use crate::location::Location;
 use crate::yaml::{self, Limits, Positions};
 
@@ -120,7 +120,7 @@ fn candidate_file(
 }
 
 /// A rule failure stated as one sentence, at `pointer`.
-fn fails(rule: &'static str, message: String, pointer: &str) -> Diagnostic {
+fn fails(rule: &'static RuleDoc, message: String, pointer: &str) -> Diagnostic {
     Diagnostic::new(Stage::Rule, rule, message).at_pointer(pointer)
 }
 

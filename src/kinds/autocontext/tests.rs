@@ -32,7 +32,7 @@ fn bundle(scenario: &str, parent: Option<&str>, components: Vec<Value>) -> Value
 fn rules_of(value: &Value) -> Vec<&'static str> {
     let text = serde_json::to_string(value).unwrap();
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    checked.diagnostics.iter().map(|d| d.rule).collect()
+    checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn rules_at(path: &Path) -> Vec<&'static str> {
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
-    checked.diagnostics.iter().map(|d| d.rule).collect()
+    checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
             Some(cap) => {
                 *cap = (*cap).min(level);
                 found.push(rule_fails(
-                    "policy/duplicate-floor",
+                    &super::catalogue::DUPLICATE_FLOOR,
                     &format!("AutonomyPolicy floors name each risk class once: {risk_class} is named again"),
                     format!("/spec/floors/{i}/risk_class"),
                 ));
@@ -48,7 +48,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         };
         if granted.insert((change_type, risk_class), i).is_some() {
             found.push(rule_fails(
-                "policy/duplicate-rule",
+                &super::catalogue::DUPLICATE_RULE,
                 &format!(
                     "AutonomyPolicy rules name each change type at each risk class once: {} at {risk_class} is named again",
                     quote(&shorten(change_type))
@@ -63,7 +63,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
             if level > cap {
                 let level_name = LADDER.get(level).copied().unwrap_or_default();
                 found.push(rule_fails(
-                    "policy/rule-above-floor",
+                    &super::catalogue::RULE_ABOVE_FLOOR,
                     &format!(
                         "an AutonomyPolicy rule grants no more than the floor of its risk class: {level_name} is above the {risk_class} floor {cap_name}"
                     ),

@@ -34,7 +34,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         };
         for credential in credentials(reference) {
             let mut diagnostic = rule_fails(
-                "bundle/credential-in-ref",
+                &super::catalogue::CREDENTIAL_IN_REF,
                 &format!(
                     "a ref is redacted: {} holds {}",
                     quote(&pointer),

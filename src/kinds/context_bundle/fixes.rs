@@ -3,6 +3,6 @@
 use crate::repair::{Repair, RuleFix};
 
 pub const FIXES: &[RuleFix] = &[RuleFix {
-    rule: "bundle/digest",
+    rule: super::catalogue::DIGEST.id,
     repair: Repair::LowercaseDigest,
 }];

@@ -1,7 +1,7 @@
 //! ContextBundle (`numinance.dev/v1`, produced): the knowledge selected for
 //! one stage of one work unit. Never configuration.
 
-mod catalogue;
+pub(crate) mod catalogue;
 mod credentials;
 mod fixes;
 mod producer;
@@ -117,7 +117,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
         }
         if source.trust != SOURCE_TRUST {
             found.push(field_fails(
-                "bundle/source-trust",
+                &catalogue::SOURCE_TRUST,
                 "BundleSource.trust",
                 format!("/spec/sources/{i}/trust"),
             ));
@@ -143,7 +143,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
             .into_iter()
             .filter(|(value, _)| !is_digest(value))
             .map(|(value, pointer)| {
-                field_fails("bundle/digest", "Digest.value", pointer)
+                field_fails(&catalogue::DIGEST, "Digest.value", pointer)
                     .with_note(digest_problem(value))
             }),
     );

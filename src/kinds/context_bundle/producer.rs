@@ -28,7 +28,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         == 0
     {
         found.push(rule_fails(
-            "bundle/context-generation",
+            &super::catalogue::CONTEXT_GENERATION,
             "a ContextBundle's context_generation is at least 1",
             "/spec/context_generation".to_owned(),
         ));
@@ -40,7 +40,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         };
         if !source_refs.insert(reference) {
             found.push(rule_fails(
-                "bundle/unique-source-refs",
+                &super::catalogue::UNIQUE_SOURCE_REFS,
                 "the sources of a ContextBundle are unique by ref",
                 format!("/spec/sources/{i}/ref"),
             ));
@@ -50,14 +50,14 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         let trust = constraint.get("trust").and_then(Value::as_str);
         if !trust.is_some_and(|trust| CONSTRAINT_TRUSTS.contains(&trust)) {
             found.push(field_fails(
-                "bundle/constraint-trust",
+                &super::catalogue::CONSTRAINT_TRUST,
                 "AuthoredConstraint.trust",
                 format!("/spec/authored_constraints/{i}/trust"),
             ));
         }
         if constraint.get("origin_digest").is_none() {
             found.push(rule_fails(
-                "bundle/constraint-origin-digest",
+                &super::catalogue::CONSTRAINT_ORIGIN_DIGEST,
                 "an authored constraint carries the digest of its origin (origin_digest)",
                 format!("/spec/authored_constraints/{i}/origin_digest"),
             ));
@@ -71,7 +71,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
     for (i, guidance) in items(spec, "cited_guidance") {
         if names_no_source(guidance) {
             found.push(rule_fails(
-                "bundle/guidance-ref",
+                &super::catalogue::GUIDANCE_REF,
                 "a cited_guidance ref names a source of the bundle",
                 format!("/spec/cited_guidance/{i}/ref"),
             ));
@@ -81,7 +81,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         let claims: Vec<(usize, &Value)> = items(conflict, "claims").collect();
         if claims.len() < 2 {
             found.push(rule_fails(
-                "bundle/conflict-claims",
+                &super::catalogue::CONFLICT_CLAIMS,
                 "a ContextBundle conflict has at least two claims",
                 format!("/spec/conflicts/{i}/claims"),
             ));
@@ -89,7 +89,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         for (j, claim) in claims {
             if names_no_source(claim) {
                 found.push(rule_fails(
-                    "bundle/claim-ref",
+                    &super::catalogue::CLAIM_REF,
                     "a conflict claim's ref names a source of the bundle",
                     format!("/spec/conflicts/{i}/claims/{j}/ref"),
                 ));

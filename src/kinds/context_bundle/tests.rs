@@ -34,7 +34,7 @@ fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
     Diagnostic {
         stage: Stage::Rule,
         severity: Severity::Error,
-        rule,
+        rule: documented(rule),
         message: format!("a value of numinance.kinds.v1.{field} fails its check"),
         pointer: Some(pointer.to_owned()),
         position: None,
@@ -340,7 +340,10 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
     let found = rules(&json!({"apiVersion": "numinance.dev/v1", "kind": "ContextBundle"}));
     assert_eq!(found.len(), 1);
     let only = found.first().expect("one diagnostic");
-    assert_eq!((only.stage, only.rule), (Stage::Internal, "internal/shape"));
+    assert_eq!(
+        (only.stage, only.rule.id),
+        (Stage::Internal, "internal/shape")
+    );
     assert!(
         only.message
             .starts_with("the ContextBundle rules cannot read a document its schema accepts ("),
@@ -360,4 +363,9 @@ fn starts_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
             diagnostic
         })
         .collect()
+}
+
+/// The declared rule of `id`.
+fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
+    crate::rules::find(id).expect("a declared rule")
 }

@@ -105,14 +105,14 @@ fn check_text(text: &str, path: &[Segment<'_>], is_key: bool, found: &mut Vec<Di
             ),
         };
         found.push(rule_fails(
-            "bundle/untrusted-text",
+            &super::catalogue::UNTRUSTED_TEXT,
             &message,
             pointer.clone(),
         ));
     }
     if too_long {
         found.push(rule_fails(
-            "bundle/untrusted-text",
+            &super::catalogue::UNTRUSTED_TEXT,
             &format!(
                 "untrusted text is at most {MAX_BYTES} bytes: {subject} is {} bytes",
                 text.len()

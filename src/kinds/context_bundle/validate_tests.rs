@@ -15,7 +15,13 @@ fn findings_are_warnings_in_document_order_whatever_the_check() {
     let found: Vec<(&str, &str, Severity)> = checked
         .diagnostics
         .iter()
-        .map(|d| (d.rule, d.pointer.as_deref().unwrap_or_default(), d.severity))
+        .map(|d| {
+            (
+                d.rule.id,
+                d.pointer.as_deref().unwrap_or_default(),
+                d.severity,
+            )
+        })
         .collect();
     assert_eq!(
         found,
@@ -53,7 +59,7 @@ fn a_rule_failure_comes_before_the_warnings_and_stays_first_once_promoted() {
         checked
             .diagnostics
             .iter()
-            .map(|d| (d.rule, d.severity))
+            .map(|d| (d.rule.id, d.severity))
             .collect()
     };
     assert_eq!(

@@ -5,18 +5,18 @@ use crate::repair::{Repair, RuleFix};
 
 pub const FIXES: &[RuleFix] = &[
     RuleFix {
-        rule: "evalset/outcome-digest",
+        rule: super::catalogue::OUTCOME_DIGEST.id,
         repair: Repair::LowercaseDigest,
     },
     RuleFix {
-        rule: "evalset/cases-sorted",
+        rule: super::catalogue::CASES_SORTED.id,
         repair: Repair::SortBy {
             key: "name",
             noun: "case",
         },
     },
     RuleFix {
-        rule: "evalset/failures-sorted",
+        rule: super::catalogue::FAILURES_SORTED.id,
         repair: Repair::SortBy {
             key: "layer",
             noun: "layer",

@@ -1,7 +1,7 @@
 //! EvalSet (`numinance.dev/v1alpha1`, alpha): a versioned, reference-only set
 //! of replay cases.
 
-mod catalogue;
+pub(crate) mod catalogue;
 mod fixes;
 
 use serde::Deserialize;
@@ -102,7 +102,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     if !is_strict_version(spec.version) {
         found.push(field_fails(
-            "evalset/version",
+            &catalogue::VERSION,
             "EvalSetSpec.version",
             "/spec/version".into(),
         ));
@@ -112,7 +112,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
         let at = || format!("/spec/cases/{i}");
         if !is_token(case.name) {
             found.push(field_fails(
-                "evalset/case-name",
+                &catalogue::CASE_NAME,
                 "EvalCase.name",
                 format!("{}/name", at()),
             ));
@@ -120,7 +120,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
         if !is_digest(case.outcome.value) {
             found.push(
                 field_fails(
-                    "evalset/outcome-digest",
+                    &catalogue::OUTCOME_DIGEST,
                     "Digest.value",
                     format!("{}/outcome/value", at()),
                 )
@@ -131,14 +131,14 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             let failure_at = || format!("{}/expect/verification_failures/{j}", at());
             if !is_token(failure.layer) {
                 found.push(field_fails(
-                    "evalset/layer-token",
+                    &catalogue::LAYER_TOKEN,
                     "EvalVerificationFailure.layer",
                     format!("{}/layer", failure_at()),
                 ));
             }
             if failure.count.as_f64().is_none_or(|count| count < 1.0) {
                 found.push(field_fails(
-                    "evalset/failure-count",
+                    &catalogue::FAILURE_COUNT,
                     "EvalVerificationFailure.count",
                     format!("{}/count", failure_at()),
                 ));
@@ -147,14 +147,14 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
         if let Some(seeded) = &case.seeded {
             if !is_token(seeded.defect) {
                 found.push(field_fails(
-                    "evalset/seed-token",
+                    &catalogue::SEED_TOKEN,
                     "EvalSeed.defect",
                     format!("{}/seeded/defect", at()),
                 ));
             }
             if !is_token(seeded.caught_by) {
                 found.push(field_fails(
-                    "evalset/seed-token",
+                    &catalogue::SEED_TOKEN,
                     "EvalSeed.caught_by",
                     format!("{}/seeded/caught_by", at()),
                 ));
@@ -174,7 +174,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
         };
         found.push(
             rule_fails(
-                "evalset/case-count",
+                &catalogue::CASE_COUNT,
                 "an EvalSet holds 1 to 256 cases",
                 "/spec/cases".into(),
             )
@@ -185,7 +185,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
     if let Some((i, note)) = first_out_of_order("case", &names) {
         found.push(
             rule_fails(
-                "evalset/cases-sorted",
+                &catalogue::CASES_SORTED,
                 "EvalSet cases are sorted by name without duplicates",
                 format!("/spec/cases/{i}"),
             )
@@ -199,7 +199,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
         if let Some((j, note)) = first_out_of_order("layer", &layers) {
             found.push(
                 rule_fails(
-                    "evalset/failures-sorted",
+                    &catalogue::FAILURES_SORTED,
                     "EvalSet verification failures are sorted by layer without duplicates",
                     format!("{}/expect/verification_failures/{j}", at()),
                 )
@@ -211,7 +211,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             .is_some_and(|category| MUST_BE_SEEDED.contains(&category));
         match &case.seeded {
             None if must_be_seeded => found.push(rule_fails(
-                "evalset/category-seeded",
+                &catalogue::CATEGORY_SEEDED,
                 "an EvalSet case of a planted security bug or a migration hazard plants a defect",
                 format!("{}/category", at()),
             )),
@@ -219,7 +219,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             Some(seeded) => {
                 if case.category.is_none() {
                     found.push(rule_fails(
-                        "evalset/seeded-category",
+                        &catalogue::SEEDED_CATEGORY,
                         "an EvalSet case that plants a defect names a category",
                         format!("{}/seeded", at()),
                     ));
@@ -228,7 +228,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 if expect.acceptance == "EVAL_ACCEPTANCE_ACCEPTED" || expect.merged || expect.severe
                 {
                     found.push(rule_fails(
-                        "evalset/seeded-expectation",
+                        &catalogue::SEEDED_EXPECTATION,
                         "an EvalSet case that plants a defect expects it not accepted, not merged and not severe",
                         format!("{}/expect", at()),
                     ));
@@ -238,7 +238,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     .any(|failure| failure.layer == seeded.caught_by)
                 {
                     found.push(rule_fails(
-                        "evalset/caught-by-layer",
+                        &catalogue::CAUGHT_BY_LAYER,
                         "an EvalSet case that plants a defect is caught by one of its expected failure layers",
                         format!("{}/seeded/caught_by", at()),
                     ));

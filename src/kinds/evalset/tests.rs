@@ -44,7 +44,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
     Diagnostic {
         stage: Stage::Rule,
         severity: Severity::Error,
-        rule,
+        rule: documented(rule),
         message: message.to_owned(),
         pointer: Some(pointer.to_owned()),
         position: None,
@@ -187,7 +187,7 @@ fn case_count_of_257_fails_through_the_schema_too() {
     let rules: Vec<(&str, &str)> = checked
         .diagnostics
         .iter()
-        .map(|d| (d.rule, d.message.as_str()))
+        .map(|d| (d.rule.id, d.message.as_str()))
         .collect();
     assert_eq!(rules, vec![("evalset/case-count", CASE_COUNT)]);
 }
@@ -854,7 +854,10 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
     let found = rules(&json!({"apiVersion": "numinance.dev/v1alpha1", "kind": "EvalSet"}));
     assert_eq!(found.len(), 1);
     let only = found.first().expect("one diagnostic");
-    assert_eq!((only.stage, only.rule), (Stage::Internal, "internal/shape"));
+    assert_eq!(
+        (only.stage, only.rule.id),
+        (Stage::Internal, "internal/shape")
+    );
     assert!(
         only.message
             .starts_with("the EvalSet rules cannot read a document its schema accepts ("),
@@ -874,4 +877,9 @@ fn starts_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
             diagnostic
         })
         .collect()
+}
+
+/// The declared rule of `id`.
+fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
+    crate::rules::find(id).expect("a declared rule")
 }

@@ -71,7 +71,7 @@ fn each_unnamed_field_is_one_warning_at_its_pointer() {
     let seen: Vec<(&str, Option<&str>, bool)> = checked
         .diagnostics
         .iter()
-        .map(|d| (d.rule, d.pointer.as_deref(), d.is_error()))
+        .map(|d| (d.rule.id, d.pointer.as_deref(), d.is_error()))
         .collect();
     assert_eq!(
         seen,

@@ -2,7 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[RuleDoc {
+pub const RULES: &[RuleDoc] = &[SELF_CORRECTION];
+
+pub const SELF_CORRECTION: RuleDoc = RuleDoc {
     id: "events/self-correction",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -13,4 +15,4 @@ nothing: it names the same record twice, and a reader could take the original fo
 correction.\n\nSet corrected_digest to the digest of the new outcome record.",
     failing: include_str!("examples/self-correction.failing.yaml"),
     passing: include_str!("examples/self-correction.passing.yaml"),
-}];
+};

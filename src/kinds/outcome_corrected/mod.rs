@@ -42,7 +42,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
     {
         if original == corrected {
             found.push(rule_fails(
-                "events/self-correction",
+                &catalogue::SELF_CORRECTION,
                 "an OutcomeCorrected names another record than the original: corrected_digest is original_digest",
                 "/spec/corrected_digest/value".to_owned(),
             ));

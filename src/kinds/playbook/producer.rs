@@ -30,7 +30,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         == 0
     {
         found.push(rule_fails(
-            "playbook/min-runs",
+            &super::catalogue::MIN_RUNS,
             "a Playbook qualification asks for at least one run (min_runs at least 1)",
             "/spec/qualification/min_runs".to_owned(),
         ));
@@ -41,7 +41,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         };
         if rate > MAX_RATE {
             found.push(rule_fails(
-                "playbook/rate-bound",
+                &super::catalogue::RATE_BOUND,
                 &format!(
                     "a Playbook qualification rate is at most {MAX_RATE} basis points: {field} is {rate}"
                 ),

@@ -2,7 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[RuleDoc {
+pub const RULES: &[RuleDoc] = &[LEVEL_ORDER];
+
+pub const LEVEL_ORDER: RuleDoc = RuleDoc {
     id: "events/level-order",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -13,4 +15,4 @@ or a lower one is no promotion; lowering a level is owned by the policy context 
 circuit breaker, not by the evals events.\n\nSet to_level to a level above from_level.",
     failing: include_str!("examples/level-order.failing.yaml"),
     passing: include_str!("examples/level-order.passing.yaml"),
-}];
+};

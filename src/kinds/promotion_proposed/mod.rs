@@ -40,7 +40,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
         if let (Some(from_rank), Some(to_rank)) = (level_rank(from), level_rank(to)) {
             if to_rank <= from_rank {
                 found.push(rule_fails(
-                    "events/level-order",
+                    &catalogue::LEVEL_ORDER,
                     &format!(
                         "a PromotionProposed to_level is above its from_level: {to} is not above {from}"
                     ),

@@ -55,7 +55,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
     for field in RATES.into_iter().chain([UPPER_BOUND]) {
         if let Some(rate) = whole_number(spec, field).filter(|rate| *rate > MAX_RATE) {
             found.push(rule_fails(
-                "events/rate-bound",
+                &catalogue::RATE_BOUND,
                 &format!(
                     "a QualificationUpdated rate is at most {MAX_RATE} basis points: {field} is {rate}"
                 ),
@@ -92,7 +92,7 @@ fn upper_bound(spec: &Value) -> Option<Diagnostic> {
         })?
     };
     Some(rule_fails(
-        "events/upper-bound",
+        &catalogue::UPPER_BOUND,
         &sentence,
         format!("/spec/{UPPER_BOUND}"),
     ))

@@ -35,7 +35,12 @@ fn diagnostic(rule: &'static str, pointer: &str) -> Diagnostic {
     } else {
         Stage::Rule
     };
-    Diagnostic::new(stage, rule, "message").at_pointer(pointer)
+    Diagnostic::new(
+        stage,
+        crate::rules::find(rule).expect("a declared rule"),
+        "message",
+    )
+    .at_pointer(pointer)
 }
 
 #[test]
@@ -68,10 +73,20 @@ fn help_suggests_the_nearest_allowed_value_or_property() {
         "Move the case to its place, or rename or remove the duplicate.\n\
          `numi explain evalset/cases-sorted` shows a failing and a passing example"
     );
-    let read = Diagnostic::new(Stage::Read, "read/io", "permission denied");
+    let read = Diagnostic::new(
+        Stage::Read,
+        &crate::diagnostic::stages::errors::IO,
+        "permission denied",
+    );
     assert!(help(&read, None, None).ends_with("\n`numi explain read/io` tells more"));
-    let kind = Diagnostic::new(Stage::Kind, "kind/unknown", "unknown kind");
-    assert!(help(&kind, Some("evalset"), None).starts_with("did you mean `EvalSet`?\n"));
+    let kind = Diagnostic::new(
+        Stage::Kind,
+        &crate::diagnostic::stages::kind::UNKNOWN,
+        "unknown kind",
+    )
+    .with_note("did you mean `EvalSet`?");
+    // The suggestion is the finding's: the renderer shows it, never computes it.
+    assert!(noted_help(&kind, Some("evalset"), None).starts_with("did you mean `EvalSet`?\n"));
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn findings(results: &[FileResult]) -> Vec<Option<String>> {
         .iter()
         .map(|result| {
             names.check(result).map(|d| {
-                assert_eq!(d.rule, "repo/duplicate-name");
+                assert_eq!(d.rule.id, "repo/duplicate-name");
                 assert_eq!(d.stage, Stage::Rule);
                 assert_eq!(d.pointer.as_deref(), Some("/metadata/name"));
                 d.message
@@ -150,7 +150,7 @@ fn the_duplicate_name_examples_fail_and_pass() {
                     ),
                 };
                 assert_eq!(result.checked.diagnostics, vec![], "{part}");
-                names.check(&result).map(|d| d.rule)
+                names.check(&result).map(|d| d.rule.id)
             })
             .collect::<Vec<_>>()
     };

@@ -2,7 +2,7 @@
 //! atomic pointer that says which bundle serves. It is authoritative: a
 //! candidate record that disagrees with it is a lagging mirror.
 
-mod catalogue;
+pub(crate) mod catalogue;
 
 use serde_json::Value;
 
@@ -53,7 +53,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     };
     if let Some(problem) = problem {
         found.push(fails(
-            "autocontext/active-bundle",
+            &catalogue::ACTIVE_BUNDLE,
             format!("bundle_digest {problem}"),
             "/bundle_digest",
         ));
@@ -64,7 +64,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     if let Some(target) = text(value, "rollback_target_digest") {
         if let Err(reason) = stored_bundle(&subject.location, &store.root, target) {
             found.push(fails(
-                "autocontext/active-rollback",
+                &catalogue::ACTIVE_ROLLBACK,
                 format!(
                     "rollback_target_digest names no stored bundle: bundles/{target}.json: {reason}"
                 ),
@@ -88,7 +88,7 @@ fn is_safe_id(id: &str) -> bool {
 fn promotion_checks(subject: &Subject<'_>, store: &StoreFile, id: &str) -> Vec<Diagnostic> {
     let failing = |message: String| {
         vec![fails(
-            "autocontext/active-promotion",
+            &catalogue::ACTIVE_PROMOTION,
             message,
             "/promotion_id",
         )]
@@ -142,7 +142,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     match candidate_file(&subject.location, &store.root, digest, "record.json") {
         Ok(record) if text(&record, "lifecycle") == Some("active") => Vec::new(),
         Ok(record) => vec![fails(
-            "autocontext/lifecycle-mirror",
+            &catalogue::LIFECYCLE_MIRROR,
             format!(
                 "the active bundle's record candidates/{digest}/record.json says {}, not active: \
                  the mirror lags the pointer",

@@ -54,7 +54,7 @@ fn order_checks(value: &Value) -> Vec<Diagnostic> {
         let (kind, key) = identity(component);
         if !seen.insert((kind, key)) {
             found.push(fails(
-                "autocontext/component-order",
+                &catalogue::COMPONENT_ORDER,
                 format!(
                     "component {} is listed twice: (kind, key) pairs are unique",
                     quote(&component_name(component))
@@ -67,7 +67,7 @@ fn order_checks(value: &Value) -> Vec<Diagnostic> {
         if let Some(previous) = previous {
             if identity_order(identity(previous), (kind, key)) == Ordering::Greater {
                 found.push(fails(
-                    "autocontext/component-order",
+                    &catalogue::COMPONENT_ORDER,
                     format!(
                         "component {} comes after {}: components are sorted by kind, then key, \
                          in UTF-16 code units",
@@ -92,7 +92,7 @@ fn digest_checks(value: &Value) -> Vec<Diagnostic> {
                 let written = text(component, "digest").unwrap_or_default();
                 if written != computed {
                     found.push(fails(
-                        "autocontext/component-digest",
+                        &catalogue::COMPONENT_DIGEST,
                         format!(
                             "component {}: digest is {written}, computed {computed}",
                             quote(&component_name(component))
@@ -102,7 +102,7 @@ fn digest_checks(value: &Value) -> Vec<Diagnostic> {
                 }
             }
             Err(refusal) => found.push(fails(
-                "autocontext/component-digest",
+                &catalogue::COMPONENT_DIGEST,
                 format!("component {}: {refusal}", quote(&component_name(component))),
                 &pointer,
             )),
@@ -113,14 +113,14 @@ fn digest_checks(value: &Value) -> Vec<Diagnostic> {
             let written = text(value, "digest").unwrap_or_default();
             if written != computed {
                 found.push(fails(
-                    "autocontext/manifest-digest",
+                    &catalogue::MANIFEST_DIGEST,
                     format!("manifest digest is {written}, computed {computed}"),
                     "/digest",
                 ));
             }
         }
         Err(refusal) => found.push(fails(
-            "autocontext/manifest-digest",
+            &catalogue::MANIFEST_DIGEST,
             format!("the manifest has no digest: {refusal}"),
             "/digest",
         )),
@@ -142,7 +142,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let digest = text(value, "digest").unwrap_or_default();
     if name != digest {
         found.push(fails(
-            "autocontext/store-address",
+            &catalogue::STORE_ADDRESS,
             format!(
                 "the file is named {}, but the manifest's digest is {digest}",
                 quote(&shorten(&format!("{name}.json")))
@@ -153,7 +153,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let scenario = text(value, "scenario").unwrap_or_default();
     if scenario != store.scenario {
         found.push(fails(
-            "autocontext/store-scenario",
+            &catalogue::STORE_SCENARIO,
             format!(
                 "scenario is {}, but the store is the scenario folder {}",
                 quote(&shorten(scenario)),
@@ -183,7 +183,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         };
         if let Some(problem) = problem {
             found.push(fails(
-                "autocontext/parent",
+                &catalogue::PARENT,
                 format!("parent_digest {problem}"),
                 "/parent_digest",
             ));

@@ -37,7 +37,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 fn policy_checks(value: &Value) -> Vec<Diagnostic> {
     let policy = value.get("confirmation_policy").unwrap_or(&Value::Null);
     let written = text(value, "confirmation_policy_digest");
-    let rule = "autocontext/candidate-policy-digest";
+    let rule = &catalogue::CANDIDATE_POLICY_DIGEST;
     let pointer = "/confirmation_policy_digest";
     match (policy, written) {
         (Value::Null, None) => Vec::new(),
@@ -76,7 +76,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let value = subject.value;
-    let rule = "autocontext/candidate-bundle";
+    let rule = &catalogue::CANDIDATE_BUNDLE;
     let digest = text(value, "bundle_digest").unwrap_or_default();
     if digest != folder {
         return vec![fails(
@@ -130,7 +130,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         store.root.join("active.json"),
     ) {
         Ok(pointer) if text(&pointer, "bundle_digest") != Some(digest) => vec![fails(
-            "autocontext/lifecycle-mirror",
+            &super::active::catalogue::LIFECYCLE_MIRROR,
             format!(
                 "the record says active, but active.json names {}: the mirror lags the pointer",
                 quote(&shorten(

@@ -3,32 +3,33 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
-    RuleDoc {
-        id: "autocontext/attribution-diff",
-        stage: Stage::Rule,
-        severity: Severity::Error,
-        summary: "A causal_attribution.json holds a manifest diff of exactly one pure addition, and in a \
+pub const RULES: &[RuleDoc] = &[ATTRIBUTION_DIFF, ATTRIBUTION_DIGEST];
+
+pub const ATTRIBUTION_DIFF: RuleDoc = RuleDoc {
+    id: "autocontext/attribution-diff",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A causal_attribution.json holds a manifest diff of exactly one pure addition, and in a \
 store it stands only beside a candidate whose diff, recomputed from its manifest and its parent's, \
 is that diff.",
-        explanation: "Causal credit is earned only when the candidate differs from its parent by one added \
+    explanation: "Causal credit is earned only when the candidate differs from its parent by one added \
 component: with more changes, or a changed component, the effect cannot be credited to one of \
 them.\n\nRemove the attribution, or restore the candidate it was computed for.",
-        failing: "",
-        passing: "",
-    },
-    RuleDoc {
-        id: "autocontext/attribution-digest",
-        stage: Stage::Rule,
-        severity: Severity::Error,
-        summary: "A causal attribution's digests verify as autocontext computes them (its manifest diff's \
+    failing: "",
+    passing: "",
+};
+
+pub const ATTRIBUTION_DIGEST: RuleDoc = RuleDoc {
+    id: "autocontext/attribution-digest",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A causal attribution's digests verify as autocontext computes them (its manifest diff's \
 digest, each attribution's manifest_diff_digest, matched_pair_keys, source_trial_digests and \
 attribution_id), it names its candidate and the candidate's parent, and each source trial is a \
 held-out trial of the candidate's matched_trials.json, with its scores.",
-        explanation: "An attribution is replayed from its source trials and bound to one exact manifest \
+    explanation: "An attribution is replayed from its source trials and bound to one exact manifest \
 diff by these digests; one that does not verify credits a component with evidence it does not \
 hold.\n\nRestore the attribution autocontext wrote.",
-        failing: "",
-        passing: "",
-    },
-];
+    failing: "",
+    passing: "",
+};

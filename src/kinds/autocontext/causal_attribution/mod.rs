@@ -29,9 +29,6 @@ pub const KIND: Kind = Kind {
     fixes: &[],
 };
 
-const DIGEST_RULE: &str = "autocontext/attribution-digest";
-const DIFF_RULE: &str = "autocontext/attribution-diff";
-
 /// The fields of a source trial that name its evaluation unit.
 const TRIAL_PAIR_FIELDS: [&str; 9] = [
     "component_kind",
@@ -68,12 +65,20 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let diff = value.get("manifest_diff").unwrap_or(&Value::Null);
     let mut found = Vec::new();
     if let Some(problem) = pure_addition_problem(diff) {
-        found.push(fails(DIFF_RULE, problem, "/manifest_diff/changes"));
+        found.push(fails(
+            &catalogue::ATTRIBUTION_DIFF,
+            problem,
+            "/manifest_diff/changes",
+        ));
     }
     found.extend(digest_checks(value, diff));
     match candidate_of(&subject.location) {
         None => {}
-        Some(Err(problem)) => found.push(fails(DIFF_RULE, problem, "/candidate_digest")),
+        Some(Err(problem)) => found.push(fails(
+            &catalogue::ATTRIBUTION_DIFF,
+            problem,
+            "/candidate_digest",
+        )),
         Some(Ok(candidate)) => {
             let digest = Value::String(candidate.digest.clone());
             for (field, expected, whose) in [
@@ -85,7 +90,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 ),
             ] {
                 if let Some(problem) = disagreement(value, field, expected, whose) {
-                    found.push(fails(DIGEST_RULE, problem, &format!("/{field}")));
+                    found.push(fails(
+                        &catalogue::ATTRIBUTION_DIGEST,
+                        problem,
+                        &format!("/{field}"),
+                    ));
                 }
             }
             found.extend(recomputed_diff_check(subject, diff, &candidate));
@@ -178,12 +187,12 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
     match manifest::diff_digest(diff) {
         Ok(computed) if computed == diff_digest => {}
         Ok(computed) => found.push(fails(
-            DIGEST_RULE,
+            &catalogue::ATTRIBUTION_DIGEST,
             format!("manifest_diff.digest is {diff_digest}, computed {computed}"),
             "/manifest_diff/digest",
         )),
         Err(refusal) => found.push(fails(
-            DIGEST_RULE,
+            &catalogue::ATTRIBUTION_DIGEST,
             format!("the manifest diff has no digest: {refusal}"),
             "/manifest_diff/digest",
         )),
@@ -200,7 +209,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
         let at = format!("/attributions/{index}");
         if text(entry, "manifest_diff_digest") != Some(diff_digest) {
             found.push(fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 format!("attribution {index} names another manifest diff than the one it holds"),
                 &format!("{at}/manifest_diff_digest"),
             ));
@@ -209,7 +218,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
         let trial_ids = strings(entry, "trial_ids");
         if strings(attribution, "trial_ids") != trial_ids {
             found.push(fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 format!("attribution {index} lists other trial_ids than its record"),
                 &format!("{at}/attribution/trial_ids"),
             ));
@@ -222,7 +231,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
             .collect();
         if referenced.len() != trial_ids.len() {
             found.push(fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 format!("attribution {index} names trials that are not among source_trials"),
                 &format!("{at}/trial_ids"),
             ));
@@ -251,7 +260,7 @@ fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<D
         match computed(digest) {
             Ok(expected) if expected == strings(attribution, field) => {}
             Ok(expected) => found.push(fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 format!(
                     "{field} are not the digests of the attribution's source trials (computed {})",
                     expected.join(", ")
@@ -259,7 +268,7 @@ fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<D
                 &format!("{at}/attribution/{field}"),
             )),
             Err(refusal) => found.push(fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 format!("a source trial has no digest: {refusal}"),
                 &format!("{at}/attribution/{field}"),
             )),
@@ -273,12 +282,12 @@ fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<D
     ) {
         Ok(id) if id == written => {}
         Ok(id) => found.push(fails(
-            DIGEST_RULE,
+            &catalogue::ATTRIBUTION_DIGEST,
             format!("attribution_id is {written}, computed {id}"),
             &format!("{at}/attribution/attribution_id"),
         )),
         Err(refusal) => found.push(fails(
-            DIGEST_RULE,
+            &catalogue::ATTRIBUTION_DIGEST,
             format!("the attribution has no id: {refusal}"),
             &format!("{at}/attribution/attribution_id"),
         )),
@@ -299,7 +308,7 @@ fn recomputed_diff_check(
         .filter(|parent| manifest::is_hex_digest(parent))
     else {
         return vec![fails(
-            DIFF_RULE,
+            &catalogue::ATTRIBUTION_DIFF,
             format!(
                 "bundles/{}.json has no parent: a causal attribution needs a diff against one",
                 candidate.digest
@@ -311,7 +320,7 @@ fn recomputed_diff_check(
         Ok(comparison) => comparison,
         Err(reason) => {
             return vec![fails(
-                DIFF_RULE,
+                &catalogue::ATTRIBUTION_DIFF,
                 format!("no stored bundle for the parent: bundles/{parent}.json: {reason}"),
                 "/comparison_digest",
             )];
@@ -322,13 +331,13 @@ fn recomputed_diff_check(
             let mut found = Vec::new();
             if let Some(problem) = pure_addition_problem(&expected) {
                 found.push(fails(
-                    DIFF_RULE,
+                    &catalogue::ATTRIBUTION_DIFF,
                     format!("the candidate's recomputed diff: {problem}"),
                     "/manifest_diff/changes",
                 ));
             } else if &expected != diff {
                 found.push(fails(
-                    DIFF_RULE,
+                    &catalogue::ATTRIBUTION_DIFF,
                     format!(
                         "manifest_diff differs from the one recomputed from bundles/{}.json and \
                          bundles/{parent}.json (digest {})",
@@ -341,7 +350,7 @@ fn recomputed_diff_check(
             found
         }
         Err(refusal) => vec![fails(
-            DIFF_RULE,
+            &catalogue::ATTRIBUTION_DIFF,
             format!("the manifests have no diff: {refusal}"),
             "/manifest_diff",
         )],
@@ -368,7 +377,7 @@ fn held_out_checks(
         Ok(evidence) => evidence,
         Err(reason) => {
             return vec![fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 format!(
                     "the candidate's matched_trials.json, which its source trials come from: {reason}"
                 ),
@@ -404,7 +413,7 @@ fn held_out_checks(
         };
         if let Some(problem) = problem {
             found.push(fails(
-                DIGEST_RULE,
+                &catalogue::ATTRIBUTION_DIGEST,
                 problem,
                 &format!("/source_trials/{index}"),
             ));

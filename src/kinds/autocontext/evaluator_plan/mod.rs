@@ -33,17 +33,17 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let mut found = match canonical::sha256_hex(plan) {
         Ok(computed) if computed == written => Vec::new(),
         Ok(computed) => vec![fails(
-            "autocontext/plan-digest",
+            &catalogue::PLAN_DIGEST,
             format!("plan_digest is {written}, computed {computed}"),
             "/plan_digest",
         )],
         Err(refusal) => vec![fails(
-            "autocontext/plan-digest",
+            &catalogue::PLAN_DIGEST,
             format!("the plan has no digest: {refusal}"),
             "/plan",
         )],
     };
-    let binding = "autocontext/plan-binding";
+    let binding = &catalogue::PLAN_BINDING;
     if let Some(problem) = policy_digest_problem(
         plan.get("confirmation_policy"),
         text(plan, "confirmation_policy_digest"),

@@ -31,12 +31,12 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     match manifest::diff_digest(value) {
         Ok(computed) if computed == written => store_checks(subject),
         Ok(computed) => vec![fails(
-            "autocontext/diff-digest",
+            &catalogue::DIFF_DIGEST,
             format!("manifest diff digest is {written}, computed {computed}"),
             "/digest",
         )],
         Err(refusal) => vec![fails(
-            "autocontext/diff-digest",
+            &catalogue::DIFF_DIGEST,
             format!("the manifest diff has no digest: {refusal}"),
             "/digest",
         )],
@@ -52,7 +52,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let Place::Candidate { digest: folder, .. } = &store.place else {
         return Vec::new();
     };
-    let rule = "autocontext/diff-recomputed";
+    let rule = &catalogue::DIFF_RECOMPUTED;
     let failing = |message: String, pointer: &str| vec![fails(rule, message, pointer)];
     if !is_hex_digest(folder) {
         return failing(

@@ -62,7 +62,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             text(value, "confirmation_policy_digest"),
         ) {
             found.push(fails(
-                "autocontext/trials-policy-digest",
+                &catalogue::TRIALS_POLICY_DIGEST,
                 problem,
                 "/confirmation_policy_digest",
             ));
@@ -71,7 +71,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found.extend(pair_key_checks(trials, base));
     match candidate_of(&subject.location) {
         None => {}
-        Some(Err(problem)) => found.push(fails("autocontext/trial-binding", problem, base)),
+        Some(Err(problem)) => found.push(fails(&catalogue::TRIAL_BINDING, problem, base)),
         Some(Ok(candidate)) => {
             found.extend(binding_checks(trials, base, &candidate));
             found.extend(record_agreement(subject, &candidate));
@@ -100,7 +100,7 @@ pub fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
 /// A written `pair_key` is the current or the legacy identity of its trial,
 /// and no two trials are the same evaluation unit.
 fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
-    let rule = "autocontext/trial-pair-key";
+    let rule = &catalogue::TRIAL_PAIR_KEY;
     let mut found = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (index, trial) in trials.iter().enumerate() {
@@ -149,7 +149,7 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
         for (field, value, whose) in &expected {
             if let Some(problem) = disagreement(trial, field, value, whose) {
                 found.push(fails(
-                    "autocontext/trial-binding",
+                    &catalogue::TRIAL_BINDING,
                     format!("trial {index}: {problem}"),
                     &format!("{base}/{index}/{field}"),
                 ));
@@ -169,7 +169,7 @@ fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnos
     };
     match text(&record, "confirmation_policy_digest") {
         Some(theirs) if theirs != ours => vec![fails(
-            "autocontext/trials-policy-digest",
+            &catalogue::TRIALS_POLICY_DIGEST,
             format!(
                 "confirmation_policy_digest is {ours}, but record.json binds {theirs}: the \
                  evidence and the record name different policies"

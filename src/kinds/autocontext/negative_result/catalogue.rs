@@ -3,31 +3,32 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
-    RuleDoc {
-        id: "autocontext/negative-result-lifecycle",
-        stage: Stage::Rule,
-        severity: Severity::Error,
-        summary: "candidates/<digest>/negative_result.json stands only beside a candidate whose record \
+pub const RULES: &[RuleDoc] = &[NEGATIVE_RESULT_LIFECYCLE, NEGATIVE_RESULT_BINDING];
+
+pub const NEGATIVE_RESULT_LIFECYCLE: RuleDoc = RuleDoc {
+    id: "autocontext/negative-result-lifecycle",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "candidates/<digest>/negative_result.json stands only beside a candidate whose record \
 says rejected, or whose comparison ended inconclusive.",
-        explanation: "autocontext writes a negative result when an evaluation ends without a promotion; \
+    explanation: "autocontext writes a negative result when an evaluation ends without a promotion; \
 beside a candidate that is proposed, confirmed or active it records a failure that did not \
 happen.\n\nRemove the negative result, or restore the candidate's record.",
-        failing: "",
-        passing: "",
-    },
-    RuleDoc {
-        id: "autocontext/negative-result-binding",
-        stage: Stage::Rule,
-        severity: Severity::Error,
-        summary: "A candidate's negative result names it (run_id context-bundle:<digest>, each entry's \
+    failing: "",
+    passing: "",
+};
+
+pub const NEGATIVE_RESULT_BINDING: RuleDoc = RuleDoc {
+    id: "autocontext/negative-result-binding",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A candidate's negative result names it (run_id context-bundle:<digest>, each entry's \
 branch_id and context_bundle_digest), its evaluator_epoch and scenario, and its references to the \
 candidate's matched_trials.json and evaluator_plan.json carry their digests.",
-        explanation: "A negative result is looked up by the exact bundle it rejected, and replayed from \
+    explanation: "A negative result is looked up by the exact bundle it rejected, and replayed from \
 the evidence it references by digest; a ledger of another candidate, or whose references no longer \
 verify, warns against a bundle on evidence it does not hold.\n\nRestore the ledger autocontext \
 wrote, or the evidence it references.",
-        failing: "",
-        passing: "",
-    },
-];
+    failing: "",
+    passing: "",
+};

@@ -29,9 +29,6 @@ pub const KIND: Kind = Kind {
     fixes: &[],
 };
 
-const LIFECYCLE_RULE: &str = "autocontext/negative-result-lifecycle";
-const BINDING_RULE: &str = "autocontext/negative-result-binding";
-
 /// The evidence files of the candidate a reference may name, and how the
 /// digest after `#sha256=` is found for each.
 const EVIDENCE_FILES: [&str; 2] = ["matched_trials.json", "evaluator_plan.json"];
@@ -39,7 +36,11 @@ const EVIDENCE_FILES: [&str; 2] = ["matched_trials.json", "evaluator_plan.json"]
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     match candidate_of(&subject.location) {
         None => Vec::new(),
-        Some(Err(problem)) => vec![fails(BINDING_RULE, problem, "/run_id")],
+        Some(Err(problem)) => vec![fails(
+            &catalogue::NEGATIVE_RESULT_BINDING,
+            problem,
+            "/run_id",
+        )],
         Some(Ok(candidate)) => {
             let mut found = lifecycle_check(subject, &candidate);
             found.extend(binding_checks(subject, &candidate));
@@ -63,7 +64,7 @@ fn lifecycle_check(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnost
     match candidate.file(&subject.location, "record.json") {
         Ok(record) if allows_negative_result(&record) => Vec::new(),
         Ok(record) => vec![fails(
-            LIFECYCLE_RULE,
+            &catalogue::NEGATIVE_RESULT_LIFECYCLE,
             format!(
                 "the candidate's record.json says {}, with no inconclusive comparison: a negative \
                  result stands only beside a rejected or inconclusive candidate",
@@ -72,7 +73,7 @@ fn lifecycle_check(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnost
             "/entries",
         )],
         Err(reason) => vec![fails(
-            LIFECYCLE_RULE,
+            &catalogue::NEGATIVE_RESULT_LIFECYCLE,
             format!("the candidate has no record: record.json: {reason}"),
             "/entries",
         )],
@@ -85,7 +86,7 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
     let run_id = format!("context-bundle:{}", candidate.digest);
     if text(value, "run_id") != Some(run_id.as_str()) {
         found.push(fails(
-            BINDING_RULE,
+            &catalogue::NEGATIVE_RESULT_BINDING,
             format!(
                 "run_id is {}, not {run_id}",
                 quote(&shorten(text(value, "run_id").unwrap_or_default()))
@@ -102,7 +103,11 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
     for (index, entry) in entries.iter().enumerate() {
         let at = format!("/entries/{index}");
         if let Some(problem) = disagreement(entry, "branch_id", &digest, "the candidate's digest") {
-            found.push(fails(BINDING_RULE, problem, &format!("{at}/branch_id")));
+            found.push(fails(
+                &catalogue::NEGATIVE_RESULT_BINDING,
+                problem,
+                &format!("{at}/branch_id"),
+            ));
         }
         let context = entry.get("context").unwrap_or(&Value::Null);
         for (field, expected, whose) in [
@@ -116,7 +121,7 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
         ] {
             if let Some(problem) = disagreement(context, field, expected, whose) {
                 found.push(fails(
-                    BINDING_RULE,
+                    &catalogue::NEGATIVE_RESULT_BINDING,
                     problem,
                     &format!("{at}/context/{field}"),
                 ));
@@ -129,7 +134,11 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
         for (number, reference) in references.iter().enumerate() {
             let pointer = format!("{at}/evidence_refs/{number}/uri");
             if let Some(problem) = reference_problem(subject, candidate, text_or_empty(reference)) {
-                found.push(fails(BINDING_RULE, problem, &pointer));
+                found.push(fails(
+                    &catalogue::NEGATIVE_RESULT_BINDING,
+                    problem,
+                    &pointer,
+                ));
             }
         }
     }

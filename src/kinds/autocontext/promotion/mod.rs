@@ -37,7 +37,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         text(value, "confirmation_policy_digest"),
     ) {
         found.push(fails(
-            "autocontext/promotion-policy-digest",
+            &catalogue::PROMOTION_POLICY_DIGEST,
             problem,
             "/confirmation_policy_digest",
         ));
@@ -54,7 +54,7 @@ fn named_bundle(
     store: &StoreFile,
     field: &str,
 ) -> Result<Option<Value>, Diagnostic> {
-    let rule = "autocontext/promotion-bundles";
+    let rule = &catalogue::PROMOTION_BUNDLES;
     let pointer = format!("/{field}");
     let Some(digest) = text(subject.value, field) else {
         return Ok(None);
@@ -79,7 +79,7 @@ fn named_bundle(
 
 fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
     let value = subject.value;
-    let rule = "autocontext/promotion-bundles";
+    let rule = &catalogue::PROMOTION_BUNDLES;
     let mut found = Vec::new();
     if let Place::Promotion { id } = &store.place {
         if text(value, "promotion_id") != Some(id.as_str()) {
@@ -145,7 +145,7 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
 /// `manifest_diff_digest` is the digest of the diff recomputed from the
 /// candidate's manifest and the incumbent's.
 fn diff_check(value: &Value, candidate: &Value, incumbent: &Value) -> Vec<Diagnostic> {
-    let rule = "autocontext/promotion-diff";
+    let rule = &catalogue::PROMOTION_DIFF;
     let written = text(value, "manifest_diff_digest").unwrap_or_default();
     match manifest::manifest_diff(candidate, incumbent) {
         Ok(diff) if text(&diff, "digest") == Some(written) => Vec::new(),

@@ -175,7 +175,7 @@ fn every_ref_place_is_checked_and_no_message_holds_the_secret() {
         .iter()
         .map(|d| {
             (
-                d.rule,
+                d.rule.id,
                 d.message.as_str(),
                 d.pointer.as_deref().unwrap_or_default(),
             )

@@ -13,7 +13,7 @@ fn findings(document: &Value) -> Vec<(String, String)> {
 fn findings_with(document: &Value, text: TextFacts) -> Vec<(String, String)> {
     check(document, text)
         .into_iter()
-        .inspect(|d| assert_eq!(d.rule, "bundle/untrusted-text"))
+        .inspect(|d| assert_eq!(d.rule.id, "bundle/untrusted-text"))
         .map(|d| (d.message, d.pointer.unwrap_or_default()))
         .collect()
 }
@@ -232,7 +232,7 @@ fn text_through_the_loader_is_checked_on_every_path() {
         validate_bytes(text.as_bytes(), Mode::Files, &Limits::default())
             .diagnostics
             .iter()
-            .map(|d| d.rule)
+            .map(|d| d.rule.id)
             .collect()
     };
     // Plain ASCII (the fast path), at the bound and past it.

@@ -68,7 +68,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             for key in keys::keys(text) {
                 found.push(
                     rule_fails(
-                        "contextreport/credential-in-prompt",
+                        &catalogue::CREDENTIAL_IN_PROMPT,
                         &format!(
                             "a task's prompt and criteria hold no real credential: the {what} of {} holds what looks like {}",
                             task.named, key.looks_like
@@ -92,7 +92,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     }
     vec![Diagnostic::new(
         crate::diagnostic::Stage::Rule,
-        "contextreport/paths-unchecked",
+        &catalogue::PATHS_UNCHECKED,
         "a manifest read from standard input has no folder: its subject, workdir, out and tasks paths are not checked",
     )
     .at_pointer("/subjects")]
@@ -113,7 +113,7 @@ fn unique_subject_ids(subjects: &[paths::Resolved<'_>]) -> Vec<Diagnostic> {
             None => format!("{}/path", subject.entry.pointer()),
         };
         found.push(rule_fails(
-            "contextreport/subject-id-unique",
+            &catalogue::SUBJECT_ID_UNIQUE,
             &format!(
                 "subject ids are unique, an id defaulted from the path's last name included: {} is the id of {} too",
                 quote(&shorten(&subject.id)),
@@ -147,7 +147,7 @@ fn workdir_needs_claude_cli(
         .map(|subject| quote(&shorten(&subject.id)))
         .collect();
     Some(rule_fails(
-        "contextreport/workdir-provider",
+        &catalogue::WORKDIR_PROVIDER,
         &format!(
             "a workdir is honoured by claude-cli models only (an API has no filesystem): subjects {} set one, and models {} are not claude-cli",
             named.join(", "),
@@ -168,7 +168,7 @@ fn whole_numbers(document: &Value) -> Vec<Diagnostic> {
         .filter(|field| arms.get(*field).is_some_and(|n| n.is_f64()))
         .map(|field| {
             rule_fails(
-                "contextreport/whole-number",
+                &catalogue::WHOLE_NUMBER,
                 &format!("arms.{field} is written as a whole number, without a fraction"),
                 format!("/arms/{field}"),
             )
@@ -180,7 +180,7 @@ fn leave_one_out(document: &Value) -> Option<Diagnostic> {
     let mode = document.get("arms")?.get("mode")?.as_str()?;
     (mode == "leave-one-out").then(|| {
         rule_fails(
-            "contextreport/leave-one-out",
+            &catalogue::LEAVE_ONE_OUT,
             "arms.mode is isolated: context-report v0.1 has nothing that runs leave-one-out",
             "/arms/mode".to_owned(),
         )
@@ -190,7 +190,7 @@ fn leave_one_out(document: &Value) -> Option<Diagnostic> {
 fn judge_provider(judge: &ModelEntry<'_>) -> Option<Diagnostic> {
     (!PROVIDERS.contains(&judge.provider)).then(|| {
         rule_fails(
-            "contextreport/judge-provider",
+            &catalogue::JUDGE_PROVIDER,
             &format!(
                 "the judge's provider has a backend in v0.1 (anthropic, claude-cli or openai-compatible), and {} has none",
                 quote(&shorten(judge.provider))
@@ -211,7 +211,7 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
         if let Some(key) = held.first() {
             found.push(
                 rule_fails(
-                    "contextreport/credential",
+                    &catalogue::CREDENTIAL,
                     &format!(
                         "a manifest holds no credential: apiKeyEnv names the variable that holds the key, and this one holds what looks like {}",
                         key.looks_like
@@ -224,7 +224,7 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
             // Not a name: possibly a key of a shape numi does not know.
             found.push(
                 rule_fails(
-                    "contextreport/api-key-env",
+                    &catalogue::API_KEY_ENV,
                     "apiKeyEnv is the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*)",
                     pointer,
                 )
@@ -236,7 +236,7 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
         for (what, secret) in keys::in_url(url) {
             found.push(
                 rule_fails(
-                    "contextreport/credential",
+                    &catalogue::CREDENTIAL,
                     &format!("a manifest holds no credential: a baseUrl holds {what}"),
                     format!("{}/baseUrl", model.pointer),
                 )

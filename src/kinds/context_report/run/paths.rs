@@ -83,7 +83,7 @@ pub fn resolve_subjects<'a>(
 
 fn path_fails(entry: &SubjectEntry<'_>, reason: &str) -> Diagnostic {
     rule_fails(
-        "contextreport/subject-path",
+        &super::catalogue::SUBJECT_PATH,
         &format!(
             "a subject's path exists and fits its kind: {} {reason}",
             quote(&shorten(entry.path))
@@ -130,7 +130,7 @@ fn check_workdir(
         Entry::Other(reason) => format!("cannot be used: {reason}"),
     };
     Some(rule_fails(
-        "contextreport/workdir",
+        &super::catalogue::WORKDIR,
         &format!(
             "a subject's workdir is an existing folder: {} {reason}",
             quote(&shorten(workdir))
@@ -241,7 +241,7 @@ fn read_rule_ids(
                     .display()
                     .to_string();
                 found.push(rule_fails(
-                    "contextreport/subject-text",
+                    &super::catalogue::SUBJECT_TEXT,
                     &format!(
                         "a subject's text can be read: {}: {reason}",
                         quote(&shorten(&shown))
@@ -277,7 +277,7 @@ pub fn out_overlaps(
         })
         .map(|subject| {
             rule_fails(
-                "contextreport/out-overlaps-subject",
+                &super::catalogue::OUT_OVERLAPS_SUBJECT,
                 &format!(
                     "out is neither a subject's path nor inside or around one: {} overlaps subject {}",
                     quote(&shorten(raw)),

@@ -79,7 +79,7 @@ pub fn load(
 
 fn tasks_fail(raw: &str, reason: &str) -> Diagnostic {
     rule_fails(
-        "contextreport/tasks-file",
+        &super::catalogue::TASKS_FILE,
         &format!(
             "tasks names a task file or an eval case folder: {} {reason}",
             quote(&shorten(raw))
@@ -189,7 +189,7 @@ fn task_file(
             .locate(&parse_pointer(&document.value, pointer))
             .node;
         let line = LineIndex::new(&text).position(node.start()).line;
-        let keyword = first.rule.strip_prefix("schema/").unwrap_or(first.rule);
+        let keyword = first.rule.id.strip_prefix("schema/").unwrap_or(first.rule.id);
         let count = violations.listed.len() + violations.unlisted;
         found.push(tasks_fail(
             raw,
@@ -202,7 +202,7 @@ fn task_file(
 
 fn case_fails(shown: &str, reason: &str) -> Diagnostic {
     rule_fails(
-        "contextreport/eval-case",
+        &super::catalogue::EVAL_CASE,
         &format!(
             "an eval case compiles into a task: {} {reason}",
             quote(&shorten(shown))
@@ -236,10 +236,10 @@ fn front_matter(text: &str) -> Result<(Value, &str), String> {
     }
     match yaml::load(block, &Limits::default()) {
         Ok(document) => Ok((document.value, body)),
-        Err(error) if error.rule == "yaml/empty" => {
+        Err(error) if error.rule == &crate::diagnostic::stages::yaml::EMPTY => {
             Ok((Value::Object(serde_json::Map::new()), body))
         }
-        Err(error) if error.rule == "yaml/root-not-mapping" => {
+        Err(error) if error.rule == &crate::diagnostic::stages::yaml::ROOT_NOT_MAPPING => {
             Err("has front matter that is not a YAML mapping".to_owned())
         }
         Err(error) => Err(format!(
@@ -364,7 +364,7 @@ fn eval_case(
             Some(subject) => task_subjects.push((subject.id.clone(), "/tasks".to_owned())),
             None => {
                 found.push(rule_fails(
-                    "contextreport/task-subject",
+                    &super::catalogue::TASK_SUBJECT,
                     &format!(
                         "a task's subjects are subject ids: plugins entry {index} of {} resolves to no subject's path",
                         quote(&shorten(&prompt_shown))
@@ -457,7 +457,7 @@ pub fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
                 format!("{}/id", task.pointer)
             };
             found.push(rule_fails(
-                "contextreport/task-id-unique",
+                &super::catalogue::TASK_ID_UNIQUE,
                 &format!(
                     "task ids are unique: {} is the id of two tasks",
                     quote(&shorten(&task.id))
@@ -477,7 +477,7 @@ pub fn known_subjects(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnost
         for (named, pointer) in task.subjects.iter().flatten() {
             if !ids.contains(&named.as_str()) {
                 found.push(rule_fails(
-                    "contextreport/task-subject",
+                    &super::catalogue::TASK_SUBJECT,
                     &format!(
                         "a task's subjects are subject ids: {} names {}; the subject ids are {}",
                         task.named,
@@ -572,7 +572,7 @@ pub fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnost
                 }
             };
             found.push(rule_fails(
-                "contextreport/rule-id",
+                &super::catalogue::RULE_ID,
                 &message,
                 pointer.clone(),
             ));

@@ -22,7 +22,7 @@ fn check(text: &str) -> Checked {
 }
 
 fn rules(checked: &Checked) -> Vec<&'static str> {
-    checked.diagnostics.iter().map(|d| d.rule).collect()
+    checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 
 const BASE: &str = "contextReportRun: v0.1
