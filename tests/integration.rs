@@ -306,6 +306,12 @@ fn a_digest_from_numi_digest_pins_an_evalset_outcome() {
 
 // --- init
 
+/// The hook `numi init` prints pins this version of the wheel; snapshots
+/// name it `[version]`, so a release does not rewrite them.
+fn with_version_placeholder(transcript: &str) -> String {
+    transcript.replace(env!("CARGO_PKG_VERSION"), "[version]")
+}
+
 #[test]
 fn init_writes_a_tree_that_validates() {
     let dir = tempfile::tempdir().unwrap();
@@ -379,7 +385,7 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     .unwrap();
 
     let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
-    insta::assert_snapshot!(result.transcript(), @r"
+    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r"
     exit: 0
     --- stdout
     kept         repo/.numinance/policy/playbook-bugfix-bounded.yaml (exists; --force overwrites)
@@ -391,7 +397,8 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: system
+            language: python
+            additional_dependencies: [numinance-numi==[version]]
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
     created      repo/.github/workflows/numi.yml
@@ -415,7 +422,7 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
     fs::write(dir.path().join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
 
     let result = numi(dir.path(), &["init", "--force"]);
-    insta::assert_snapshot!(result.transcript(), @r"
+    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r"
     exit: 0
     --- stdout
     overwritten  .numinance/policy/playbook-bugfix-bounded.yaml
@@ -427,7 +434,8 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: system
+            language: python
+            additional_dependencies: [numinance-numi==[version]]
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
     ");
