@@ -29,20 +29,29 @@ spec:
   defaults: {level: AUTONOMY_LEVEL_PR}
 ";
 
-/// The pre-commit hook, run by the `numi` on the PATH (the one that wrote
-/// it): the staged files of the configuration tree, with the gates of
-/// `numi validate .`, so the hook and CI agree.
-pub const PRE_COMMIT_CONFIG: &str = "\
+/// The pre-commit hook: the staged files of the configuration tree, with
+/// the gates of `numi validate .`, so the hook and CI agree. pre-commit
+/// installs this version's wheel from PyPI into the hook's environment
+/// (`language: python`): seconds, and no Rust toolchain, where the shipped
+/// `language: rust` hooks compile numi (docs/integrations.md).
+pub fn pre_commit_config() -> String {
+    format!(
+        "\
 repos:
   - repo: local
     hooks:
       - id: numi-validate
         name: numi validate
         entry: numi validate --only
-        language: system
+        language: python
+        additional_dependencies: [{package}=={version}]
         files: ^\\.numinance/.*\\.ya?ml$
         require_serial: true
-";
+",
+        package = PACKAGE,
+        version = env!("CARGO_PKG_VERSION"),
+    )
+}
 
 /// Where numi is published from: the workflow `numi init` writes installs
 /// numi from its release tag there. A fork sets its own in Cargo.toml.
@@ -127,7 +136,7 @@ pub fn templates(ci: Option<Ci>) -> Vec<Template> {
         },
         Template {
             path: PRE_COMMIT_CONFIG_PATH,
-            contents: PRE_COMMIT_CONFIG.to_owned(),
+            contents: pre_commit_config(),
             never_replace: true,
         },
     ];
@@ -319,6 +328,23 @@ mod tests {
             REPOSITORY.starts_with("https://github.com/"),
             "{REPOSITORY}"
         );
+    }
+
+    #[test]
+    fn the_pre_commit_hook_installs_this_versions_wheel_and_never_the_name_numi() {
+        let config = pre_commit_config();
+        let document = crate::yaml::load(&config, &Limits::default()).unwrap();
+        let hook = &document.value["repos"][0]["hooks"][0];
+        assert_eq!(hook["language"], "python");
+        assert_eq!(hook["entry"], "numi validate --only");
+        let pinned = format!("numinance-numi=={}", env!("CARGO_PKG_VERSION"));
+        assert_eq!(
+            hook["additional_dependencies"],
+            serde_json::json!([pinned]),
+            "{config}"
+        );
+        assert_eq!(hook["files"], "^\\.numinance/.*\\.ya?ml$");
+        assert!(!config.contains("[numi=="), "{config}");
     }
 
     #[test]

@@ -77,7 +77,7 @@ fn report(dir: &Path, outcomes: &[Outcome], stdout: &mut dyn Write) -> Exit {
                     "kept         {} (exists; add this hook to it)\n",
                     shown(dir, path)
                 ));
-                text.push_str(init::PRE_COMMIT_CONFIG);
+                text.push_str(&init::pre_commit_config());
             }
             Outcome::Kept(path) => {
                 text.push_str(&format!(

@@ -304,6 +304,12 @@ fn a_digest_from_numi_digest_pins_an_evalset_outcome() {
 
 // --- init
 
+/// The hook `numi init` prints pins this version of the wheel; snapshots
+/// name it `[version]`, so a release does not rewrite them.
+fn with_version_placeholder(transcript: &str) -> String {
+    transcript.replace(env!("CARGO_PKG_VERSION"), "[version]")
+}
+
 #[test]
 fn init_writes_a_tree_that_validates() {
     let dir = tempfile::tempdir().unwrap();
@@ -377,7 +383,7 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     .unwrap();
 
     let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
-    insta::assert_snapshot!(result.transcript(), @r"
+    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r"
     exit: 0
     --- stdout
     kept         repo/.numinance/policy/playbook-bugfix-bounded.yaml (exists; --force overwrites)
@@ -389,7 +395,8 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: system
+            language: python
+            additional_dependencies: [numinance-numi==[version]]
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
     created      repo/.github/workflows/numi.yml
@@ -413,7 +420,7 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
     fs::write(dir.path().join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
 
     let result = numi(dir.path(), &["init", "--force"]);
-    insta::assert_snapshot!(result.transcript(), @r"
+    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r"
     exit: 0
     --- stdout
     overwritten  .numinance/policy/playbook-bugfix-bounded.yaml
@@ -425,7 +432,8 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: system
+            language: python
+            additional_dependencies: [numinance-numi==[version]]
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
     ");
@@ -950,4 +958,60 @@ fn action_writes_sarif_to_its_file_and_github_annotations_to_the_log() {
 
     let (recorded, status) = run_action(&[("files", "bad.yaml"), ("format", "github")], dir.path());
     assert_eq!((recorded.as_deref(), status), (Some("3"), 3));
+}
+
+/// `cargo binstall numinance-numi` finds, for every target the release
+/// workflow builds, the archive it uploads under the name it gives it.
+#[test]
+fn binstall_points_at_the_archives_the_release_uploads() {
+    let manifest: toml::Value =
+        toml::from_str(&fs::read_to_string(checkout().join("Cargo.toml")).unwrap()).unwrap();
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    let workflow = fs::read_to_string(checkout().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        workflow.contains("name=\"numi-$TAG-$TARGET\""),
+        "{workflow}"
+    );
+    assert!(workflow.contains("\"dist/$name.tar.gz\""), "{workflow}");
+    assert!(workflow.contains("\"../dist/$name.zip\""), "{workflow}");
+    assert!(workflow.contains("cp \"target/$TARGET/release/numi\" staging/"));
+    assert!(workflow.contains("cp \"target/$TARGET/release/numi.exe\" staging/"));
+    assert_eq!(binstall["bin-dir"].as_str(), Some("{ bin }{ binary-ext }"));
+    for target in [
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+        "x86_64-pc-windows-msvc",
+    ] {
+        assert!(
+            workflow.contains(&format!("target: {target}}}")),
+            "release.yml builds no {target}"
+        );
+        let windows = target.contains("windows");
+        let format = binstall
+            .get("overrides")
+            .and_then(|overrides| overrides.get(target))
+            .and_then(|target| target.get("pkg-fmt"))
+            .unwrap_or(&binstall["pkg-fmt"])
+            .as_str()
+            .unwrap();
+        assert_eq!(format, if windows { "zip" } else { "tgz" }, "{target}");
+        let suffix = if windows { ".zip" } else { ".tar.gz" };
+        let url = binstall["pkg-url"]
+            .as_str()
+            .unwrap()
+            .replace("{ repo }", env!("CARGO_PKG_REPOSITORY"))
+            .replace("{ version }", env!("CARGO_PKG_VERSION"))
+            .replace("{ target }", target)
+            .replace("{ archive-suffix }", suffix);
+        assert_eq!(
+            url,
+            format!(
+                "{}/releases/download/v{version}/numi-v{version}-{target}{suffix}",
+                env!("CARGO_PKG_REPOSITORY"),
+                version = env!("CARGO_PKG_VERSION"),
+            )
+        );
+    }
 }

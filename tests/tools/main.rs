@@ -25,6 +25,7 @@ mod context_report;
 mod editor;
 mod pre_commit;
 mod sarif_multitool;
+mod wheel;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -77,12 +78,13 @@ pub struct Tool {
     pub tests: &'static [(&'static str, Test)],
 }
 
-const TOOLS: [&Tool; 5] = [
+const TOOLS: [&Tool; 6] = [
     &pre_commit::TOOL,
     &editor::TOOL,
     &context_report::TOOL,
     &sarif_multitool::TOOL,
     &autocontext::TOOL,
+    &wheel::TOOL,
 ];
 
 fn under_ci() -> bool {
