@@ -1,0 +1,226 @@
+//! Where a file stands in an autocontext context-bundle store, told by its
+//! path: `<knowledge>/<scenario>/context_bundles/` holding
+//! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json` and
+//! `promotions/<id>.json`.
+//! The walk uses it to read a store's JSON files, and the autocontext
+//! family to recognise them; nothing here opens a file. A path as typed
+//! may not name the store's folders (`context_bundles/active.json` from
+//! inside the scenario, `./active.json` from inside the store): then the
+//! folder it stands in is resolved on disk, so the store is the same
+//! whatever the current folder.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The folder name of a store.
+pub const STORE_FOLDER: &str = "context_bundles";
+
+/// The candidate files numi verifies.
+pub const CANDIDATE_FILES: [&str; 6] = [
+    "record.json",
+    "manifest_diff.json",
+    "matched_trials.json",
+    "causal_attribution.json",
+    "negative_result.json",
+    "evaluator_plan.json",
+];
+
+/// One file of a store that numi verifies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreFile {
+    /// The store folder (`.../context_bundles`).
+    pub root: PathBuf,
+    /// The scenario folder's name.
+    pub scenario: String,
+    pub place: Place,
+}
+
+/// Which file of the store it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// `bundles/<name>.json`: the name as written, not yet checked as a digest.
+    Bundle { name: String },
+    /// `active.json`.
+    Active,
+    /// `candidates/<digest>/<file>`, one of [`CANDIDATE_FILES`].
+    Candidate { digest: String, file: String },
+    /// `promotions/<id>.json`: the id as written, not yet checked.
+    Promotion { id: String },
+}
+
+/// What `path` is in a store, if it is a file numi verifies there.
+pub fn store_file(path: &Path) -> Option<StoreFile> {
+    let (root, place) = place_in_store(path)?;
+    if let Some(scenario) = scenario_of(&root) {
+        return Some(StoreFile {
+            root,
+            scenario,
+            place,
+        });
+    }
+    // The path as typed stops short of the scenario, or names the store by
+    // `.` or `..`: the folder's real path says where it stands. A path whose
+    // store folder is named otherwise is no store's, with no look at the disk.
+    let resolvable = match root.components().next_back() {
+        None | Some(Component::CurDir | Component::ParentDir) => true,
+        Some(last) => last.as_os_str() == STORE_FOLDER,
+    };
+    if !resolvable {
+        return None;
+    }
+    let folder = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root.as_path()
+    };
+    let resolved = std::fs::canonicalize(folder).ok()?;
+    if resolved.file_name()? != STORE_FOLDER {
+        return None;
+    }
+    let scenario = scenario_of(&resolved)?;
+    Some(StoreFile {
+        root: resolved,
+        scenario,
+        place,
+    })
+}
+
+/// The scenario of the store folder `root`, when the path names both.
+fn scenario_of(root: &Path) -> Option<String> {
+    if root.file_name()? != STORE_FOLDER {
+        return None;
+    }
+    Some(root.parent()?.file_name()?.to_str()?.to_owned())
+}
+
+/// The store folder `path` stands in, as typed, and its place there: by
+/// the names below the store folder alone.
+fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
+    let names: Vec<&str> = path
+        .components()
+        .map(|part| match part {
+            Component::Normal(name) => name.to_str().unwrap_or(""),
+            _ => "",
+        })
+        .collect();
+    let (below, place) = match names.as_slice() {
+        [.., "active.json"] => (1, Place::Active),
+        [.., "bundles", file] => (
+            2,
+            Place::Bundle {
+                name: file.strip_suffix(".json")?.to_owned(),
+            },
+        ),
+        [.., "promotions", file] => (
+            2,
+            Place::Promotion {
+                id: file.strip_suffix(".json")?.to_owned(),
+            },
+        ),
+        [.., "candidates", digest, file] if CANDIDATE_FILES.contains(file) => (
+            3,
+            Place::Candidate {
+                digest: (*digest).to_owned(),
+                file: (*file).to_owned(),
+            },
+        ),
+        _ => return None,
+    };
+    let root: PathBuf = path
+        .components()
+        .take(names.len().saturating_sub(below))
+        .collect();
+    Some((root, place))
+}
+
+/// Whether the file at `path` may hold an array at its root: a store's
+/// `matched_trials.json`, whose schema-1 form is the bare array of trials.
+pub fn allows_sequence_root(path: &Path) -> bool {
+    // Asked of every file a run reads: the name alone settles most.
+    path.file_name().is_some_and(|name| name == "matched_trials.json")
+        && store_file(path).is_some_and(|file| {
+        matches!(&file.place, Place::Candidate { file, .. } if file == "matched_trials.json")
+    })
+}
+
+/// Whether `path` is a file numi verifies in a store that holds a
+/// `bundles/` folder (the mark of a store).
+pub fn is_verified_store_file(path: &Path) -> bool {
+    store_file(path).is_some_and(|file| file.root.join("bundles").is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    const D: &str = "16e8b5c5c5b7c4f1c0a8a3c5e2f9b6d8a7c6e5f4d3c2b1a09f8e7d6c5b4a3921";
+
+    #[test]
+    fn files_of_a_store_are_told_by_their_place() {
+        let bundle = store_file(Path::new(&format!(
+            "k/demo/context_bundles/bundles/{D}.json"
+        )))
+        .unwrap();
+        assert_eq!(bundle.root, PathBuf::from("k/demo/context_bundles"));
+        assert_eq!(bundle.scenario, "demo");
+        assert_eq!(bundle.place, Place::Bundle { name: D.to_owned() });
+        let active = store_file(Path::new("k/demo/context_bundles/active.json")).unwrap();
+        assert_eq!(active.place, Place::Active);
+        let record = store_file(Path::new(&format!(
+            "k/demo/context_bundles/candidates/{D}/record.json"
+        )))
+        .unwrap();
+        assert_eq!(
+            record.place,
+            Place::Candidate {
+                digest: D.to_owned(),
+                file: "record.json".to_owned()
+            }
+        );
+        let trials = store_file(Path::new(&format!(
+            "k/demo/context_bundles/candidates/{D}/matched_trials.json"
+        )))
+        .unwrap();
+        assert_eq!(
+            trials.place,
+            Place::Candidate {
+                digest: D.to_owned(),
+                file: "matched_trials.json".to_owned()
+            }
+        );
+        let promotion = store_file(Path::new("k/demo/context_bundles/promotions/p1.json")).unwrap();
+        assert_eq!(
+            promotion.place,
+            Place::Promotion {
+                id: "p1".to_owned()
+            }
+        );
+        assert_eq!(promotion.root, PathBuf::from("k/demo/context_bundles"));
+    }
+
+    #[test]
+    fn only_matched_trials_may_be_an_array() {
+        let trials = format!("k/demo/context_bundles/candidates/{D}/matched_trials.json");
+        assert!(allows_sequence_root(Path::new(&trials)));
+        let record = format!("k/demo/context_bundles/candidates/{D}/record.json");
+        assert!(!allows_sequence_root(Path::new(&record)));
+        assert!(!allows_sequence_root(Path::new("matched_trials.json")));
+    }
+
+    #[test]
+    fn other_files_are_not_store_files() {
+        for path in [
+            "k/demo/bundles/x.json",
+            "k/demo/context_bundles/bundles/x.yaml",
+            "k/demo/promotions/p.json",
+            "k/demo/context_bundles/promotions/p.yaml",
+            "k/demo/context_bundles/candidates/d/stale_terminalization.json",
+            "k/demo/context_bundles/candidates/d/notes.json",
+            "active.json",
+            "context_bundles/active.json",
+        ] {
+            assert_eq!(store_file(Path::new(path)), None, "{path}");
+        }
+    }
+}
