@@ -6,7 +6,6 @@
 
 #![forbid(unsafe_code)]
 
-pub mod autocontext_store;
 pub mod canonical;
 pub mod cli;
 pub mod config;

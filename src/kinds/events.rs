@@ -146,7 +146,7 @@ fn walk(
 fn unnamed_field(kind: &str, pointer: &str) -> Diagnostic {
     Diagnostic::new(
         Stage::Rule,
-        "events/unnamed-field",
+        UNNAMED_FIELD.id,
         format!(
             "{kind} payloads hold only the fields spec 002 names: {} is not one of them",
             quote(&shorten(pointer))
