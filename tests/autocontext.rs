@@ -717,3 +717,29 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn a_store_verifies_the_same_files_whatever_the_current_folder() {
+    let Some(python) = producer_python() else {
+        return;
+    };
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(&python, temp.path());
+    let store = knowledge.join("demo/context_bundles");
+    let absolute = numi(
+        temp.path(),
+        &["validate", "--files", store.to_str().unwrap()],
+    );
+    assert_eq!(absolute.code, 0, "{}", absolute.transcript());
+    let expected = statuses(&absolute.stdout);
+    assert_eq!(expected.len(), 19, "{}", absolute.stdout);
+    for (cwd, argument) in [
+        (knowledge.join("demo"), "context_bundles"),
+        (store.clone(), "."),
+        (store.join("bundles"), ".."),
+    ] {
+        let run = numi(&cwd, &["validate", "--files", argument]);
+        assert_eq!(run.code, 0, "{argument}: {}", run.transcript());
+        assert_eq!(statuses(&run.stdout), expected, "{argument}");
+    }
+}
