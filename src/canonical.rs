@@ -62,7 +62,8 @@ pub fn sha256_hex(value: &Value) -> Result<String, Refusal> {
     to_string(value).map(|text| hex_sha256(text.as_bytes()))
 }
 
-/// The SHA-256 of `bytes`, as 64 lowercase hex.
+/// The SHA-256 of `bytes`, as 64 lowercase hex: the one digest helper,
+/// for canonical text and for a file's bytes alike.
 pub fn hex_sha256(bytes: &[u8]) -> String {
     use sha2::{Digest as _, Sha256};
     use std::fmt::Write as _;

@@ -12,6 +12,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use toml::{Table, Value};
 
 use crate::diagnostic::Severity;
+use crate::inputs::ExcludePatterns;
 use crate::location::io_reason;
 use crate::suggest::nearest;
 use crate::text::quote;
@@ -51,7 +52,8 @@ pub struct Config {
     pub root: PathBuf,
     pub enable_alpha: Option<bool>,
     pub strict: Option<bool>,
-    /// Globs of paths left out of folder walks.
+    /// Paths left out of folder walks: gitignore-style patterns, as
+    /// `--exclude` takes them, relative to the configuration's folder.
     pub exclude: Vec<String>,
     /// Severities by rule id.
     pub rules: Vec<(String, Level)>,
@@ -135,7 +137,7 @@ pub fn parse(text: &str) -> Result<Config, String> {
         config.strict = Some(boolean(value, "strict")?);
     }
     if let Some(value) = table.get("exclude") {
-        config.exclude = globs(value, "exclude")?;
+        config.exclude = exclude_patterns(value)?;
     }
     if let Some(value) = table.get("rules") {
         config.rules = levels(value, "rules")?;
@@ -201,6 +203,23 @@ fn globs(value: &Value, key: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
+/// The `exclude` patterns, gitignore-style as `--exclude` takes them.
+fn exclude_patterns(value: &Value) -> Result<Vec<String>, String> {
+    let Value::Array(items) = value else {
+        return Err("exclude is a list of gitignore-style patterns".to_owned());
+    };
+    let patterns = items
+        .iter()
+        .map(|item| {
+            item.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| "exclude is a list of gitignore-style patterns".to_owned())
+        })
+        .collect::<Result<Vec<String>, String>>()?;
+    ExcludePatterns::new(&patterns)?;
+    Ok(patterns)
+}
+
 fn levels(value: &Value, key: &str) -> Result<Vec<(String, Level)>, String> {
     let Value::Table(table) = value else {
         return Err(format!(
@@ -261,7 +280,7 @@ impl Config {
             root: self.root.clone(),
             rules: self.rules.clone(),
             overrides,
-            exclude: glob_set(&self.exclude)?,
+            exclude: ExcludePatterns::new(&self.exclude)?,
         })
     }
 }
@@ -281,7 +300,7 @@ pub struct Policy {
     root: PathBuf,
     rules: Vec<(String, Level)>,
     overrides: Vec<(GlobSet, Vec<(String, Level)>)>,
-    exclude: GlobSet,
+    exclude: ExcludePatterns,
 }
 
 impl Policy {
@@ -306,7 +325,7 @@ impl Policy {
     /// Whether a path found by walking a folder is left out.
     pub fn excludes(&self, path: &Path) -> bool {
         self.relative(path)
-            .is_some_and(|relative| self.exclude.is_match(relative))
+            .is_some_and(|relative| self.exclude.excludes(&relative))
     }
 
     /// `path` relative to the configuration's folder, `/` separated; `None`

@@ -3,23 +3,14 @@
 //! YAML or JSON document a file holds, so that reformatting the document
 //! does not change its digest.
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
-use sha2::{Digest as _, Sha256};
 
 use crate::canonical;
 use crate::yaml::{self, Limits, Positions};
 
 /// The `sha256:<64 lowercase hex>` digest of `bytes`.
 pub fn sha256(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
-    for byte in hash.iter() {
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
+    format!("sha256:{}", canonical::hex_sha256(bytes))
 }
 
 /// Why a document has no canonical form.

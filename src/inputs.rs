@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use std::sync::{Arc, Mutex};
 
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{DirEntry, WalkBuilder};
 
-use crate::autocontext_store;
 use crate::location::io_reason;
 
 /// The folder that holds a repository's configuration tree.
@@ -37,22 +37,36 @@ pub struct Input {
     pub source: Result<Source, String>,
 }
 
-/// What a folder walk passes over besides the ignore files: the
-/// `--exclude` globs, gitignore-style, relative to the folder argument
-/// (`--files`) or to the repository (DIR).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Exclusions {
+/// What a folder walk reads besides `*.yaml` and `*.yml` files, and what it
+/// passes over besides the ignore files: the `--exclude` globs,
+/// gitignore-style, relative to the folder argument (`--files`) or to the
+/// repository (DIR).
+#[derive(Debug, Clone)]
+pub struct Selection {
     globs: Vec<String>,
+    /// Whether a file of another name is read, by its path.
+    claimed: fn(&Path) -> bool,
 }
 
-impl Exclusions {
+impl Default for Selection {
+    /// YAML files only, nothing excluded.
+    fn default() -> Self {
+        Selection {
+            globs: Vec::new(),
+            claimed: |_| false,
+        }
+    }
+}
+
+impl Selection {
     /// Checks every glob once, so a bad one is a usage error before any walk.
-    pub fn new(globs: &[String]) -> Result<Self, String> {
-        let exclusions = Exclusions {
+    pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, String> {
+        let selection = Selection {
             globs: globs.to_vec(),
+            claimed,
         };
-        exclusions.overrides(Path::new("."))?;
-        Ok(exclusions)
+        selection.overrides(Path::new("."))?;
+        Ok(selection)
     }
 
     fn overrides(&self, root: &Path) -> Result<Override, String> {
@@ -67,11 +81,50 @@ impl Exclusions {
     }
 }
 
+/// Paths left out by gitignore-style patterns, matched against paths
+/// relative to one folder: `numi.toml`'s `exclude`, in the syntax
+/// `--exclude` takes.
+#[derive(Debug, Clone)]
+pub struct ExcludePatterns(Gitignore);
+
+impl Default for ExcludePatterns {
+    fn default() -> Self {
+        ExcludePatterns(Gitignore::empty())
+    }
+}
+
+impl ExcludePatterns {
+    /// Checks every pattern.
+    pub fn new(patterns: &[String]) -> Result<Self, String> {
+        let mut builder = GitignoreBuilder::new(".");
+        for pattern in patterns {
+            builder
+                .add_line(None, pattern)
+                .map_err(|error| format!("exclude: {pattern:?}: {}", glob_reason(&error)))?;
+        }
+        builder
+            .build()
+            .map(ExcludePatterns)
+            .map_err(|error| glob_reason(&error))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether the file at `relative` (`/` separated, relative to the
+    /// patterns' folder) or a folder it is in is left out.
+    pub fn excludes(&self, relative: &str) -> bool {
+        let path = Path::new(relative);
+        !path.has_root() && self.0.matched_path_or_any_parents(path, false).is_ignore()
+    }
+}
+
 /// The inputs of `numi validate --files PATH...`: arguments in the order
 /// given; within a folder, by display name in byte order. A file argument is
-/// always read; the ignore rules and `exclusions` apply inside folders.
-pub fn from_arguments(arguments: &[String], exclusions: &Exclusions) -> Vec<Input> {
-    stream_arguments(arguments, exclusions).collect()
+/// always read; the ignore rules and `selection` apply inside folders.
+pub fn from_arguments(arguments: &[String], selection: &Selection) -> Vec<Input> {
+    stream_arguments(arguments, selection).collect()
 }
 
 /// [`from_arguments`] one input at a time, as the walk finds them: a run
@@ -79,7 +132,7 @@ pub fn from_arguments(arguments: &[String], exclusions: &Exclusions) -> Vec<Inpu
 /// every path.
 pub fn stream_arguments<'a>(
     arguments: &'a [String],
-    exclusions: &'a Exclusions,
+    selection: &'a Selection,
 ) -> impl Iterator<Item = Input> + Send + 'a {
     let mut stdin_taken = false;
     arguments.iter().flat_map(move |argument| {
@@ -106,7 +159,7 @@ pub fn stream_arguments<'a>(
                     argument: Some(argument.clone()),
                     confine: None,
                 },
-                exclusions,
+                selection,
             ),
             Ok(metadata) => FolderWalk::single(file_input(
                 file_display_name(path),
@@ -133,15 +186,12 @@ pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository"
 /// `DIR/.numinance/`, with display names relative to DIR. Links are followed
 /// only while they stay inside DIR: a pull request must not make numi read
 /// files elsewhere on the machine that runs it.
-pub fn from_repository(root: &Path, exclusions: &Exclusions) -> Vec<Input> {
-    stream_repository(root, exclusions).collect()
+pub fn from_repository(root: &Path, selection: &Selection) -> Vec<Input> {
+    stream_repository(root, selection).collect()
 }
 
 /// [`from_repository`] one input at a time, as the walk finds them.
-pub fn stream_repository(
-    root: &Path,
-    exclusions: &Exclusions,
-) -> impl Iterator<Item = Input> + Send {
+pub fn stream_repository(root: &Path, selection: &Selection) -> impl Iterator<Item = Input> + Send {
     let tree = root.join(CONFIGURATION_TREE);
     let confine = fs::canonicalize(root).ok();
     let refused = |reason: String| {
@@ -165,7 +215,7 @@ pub fn stream_repository(
                     argument: None,
                     confine,
                 },
-                exclusions,
+                selection,
             )
         }
         Ok(_) => refused("not a directory".to_owned()),
@@ -183,7 +233,7 @@ pub fn stream_repository(
 pub fn from_named_in_repository(
     root: &Path,
     names: &[String],
-    exclusions: &Exclusions,
+    selection: &Selection,
 ) -> Vec<Input> {
     let confine = fs::canonicalize(root).ok();
     let absolute_root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
@@ -214,7 +264,7 @@ pub fn from_named_in_repository(
                     argument: None,
                     confine: confine.clone(),
                 },
-                exclusions,
+                selection,
             )),
             Ok(metadata) => inputs.push(file_input(
                 display_name.clone(),
@@ -295,7 +345,7 @@ impl Scope {
 /// Every `*.yaml` and `*.yml` under a folder, as ripgrep walks: `.gitignore`
 /// (inside a git repository), `.git/info/exclude` and `.ignore` files are
 /// honoured, hidden files and folders but `.numinance/` are passed over, and
-/// so is whatever the exclusions name. Links to folders are followed, with
+/// so is whatever the selection name. Links to folders are followed, with
 /// loops reported. Inputs come one at a time in display-name order: each
 /// folder is read and sorted as the walk enters it, so the walk holds one
 /// folder's names at most, never the whole list.
@@ -308,6 +358,8 @@ struct FolderWalk {
     outside: Arc<Mutex<Vec<PathBuf>>>,
     /// Inputs found and not yet handed on, in order.
     ready: VecDeque<Input>,
+    /// Which files of other names than YAML's the walk reads.
+    claimed: fn(&Path) -> bool,
 }
 
 impl FolderWalk {
@@ -318,11 +370,12 @@ impl FolderWalk {
             scope: None,
             outside: Arc::default(),
             ready: VecDeque::from([input]),
+            claimed: |_| false,
         }
     }
 
-    fn new(folder: &Path, scope: Scope, exclusions: &Exclusions) -> Self {
-        let overrides = match exclusions.overrides(&scope.base) {
+    fn new(folder: &Path, scope: Scope, selection: &Selection) -> Self {
+        let overrides = match selection.overrides(&scope.base) {
             Ok(overrides) => overrides,
             Err(reason) => return FolderWalk::single(scope.refused(folder, reason)),
         };
@@ -370,17 +423,21 @@ impl FolderWalk {
             scope: Some(scope),
             outside,
             ready: VecDeque::new(),
+            claimed: selection.claimed,
         }
     }
 
     /// The input an entry of the walk stands for, if any.
-    fn input(scope: &Scope, entry: Result<DirEntry, ignore::Error>) -> Option<Input> {
+    fn input(
+        scope: &Scope,
+        claimed: fn(&Path) -> bool,
+        entry: Result<DirEntry, ignore::Error>,
+    ) -> Option<Input> {
         match entry {
             Ok(entry) => {
                 let kind = entry.file_type();
                 if kind.is_some_and(|kind| kind.is_dir())
-                    || (!is_yaml_name(entry.path())
-                        && !autocontext_store::is_verified_store_file(entry.path()))
+                    || (!is_yaml_name(entry.path()) && !claimed(entry.path()))
                 {
                     return None;
                 }
@@ -440,7 +497,9 @@ impl Iterator for FolderWalk {
                 }
             }
             match entry {
-                Some(entry) => self.ready.extend(FolderWalk::input(scope, entry)),
+                Some(entry) => self
+                    .ready
+                    .extend(FolderWalk::input(scope, self.claimed, entry)),
                 None => self.walker = None,
             }
         }
@@ -664,7 +723,7 @@ mod tests {
                 "missing.yaml".to_owned(),
                 "-".to_owned(),
             ],
-            &Exclusions::default(),
+            &Selection::default(),
         );
         let in_folder = |name: &str| format!("{folder_argument}/{name}");
         assert_eq!(
@@ -687,12 +746,12 @@ mod tests {
         let tree = temp.path().join(CONFIGURATION_TREE).join("policy");
         fs::create_dir_all(&tree).expect("mkdir");
         fs::write(tree.join("p.yaml"), "").expect("write");
-        let inputs = from_repository(temp.path(), &Exclusions::default());
+        let inputs = from_repository(temp.path(), &Selection::default());
         assert_eq!(
             paths(&inputs),
             vec![(".numinance/policy/p.yaml", ".numinance/policy/p.yaml")]
         );
-        let missing = from_repository(&temp.path().join("nowhere"), &Exclusions::default());
+        let missing = from_repository(&temp.path().join("nowhere"), &Selection::default());
         assert_eq!(paths(&missing), vec![(".numinance", ".numinance")]);
     }
 
@@ -731,8 +790,8 @@ mod tests {
 
     #[test]
     fn exclusions_check_their_globs_once() {
-        assert!(Exclusions::new(&["drafts/".to_owned(), "*.yml".to_owned()]).is_ok());
-        let error = Exclusions::new(&["a[".to_owned()]).unwrap_err();
+        assert!(Selection::new(&["drafts/".to_owned(), "*.yml".to_owned()], |_| false).is_ok());
+        let error = Selection::new(&["a[".to_owned()], |_| false).unwrap_err();
         assert!(error.starts_with("--exclude \"a[\": "), "{error}");
     }
 
@@ -801,8 +860,8 @@ mod tests {
             fs::write(path, "").expect("write");
         }
         let argument = root.to_string_lossy().into_owned();
-        let exclusions = Exclusions::default();
-        let streamed: Vec<String> = stream_arguments(std::slice::from_ref(&argument), &exclusions)
+        let selection = Selection::default();
+        let streamed: Vec<String> = stream_arguments(std::slice::from_ref(&argument), &selection)
             .map(|input| input.display_name)
             .collect();
         let mut sorted: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
@@ -831,8 +890,8 @@ mod tests {
         }
         fs::write(root.join(".ignore"), "g/\n").expect("write");
         let argument = root.to_string_lossy().into_owned();
-        let names = |exclusions: &Exclusions| -> Vec<String> {
-            from_arguments(std::slice::from_ref(&argument), exclusions)
+        let names = |selection: &Selection| -> Vec<String> {
+            from_arguments(std::slice::from_ref(&argument), selection)
                 .into_iter()
                 .map(|input| input.display_name)
                 .collect()
@@ -840,12 +899,12 @@ mod tests {
         // A folder of documents keeps its configuration tree: `.numinance/`
         // is hidden by name only.
         assert_eq!(
-            names(&Exclusions::default()),
+            names(&Selection::default()),
             [".numinance/k.yaml", "a.yaml", "b/c.yml", "i/j.yaml"]
         );
-        let exclusions = Exclusions::new(&["i".to_owned()]).expect("glob");
+        let selection = Selection::new(&["i".to_owned()], |_| false).expect("glob");
         assert_eq!(
-            names(&exclusions),
+            names(&selection),
             [".numinance/k.yaml", "a.yaml", "b/c.yml"]
         );
     }

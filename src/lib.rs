@@ -4,7 +4,6 @@
 //!
 //! The binary is a thin shell over [`cli::main`].
 
-pub mod autocontext_store;
 pub mod canonical;
 pub mod cli;
 pub mod config;

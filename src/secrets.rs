@@ -1,8 +1,16 @@
-//! Masking what no output may show. A diagnostic about a credential carries
-//! the credential's text in `Diagnostic::secrets`; every renderer that shows
-//! source text or a message passes it through [`mask`] first.
+//! Credentials: finding them in a document's text ([`credentials`], the
+//! one detector every check asks), and masking what no output may show. A
+//! diagnostic about a credential carries the credential's text in
+//! `Diagnostic::secrets`; every renderer that shows source text or a
+//! message passes it through [`mask`] first.
+
+mod credentials;
 
 use std::borrow::Cow;
+
+#[cfg(test)]
+pub(crate) use credentials::examined_by;
+pub use credentials::{Credential, credentials};
 
 /// What stands in for each character of a secret: one for one, so columns
 /// and underlines still fall where they did.

@@ -9,8 +9,7 @@ use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
-    self, Document, KeyIndex, Limits, LineIndex, Positions, Root, document_order_with,
-    parse_pointer,
+    self, Document, KeyIndex, Limits, LineIndex, Positions, document_order_with, parse_pointer,
 };
 
 /// Where a document was found, which decides the gates it meets.
@@ -84,14 +83,7 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
 /// without positions; only when a finding needs one is it loaded again,
 /// recording them.
 pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location<'_>) -> Checked {
-    let root = if location
-        .path()
-        .is_some_and(crate::autocontext_store::allows_sequence_root)
-    {
-        Root::MappingOrSequence
-    } else {
-        Root::Mapping
-    };
+    let root = kinds::root_at(location.path());
     match yaml::load_bytes_rooted(bytes, limits, Positions::Skip, root) {
         Ok(document) => {
             let checked = check_document(&document, mode, location);
@@ -256,11 +248,8 @@ fn locate<'v>(
         return diagnostic;
     };
     let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
-    let at_key = matches!(
-        diagnostic.rule,
-        &crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES
-            | &crate::kinds::events::UNNAMED_FIELD
-    );
+    let at_key = diagnostic.rule == &crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES
+        || kinds::rule_at_key(diagnostic.rule);
     let span = match located.key {
         Some(key) if at_key => key,
         _ => located.node,

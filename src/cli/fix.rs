@@ -93,10 +93,10 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         policy: &policy,
         strict: args.strict || config.strict == Some(true),
     };
-    let exclusions = inputs::Exclusions::default();
+    let selection = inputs::Selection::default();
     let (mut inputs, origin, mode, root) = match &args.files {
         Some(paths) => (
-            inputs::from_arguments(paths, &exclusions),
+            inputs::from_arguments(paths, &selection),
             Origin::File,
             Mode::Files,
             None,
@@ -107,7 +107,7 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
                 enable_alpha: args.enable_alpha || configured_alpha,
             };
             (
-                inputs::from_repository(&root, &exclusions),
+                inputs::from_repository(&root, &selection),
                 Origin::Repo,
                 mode,
                 Some(root),

@@ -11,6 +11,7 @@ use super::paths;
 use crate::config::Config;
 use crate::inputs;
 use crate::inputs::{CONFIGURATION_TREE, Input};
+use crate::kinds;
 use crate::location::DEFAULT_MAX_FILE_SIZE;
 use crate::project;
 use crate::report::concise::ConciseReporter;
@@ -221,8 +222,8 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     };
     let enable_alpha = args.enable_alpha || config.enable_alpha == Some(true);
     let strict = args.strict || config.strict == Some(true);
-    let exclusions = match inputs::Exclusions::new(&args.exclude) {
-        Ok(exclusions) => exclusions,
+    let selection = match inputs::Selection::new(&args.exclude, kinds::claims_file) {
+        Ok(selection) => selection,
         Err(reason) => return usage(stderr, &reason),
     };
     let repository_mode = Mode::Repository { enable_alpha };
@@ -247,19 +248,19 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
                 return usage(stderr, "--files needs at least one PATH");
             }
             Some(paths) => (
-                Box::new(inputs::stream_arguments(paths, &exclusions).filter(wanted)),
+                Box::new(inputs::stream_arguments(paths, &selection).filter(wanted)),
                 Origin::File,
                 Mode::Files,
             ),
             None if args.only => {
                 let mut named =
-                    inputs::from_named_in_repository(Path::new("."), &args.paths, &exclusions);
+                    inputs::from_named_in_repository(Path::new("."), &args.paths, &selection);
                 named.retain(wanted);
                 nothing_asked = named.is_empty();
                 (Box::new(named.into_iter()), Origin::Repo, repository_mode)
             }
             None => (
-                Box::new(inputs::stream_repository(&repository, &exclusions).filter(wanted)),
+                Box::new(inputs::stream_repository(&repository, &selection).filter(wanted)),
                 Origin::Repo,
                 repository_mode,
             ),

@@ -25,13 +25,15 @@ mod qualification_updated;
 #[cfg(test)]
 mod tests;
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::Location;
 use crate::repair::RuleFix;
 use crate::schema::CompiledSchema;
-use crate::yaml::TextFacts;
+use crate::yaml::{Root, TextFacts};
 
 /// Every family this build reads, in the order they are asked whether a
 /// document is theirs. Numinance comes last: it claims every document the
@@ -107,6 +109,16 @@ pub struct Family {
     pub identify: fn(&Value, &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>>,
     /// The name a document that is of no known kind goes by in reports.
     pub display_name: fn(&Value) -> Option<String>,
+    /// Whether a folder walk reads the file at `path`, which is not named
+    /// `*.yaml` or `*.yml`, as one of the family's documents (told by where
+    /// it stands; the file itself is not opened).
+    pub claims_file: fn(&Path) -> bool,
+    /// Whether the document at `path` may be a sequence at its root rather
+    /// than a mapping.
+    pub allows_sequence_root: fn(&Path) -> bool,
+    /// The family's rules whose findings stand at a mapping's key rather
+    /// than at its value.
+    pub rules_at_key: &'static [&'static RuleDoc],
 }
 
 /// What a document is, by the first family that claims it.
@@ -120,6 +132,39 @@ pub fn identify(
         }
     }
     (&numinance::FAMILY, numinance::by_kind_field(value))
+}
+
+/// Whether some family reads the file at `path` in a folder walk, beside
+/// the YAML files every walk reads.
+pub fn claims_file(path: &Path) -> bool {
+    FAMILIES.iter().any(|family| (family.claims_file)(path))
+}
+
+/// The roots a document read at `path` may have: a mapping, or a sequence
+/// too where a family allows one there.
+pub fn root_at(path: Option<&Path>) -> Root {
+    let sequence = path.is_some_and(|path| {
+        FAMILIES
+            .iter()
+            .any(|family| (family.allows_sequence_root)(path))
+    });
+    if sequence {
+        Root::MappingOrSequence
+    } else {
+        Root::Mapping
+    }
+}
+
+/// Whether a finding of `rule` stands at a mapping's key, by its family.
+pub fn rule_at_key(rule: &RuleDoc) -> bool {
+    FAMILIES
+        .iter()
+        .any(|family| family.rules_at_key.iter().any(|&declared| declared == rule))
+}
+
+/// A family that reads only YAML files, at any place.
+pub fn no_other_files(_path: &Path) -> bool {
+    false
 }
 
 /// Every kind, family by family, each family's in its own order.

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::{
-    Family, Kind, autonomy_policy, context_bundle, evalset, outcome_corrected, outcome_recorded,
-    playbook, promotion_decided, promotion_proposed, qualification_updated,
+    Family, Kind, autonomy_policy, context_bundle, evalset, events, outcome_corrected,
+    outcome_recorded, playbook, promotion_decided, promotion_proposed, qualification_updated,
 };
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::location::Location;
@@ -29,6 +29,9 @@ pub static FAMILY: Family = Family {
     ],
     identify,
     display_name: super::metadata_name,
+    claims_file: super::no_other_files,
+    allows_sequence_root: super::no_other_files,
+    rules_at_key: &[&events::UNNAMED_FIELD],
 };
 
 fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {

@@ -249,8 +249,12 @@ mod tests {
     }
 
     fn finding(line: u32, column: u32, span: Range<usize>) -> Finding {
-        let mut diagnostic = Diagnostic::new(Stage::Rule, &crate::kinds::evalset::catalogue::VERSION, "bad")
-            .at_position(crate::Position { line, column });
+        let mut diagnostic = Diagnostic::new(
+            Stage::Rule,
+            &crate::kinds::evalset::catalogue::VERSION,
+            "bad",
+        )
+        .at_position(crate::Position { line, column });
         diagnostic.span = Some(crate::diagnostic::Span::new(span.start, span.end));
         Finding { diagnostic, span }
     }

@@ -65,7 +65,11 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
                     let covers = suppression.line == position.line
                         || (suppression.alone
                             && suppression.line.saturating_add(1) == position.line);
-                    covers && suppression.rules.iter().any(|rule| rule == diagnostic.rule.id)
+                    covers
+                        && suppression
+                            .rules
+                            .iter()
+                            .any(|rule| rule == diagnostic.rule.id)
                 })
             });
         match covering {

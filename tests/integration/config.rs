@@ -290,3 +290,34 @@ fn numi_fix_reads_the_same_configuration() {
         run.transcript()
     );
 }
+
+#[test]
+fn exclude_in_the_file_leaves_out_what_the_same_pattern_on_the_command_line_does() {
+    let documents = [
+        ("evals/broken.yaml", "kind: [\n"),
+        ("deep/evals/broken.yaml", "kind: [\n"),
+        ("evals.yaml", PLAYBOOK_WITHOUT_RUNS),
+        ("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS),
+    ];
+    let configured = repository(Some("exclude = [\"evals/\"]\n"), &documents);
+    let by_file = numi(configured.path(), &["validate", "--files", "."]);
+    let flagged = repository(None, &documents);
+    let by_flag = numi(
+        flagged.path(),
+        &["validate", "--files", ".", "--exclude", "evals/"],
+    );
+    assert_eq!(by_file.code, 0, "{}", by_file.transcript());
+    assert_eq!(by_file.stdout, by_flag.stdout);
+    assert!(
+        !by_file.stdout.contains("broken"),
+        "{}",
+        by_file.transcript()
+    );
+    assert!(
+        by_file.stdout.contains("evals.yaml"),
+        "{}",
+        by_file.transcript()
+    );
+    let unexcluded = numi(flagged.path(), &["validate", "--files", "."]);
+    assert_eq!(unexcluded.code, 3, "{}", unexcluded.transcript());
+}

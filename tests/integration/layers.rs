@@ -16,12 +16,13 @@ const LAYERS: &[&[&str]] = &[
     &["text", "suggest", "diagnostic", "repair", "secrets"],
     // The YAML loader, the one way to read a file beside a document, and
     // where a node stands in a document's text.
-    &["yaml", "location", "autocontext_store"],
+    &["yaml", "location"],
     // Canonical JSON (RFC 8785, as autocontext computes digests).
     &["canonical"],
     // Inputs from the command line, the schema stage, document digests,
     // the configuration file.
-    &["inputs", "schema", "digest", "config"],
+    &["inputs", "schema", "digest"],
+    &["config"],
     // Families and kinds.
     &["kinds"],
     // One document.

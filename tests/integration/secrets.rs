@@ -14,7 +14,6 @@ const FORMATS: &[&str] = &[
 /// Each fixture with the secret text it holds.
 const LEAKS: &[(&str, &str)] = &[
     ("leak.yaml", "16C7e42F292c6912E7710c838347Ae178B4a"),
-    ("leak.yaml", "token="),
     ("userinfo.yaml", "hunter2-s3cr3t"),
 ];
 

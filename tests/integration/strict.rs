@@ -166,7 +166,7 @@ fn warnings_of_one_document_come_in_document_order_and_strict_shows_the_first() 
         )
         .replace(
             "ref: confluence-eng/ENG/pages/4211, system",
-            "ref: \"https://bot:hunter2@wiki.example.com/p?t=1\", system",
+            "ref: \"https://bot:hunter2@wiki.example.com/p?token=1\", system",
         );
     let (default, strict) = both_modes(&text);
     insta::assert_snapshot!(default.transcript(), @r#"
@@ -177,8 +177,8 @@ fn warnings_of_one_document_come_in_document_order_and_strict_shows_the_first() 
     --- stderr
     warning: file "doc.yaml" at line 7 column 23: bundle/context-generation: a ContextBundle's context_generation is at least 1
     warning: file "doc.yaml" at line 13 column 13: bundle/credential-in-ref: a ref is redacted: "/spec/sources/0/ref" holds URL userinfo (user:pass@)
-    warning: file "doc.yaml" at line 13 column 13: bundle/credential-in-ref: a ref is redacted: "/spec/sources/0/ref" holds a query string
-    warning: file "doc.yaml" at line 13 column 90: bundle/untrusted-text: untrusted text holds no bidirectional formatting characters: "/spec/sources/0/title" holds U+202E
+    warning: file "doc.yaml" at line 13 column 13: bundle/credential-in-ref: a ref is redacted: "/spec/sources/0/ref" holds a secret in a query string
+    warning: file "doc.yaml" at line 13 column 94: bundle/untrusted-text: untrusted text holds no bidirectional formatting characters: "/spec/sources/0/title" holds U+202E
     warning: file "doc.yaml" at line 20 column 13: bundle/guidance-ref: a cited_guidance ref names a source of the bundle
     warning: file "doc.yaml" at line 29 column 50: bundle/claim-ref: a conflict claim's ref names a source of the bundle
     warning: file "doc.yaml" at line 29 column 111: bundle/claim-ref: a conflict claim's ref names a source of the bundle

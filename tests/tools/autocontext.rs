@@ -36,6 +36,10 @@ pub const TOOL: Tool = Tool {
             "autocontext::a_promotion_id_that_would_leave_the_store_is_refused_not_read",
             a_promotion_id_that_would_leave_the_store_is_refused_not_read,
         ),
+        (
+            "autocontext::a_store_verifies_the_same_files_whatever_the_current_folder",
+            a_store_verifies_the_same_files_whatever_the_current_folder,
+        ),
     ],
 };
 
@@ -423,4 +427,26 @@ fn written_copy(knowledge: &Path, into: &Path) -> PathBuf {
     let target = into.join("knowledge");
     copy_tree(knowledge, &target);
     target
+}
+
+fn a_store_verifies_the_same_files_whatever_the_current_folder(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    let store = knowledge.join("demo/context_bundles");
+    let absolute = numi(
+        temp.path(),
+        &["validate", "--files", store.to_str().unwrap()],
+    );
+    assert_eq!(absolute.code, 0, "{}", absolute.transcript());
+    let expected = statuses(&absolute.stdout);
+    assert_eq!(expected.len(), 19, "{}", absolute.stdout);
+    for (cwd, argument) in [
+        (knowledge.join("demo"), "context_bundles"),
+        (store.clone(), "."),
+        (store.join("bundles"), ".."),
+    ] {
+        let run = numi(&cwd, &["validate", "--files", argument]);
+        assert_eq!(run.code, 0, "{argument}: {}", run.transcript());
+        assert_eq!(statuses(&run.stdout), expected, "{argument}");
+    }
 }

@@ -24,15 +24,24 @@ pub const TOOL: Tool = Tool {
     install: ".ci/run installs pip 26.3 and maturin 1.16.0 into target/wheel-tools, the setuptools wheel into target/wheel-tools/find-links, and pre-commit 4.7.0 into target/ci-tools",
     locate,
     tests: &[
-        ("wheel::the_wheel_puts_numi_on_the_path_and_it_validates_the_examples", |_| {
-            the_wheel_puts_numi_on_the_path().unwrap();
-        }),
-        ("wheel::the_sdist_holds_what_the_build_needs_and_no_tests_or_corpora", |_| {
-            the_sdist_holds_the_build_and_nothing_else().unwrap();
-        }),
-        ("wheel::pre_commit_installs_the_hook_numi_init_writes_from_the_wheel_without_rust", |_| {
-            pre_commit_installs_the_init_hook_from_the_wheel().unwrap();
-        }),
+        (
+            "wheel::the_wheel_puts_numi_on_the_path_and_it_validates_the_examples",
+            |_| {
+                the_wheel_puts_numi_on_the_path().unwrap();
+            },
+        ),
+        (
+            "wheel::the_sdist_holds_what_the_build_needs_and_no_tests_or_corpora",
+            |_| {
+                the_sdist_holds_the_build_and_nothing_else().unwrap();
+            },
+        ),
+        (
+            "wheel::pre_commit_installs_the_hook_numi_init_writes_from_the_wheel_without_rust",
+            |_| {
+                pre_commit_installs_the_init_hook_from_the_wheel().unwrap();
+            },
+        ),
     ],
 };
 
@@ -502,4 +511,3 @@ pub fn pre_commit_installs_the_init_hook_from_the_wheel() -> Result<(), String> 
     )?;
     Ok(())
 }
-

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::manifest::is_hex_digest;
 use super::{candidate_file, stored_bundle};
-use crate::autocontext_store::{Place, StoreFile};
 use crate::canonical;
+use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::location::Location;
 use crate::text::{quote, shorten};
 
@@ -66,7 +66,7 @@ impl Candidate {
 pub fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>> {
     let store = location
         .path()
-        .and_then(crate::autocontext_store::store_file)?;
+        .and_then(crate::kinds::autocontext::store::store_file)?;
     let Place::Candidate { digest, .. } = &store.place else {
         return None;
     };

@@ -4,6 +4,7 @@
 //! autocontext's Python and TypeScript runtimes (see docs/autocontext.md).
 
 pub mod manifest;
+pub mod store;
 
 mod active;
 mod bundle;
@@ -25,8 +26,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
-use crate::autocontext_store::{Place, StoreFile, store_file};
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
 use crate::location::Location;
 use crate::yaml::{self, Limits, Positions};
@@ -46,6 +47,9 @@ pub static FAMILY: Family = Family {
     ],
     identify,
     display_name: super::no_name,
+    claims_file: store::is_verified_store_file,
+    allows_sequence_root: store::allows_sequence_root,
+    rules_at_key: &[],
 };
 
 /// The top-level keys of a bundle manifest.

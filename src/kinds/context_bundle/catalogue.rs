@@ -149,15 +149,17 @@ pub const CREDENTIAL_IN_REF: RuleDoc = RuleDoc {
     id: "bundle/credential-in-ref",
     stage: Stage::Rule,
     severity: Severity::Warning,
-    summary: "A ref of a ContextBundle is redacted: no URL userinfo, no query string, nothing shaped \
-like a token.",
+    summary: "A ref of a ContextBundle is redacted: no URL userinfo, no secret in a query string, \
+nothing shaped like a credential.",
     explanation: "A bundle is stored by digest and read by people and models; a credential in a ref leaks \
 with it. Refs (of sources, cited guidance and conflict claims) carry no URL userinfo \
-(user:pass@), no query string (where tokens and signatures travel), and nothing shaped \
-like a GitHub token (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_), a Slack token (xoxa-, \
-xoxb-, xoxp-, xoxr-, xoxs-), an AWS access key id (AKIA, ASIA) or a JSON Web Token. The \
-message names the ref and what it holds, never the secret. Redact the ref to the path of \
-the source, and rotate the credential.",
+(user:pass@, with or without a scheme), no query parameter named for a secret (token, \
+access_token, api_key, signature, X-Amz-Signature, ...), and nothing shaped like a credential \
+numi knows: GitHub tokens (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_), Slack tokens (xox.-), \
+AWS access key ids (AKIA, ASIA), `sk-` API keys, Google API keys (AIza), JSON Web Tokens and \
+private-key blocks. Every family checks credentials with this one table. The message names \
+the ref and what it holds, never the secret. Redact the ref to the path of the source, and \
+rotate the credential.",
     failing: include_str!("examples/credential-in-ref.failing.yaml"),
     passing: include_str!("examples/credential-in-ref.passing.yaml"),
 };

@@ -16,6 +16,9 @@ pub static FAMILY: Family = Family {
     kinds: &[&run::KIND],
     identify,
     display_name: super::no_name,
+    claims_file: super::no_other_files,
+    allows_sequence_root: super::no_other_files,
+    rules_at_key: &[],
 };
 
 fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {

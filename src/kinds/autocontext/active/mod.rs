@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::manifest::{self, is_hex_digest};
 use super::{candidate_file, fails, load_neighbour, store_of, stored_bundle, text};
-use crate::autocontext_store::StoreFile;
 use crate::diagnostic::Diagnostic;
+use crate::kinds::autocontext::store::StoreFile;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 

@@ -13,8 +13,8 @@ use super::manifest::{
     self, component_digest, components, identity, identity_order, is_hex_digest,
 };
 use super::{fails, store_of, stored_bundle, text};
-use crate::autocontext_store::Place;
 use crate::diagnostic::Diagnostic;
+use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 

@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::manifest::is_hex_digest;
 use super::{fails, load_neighbour, store_of, stored_bundle, text};
-use crate::autocontext_store::Place;
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
+use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 

@@ -7,8 +7,8 @@ mod catalogue;
 
 use super::manifest::{self, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
-use crate::autocontext_store::Place;
 use crate::diagnostic::Diagnostic;
+use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 
 pub const KIND: Kind = Kind {

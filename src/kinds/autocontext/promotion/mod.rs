@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::evidence::policy_digest_problem;
 use super::manifest::{self, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
-use crate::autocontext_store::{Place, StoreFile};
 use crate::diagnostic::Diagnostic;
+use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 

@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::super::{Kind, Role, Subject};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::checks::rule_fails;
+use crate::secrets::credentials;
 use crate::text::{quote, shorten};
 use manifest::ModelEntry;
 
@@ -65,17 +66,17 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     // warning, never a refusal.
     for task in &tasks {
         for (text, pointer, what) in &task.texts {
-            for key in keys::keys(text) {
+            for credential in credentials(text) {
                 found.push(
                     rule_fails(
                         &catalogue::CREDENTIAL_IN_PROMPT,
                         &format!(
-                            "a task's prompt and criteria hold no real credential: the {what} of {} holds what looks like {}",
-                            task.named, key.looks_like
+                            "a task's prompt and criteria hold no real credential: the {what} of {} holds {}",
+                            task.named, credential.what
                         ),
                         pointer.clone(),
                     )
-                    .with_secret(key.secret)
+                    .with_secret(credential.secret)
                     .as_warning(),
                 );
             }
@@ -207,14 +208,14 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     if let Some(name) = model.api_key_env {
         let pointer = format!("{}/apiKeyEnv", model.pointer);
-        let held = keys::keys(name);
-        if let Some(key) = held.first() {
+        let held = credentials(name);
+        if let Some(credential) = held.first() {
             found.push(
                 rule_fails(
                     &catalogue::CREDENTIAL,
                     &format!(
-                        "a manifest holds no credential: apiKeyEnv names the variable that holds the key, and this one holds what looks like {}",
-                        key.looks_like
+                        "a manifest holds no credential: apiKeyEnv names the variable that holds the key, and this one holds {}",
+                        credential.what
                     ),
                     pointer,
                 )
@@ -233,14 +234,17 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
         }
     }
     if let Some(url) = model.base_url {
-        for (what, secret) in keys::in_url(url) {
+        for credential in credentials(url) {
             found.push(
                 rule_fails(
                     &catalogue::CREDENTIAL,
-                    &format!("a manifest holds no credential: a baseUrl holds {what}"),
+                    &format!(
+                        "a manifest holds no credential: a baseUrl holds {}",
+                        credential.what
+                    ),
                     format!("{}/baseUrl", model.pointer),
                 )
-                .with_secret(secret),
+                .with_secret(credential.secret),
             );
         }
     }

@@ -189,7 +189,11 @@ fn task_file(
             .locate(&parse_pointer(&document.value, pointer))
             .node;
         let line = LineIndex::new(&text).position(node.start()).line;
-        let keyword = first.rule.id.strip_prefix("schema/").unwrap_or(first.rule.id);
+        let keyword = first
+            .rule
+            .id
+            .strip_prefix("schema/")
+            .unwrap_or(first.rule.id);
         let count = violations.listed.len() + violations.unlisted;
         found.push(tasks_fail(
             raw,

@@ -212,3 +212,55 @@ fn the_task_list_schema_is_the_inline_one() {
         tasks["properties"]
     );
 }
+
+/// A manifest whose one task's prompt is `prompt`.
+fn with_prompt(prompt: &str) -> String {
+    BASE.replace(
+        "models: []",
+        &format!("models: []\njudge: null\ntasks: {{tasks: [{{id: t, prompt: '{prompt}'}}]}}"),
+    )
+}
+
+#[test]
+fn every_credential_shape_in_a_prompt_is_a_warning_and_its_near_miss_passes() {
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N";
+    let cases = [
+        ("AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPL"),
+        ("ghp_16C7e42F292c6912E7710c838347Ae178B4a", "ghp_16C7e42F29"),
+        ("xoxb-123456789012-abcdefABCDEF", "xoxb-1234"),
+        ("sk-proj-4f3a9c2e7b1d8a6f5e0c3b9a", "sk-live-4f3a"),
+        ("AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q", "AIzaSyA1b2C3d4"),
+        (jwt, "eyJhbGciOiJIUzI1NiJ9"),
+        (
+            "https://bot:hunter2@wiki.example.com/a",
+            "https://wiki.example.com/a",
+        ),
+        ("bot:hunter2@wiki.example.com", "bot@wiki.example.com"),
+        (
+            "https://x.example.com/a?signature=f00d",
+            "https://x.example.com/a?page=2",
+        ),
+    ];
+    for (credential, near_miss) in cases {
+        let checked = check(&with_prompt(&format!("please use {credential} now")));
+        assert_eq!(
+            rules(&checked),
+            ["contextreport/credential-in-prompt"],
+            "{credential}"
+        );
+        let diagnostic = &checked.diagnostics[0];
+        assert!(
+            diagnostic
+                .secrets
+                .iter()
+                .all(|secret| credential.contains(secret.as_str())),
+            "{credential}: {:?}",
+            diagnostic.secrets
+        );
+        let masked = crate::secrets::mask(credential, &diagnostic.secrets);
+        assert_ne!(masked, credential, "{credential}");
+        assert!(!diagnostic.message.contains(credential));
+        let passed = check(&with_prompt(&format!("please use {near_miss} now")));
+        assert_eq!(rules(&passed), Vec::<&str>::new(), "{near_miss}");
+    }
+}

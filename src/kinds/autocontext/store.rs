@@ -1,11 +1,15 @@
 //! Where a file stands in an autocontext context-bundle store, told by its
-//! path alone: `<knowledge>/<scenario>/context_bundles/` holding
+//! path: `<knowledge>/<scenario>/context_bundles/` holding
 //! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json` and
 //! `promotions/<id>.json`.
 //! The walk uses it to read a store's JSON files, and the autocontext
-//! family to recognise them; nothing here opens a file.
+//! family to recognise them; nothing here opens a file. A path as typed
+//! may not name the store's folders (`context_bundles/active.json` from
+//! inside the scenario, `./active.json` from inside the store): then the
+//! folder it stands in is resolved on disk, so the store is the same
+//! whatever the current folder.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// The folder name of a store.
 pub const STORE_FOLDER: &str = "context_bundles";
@@ -45,44 +49,87 @@ pub enum Place {
 
 /// What `path` is in a store, if it is a file numi verifies there.
 pub fn store_file(path: &Path) -> Option<StoreFile> {
+    let (root, place) = place_in_store(path)?;
+    if let Some(scenario) = scenario_of(&root) {
+        return Some(StoreFile {
+            root,
+            scenario,
+            place,
+        });
+    }
+    // The path as typed stops short of the scenario, or names the store by
+    // `.` or `..`: the folder's real path says where it stands. A path whose
+    // store folder is named otherwise is no store's, with no look at the disk.
+    let resolvable = match root.components().next_back() {
+        None | Some(Component::CurDir | Component::ParentDir) => true,
+        Some(last) => last.as_os_str() == STORE_FOLDER,
+    };
+    if !resolvable {
+        return None;
+    }
+    let folder = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root.as_path()
+    };
+    let resolved = std::fs::canonicalize(folder).ok()?;
+    if resolved.file_name()? != STORE_FOLDER {
+        return None;
+    }
+    let scenario = scenario_of(&resolved)?;
+    Some(StoreFile {
+        root: resolved,
+        scenario,
+        place,
+    })
+}
+
+/// The scenario of the store folder `root`, when the path names both.
+fn scenario_of(root: &Path) -> Option<String> {
+    if root.file_name()? != STORE_FOLDER {
+        return None;
+    }
+    Some(root.parent()?.file_name()?.to_str()?.to_owned())
+}
+
+/// The store folder `path` stands in, as typed, and its place there: by
+/// the names below the store folder alone.
+fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
     let names: Vec<&str> = path
         .components()
-        .map(|part| part.as_os_str().to_str().unwrap_or(""))
+        .map(|part| match part {
+            Component::Normal(name) => name.to_str().unwrap_or(""),
+            _ => "",
+        })
         .collect();
-    let (position, place) = match names.as_slice() {
-        [.., store, "active.json"] if *store == STORE_FOLDER => (names.len() - 1, Place::Active),
-        [.., store, "bundles", file] if *store == STORE_FOLDER => (
-            names.len() - 2,
+    let (below, place) = match names.as_slice() {
+        [.., "active.json"] => (1, Place::Active),
+        [.., "bundles", file] => (
+            2,
             Place::Bundle {
                 name: file.strip_suffix(".json")?.to_owned(),
             },
         ),
-        [.., store, "promotions", file] if *store == STORE_FOLDER => (
-            names.len() - 2,
+        [.., "promotions", file] => (
+            2,
             Place::Promotion {
                 id: file.strip_suffix(".json")?.to_owned(),
             },
         ),
-        [.., store, "candidates", digest, file]
-            if *store == STORE_FOLDER && CANDIDATE_FILES.contains(file) =>
-        {
-            (
-                names.len() - 3,
-                Place::Candidate {
-                    digest: (*digest).to_owned(),
-                    file: (*file).to_owned(),
-                },
-            )
-        }
+        [.., "candidates", digest, file] if CANDIDATE_FILES.contains(file) => (
+            3,
+            Place::Candidate {
+                digest: (*digest).to_owned(),
+                file: (*file).to_owned(),
+            },
+        ),
         _ => return None,
     };
-    let root: PathBuf = path.components().take(position).collect();
-    let scenario = root.parent()?.file_name()?.to_str()?.to_owned();
-    Some(StoreFile {
-        root,
-        scenario,
-        place,
-    })
+    let root: PathBuf = path
+        .components()
+        .take(names.len().saturating_sub(below))
+        .collect();
+    Some((root, place))
 }
 
 /// Whether the file at `path` may hold an array at its root: a store's
