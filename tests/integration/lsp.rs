@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use numi::diagnostic::Diagnostic;
-use numi::lsp::{ByteEdit, Fix, Fixer, NoFixes, Settings, serve};
+use numi::lsp::{ByteEdit, Fix, Fixer, Flags, NoFixes, serve};
 use serde_json::{Value, json};
 
 const BROKEN: &str = include_str!("../fixtures/lsp/broken-evalset.yaml");
@@ -53,7 +53,7 @@ struct Client {
 impl Client {
     fn start(fixer: Arc<dyn Fixer>) -> Self {
         let (server, client) = Connection::memory();
-        let handle = std::thread::spawn(move || serve(&server, Settings::default(), fixer));
+        let handle = std::thread::spawn(move || serve(&server, Flags::default(), fixer));
         Client {
             connection: client,
             server: Some(handle),
