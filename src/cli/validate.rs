@@ -22,7 +22,7 @@ use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
 use crate::report::{self, Output, Reporter, summary};
 use crate::results::{Exit, Origin};
-use crate::run::Options;
+use crate::run::{self, Options};
 use crate::validate::Mode;
 use crate::yaml::Limits;
 
@@ -183,10 +183,13 @@ pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
 }
 
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    if let Some(problem) = paths::threads_problem(std::env::var_os("NUMI_THREADS").as_deref()) {
-        let _ = writeln!(stderr, "numi: {problem}");
-        return Exit::Usage;
-    }
+    let threads = match run::requested_threads(std::env::var_os("NUMI_THREADS").as_deref()) {
+        Ok(threads) => threads,
+        Err(problem) => {
+            let _ = writeln!(stderr, "numi: {problem}");
+            return Exit::Usage;
+        }
+    };
     let started = Instant::now();
     let usage = |stderr: &mut dyn Write, message: &str| {
         let _ = writeln!(
@@ -276,6 +279,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         strict,
         keep_source: args.format == Format::Pretty,
         policy,
+        threads,
     };
     let mut out = io::BufWriter::new(stdout);
     let mut reporter = reporter(args.format, args.color);
