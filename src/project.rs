@@ -1,19 +1,91 @@
 //! The configuration that holds for a place: `--config FILE`, or the
 //! `numi.toml` found from it upward, its rule ids checked against the rule
-//! catalogue. `numi validate`, `numi fix` and `numi lsp` read it the same
-//! way, so a rule turned off for one is off for all.
+//! catalogue, and the settings it comes to with the flags of a run.
+//! `numi validate`, `numi fix` and `numi lsp` resolve their settings here
+//! alone, so a rule turned off for one is off for all, and `strict = true`
+//! makes a warning an error in each of them.
 
 use std::path::Path;
 
-use crate::config::{self, Config};
+use crate::config::{self, Config, Policy};
 use crate::diagnostic::Stage;
 use crate::rules;
 use crate::text::quote;
+use crate::verdict::Verdict;
+
+/// What the command line (or an editor's `initializationOptions`) asks of
+/// a run, before `numi.toml` has its say. A flag can only turn a setting
+/// on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// `--enable-alpha`: alpha kinds (EvalSet) in a configuration tree.
+    pub enable_alpha: bool,
+    /// `--strict`: producer-side findings are errors.
+    pub strict: bool,
+}
+
+/// Which configuration file a run reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigFile<'a> {
+    /// `--no-config`: none, the defaults hold.
+    None,
+    /// `--config FILE`.
+    Named(&'a Path),
+    /// The `numi.toml` found from the run's base upward, if any.
+    Found,
+}
+
+impl<'a> ConfigFile<'a> {
+    /// The file the options `--no-config` and `--config FILE` choose.
+    pub fn from_options(no_config: bool, named: Option<&'a Path>) -> Self {
+        match (no_config, named) {
+            (true, _) => ConfigFile::None,
+            (false, Some(path)) => ConfigFile::Named(path),
+            (false, None) => ConfigFile::Found,
+        }
+    }
+}
+
+/// What holds for a run: its flags over `numi.toml` over the defaults.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub enable_alpha: bool,
+    pub strict: bool,
+    /// The configuration's rule levels and excluded paths.
+    pub policy: Policy,
+}
+
+impl Settings {
+    /// The settings of a run whose paths are relative to `base` (the
+    /// repository, or the current folder with `--files`), its configuration
+    /// read from `file`; a configuration that does not load, or names a
+    /// rule that cannot be configured, is refused with the reason.
+    pub fn resolve(flags: Flags, file: ConfigFile<'_>, base: &Path) -> Result<Self, String> {
+        let config = match file {
+            ConfigFile::None => Config::default(),
+            ConfigFile::Named(path) => configuration(Some(path), base)?,
+            ConfigFile::Found => configuration(None, base)?,
+        };
+        Ok(Settings {
+            enable_alpha: flags.enable_alpha || config.enable_alpha == Some(true),
+            strict: flags.strict || config.strict == Some(true),
+            policy: config.policy(base)?,
+        })
+    }
+
+    /// How the findings of a document are weighed under these settings.
+    pub fn verdict(&self) -> Verdict<'_> {
+        Verdict {
+            policy: &self.policy,
+            strict: self.strict,
+        }
+    }
+}
 
 /// The configuration in `file`, or the `numi.toml` found from `base`
 /// upward, its rule ids checked against the catalogue: only rules of the
 /// rule stage can be configured. No file found gives the defaults.
-pub fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
+fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
     let path = match file.map(Path::to_path_buf) {
         Some(path) => path,
         None => match config::discover(base) {

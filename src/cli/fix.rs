@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::config::Config;
 use crate::fix::{self, Fixed, write_atomically};
 use crate::inputs::{self, Input, Source};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location, read_file, read_stdin};
-use crate::project;
+use crate::project::{ConfigFile, Flags, Settings};
 use crate::results::{Exit, Origin};
 use crate::text::quote;
 use crate::validate::Mode;
@@ -74,25 +73,20 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         Some(_) => PathBuf::from("."),
         None => args.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
     };
-    let configured = if args.no_config {
-        Ok(Config::default())
-    } else {
-        project::configuration(args.config.as_deref(), &start)
+    let flags = Flags {
+        enable_alpha: args.enable_alpha,
+        strict: args.strict,
     };
-    let configured =
-        configured.and_then(|config| config.policy(&start).map(|policy| (config, policy)));
-    let (config, policy) = match configured {
-        Ok(configured) => configured,
+    let file = ConfigFile::from_options(args.no_config, args.config.as_deref());
+    let settings = match Settings::resolve(flags, file, &start) {
+        Ok(settings) => settings,
         Err(message) => {
             let _ = writeln!(stderr, "numi: {message}");
             return Exit::Usage;
         }
     };
-    let configured_alpha = config.enable_alpha == Some(true);
-    let verdict = Verdict {
-        policy: &policy,
-        strict: args.strict || config.strict == Some(true),
-    };
+    let policy = &settings.policy;
+    let verdict = settings.verdict();
     let selection = inputs::Selection::default();
     let (mut inputs, origin, mode, root) = match &args.files {
         Some(paths) => (
@@ -104,7 +98,7 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         None => {
             let root = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
             let mode = Mode::Repository {
-                enable_alpha: args.enable_alpha || configured_alpha,
+                enable_alpha: settings.enable_alpha,
             };
             (
                 inputs::from_repository(&root, &selection),

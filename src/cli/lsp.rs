@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use crate::lsp::{self, FixEngine, Settings};
+use crate::lsp::{self, FixEngine, Flags};
 use crate::results::Exit;
 
 #[derive(Debug, Args)]
@@ -26,12 +26,12 @@ pub struct LspArgs {
 }
 
 pub fn execute(args: &LspArgs, _stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    let settings = Settings {
+    let flags = Flags {
         enable_alpha: args.enable_alpha,
         strict: args.strict,
     };
     let (connection, io_threads) = lsp_server::Connection::stdio();
-    let served = lsp::serve(&connection, settings, Arc::new(FixEngine));
+    let served = lsp::serve(&connection, flags, Arc::new(FixEngine));
     drop(connection);
     let joined = io_threads.join().map_err(|e| e.to_string());
     match served.and(joined) {

@@ -100,29 +100,10 @@ fn is_yaml_name(path: &Path) -> bool {
         .is_some_and(|extension| extension == "yaml" || extension == "yml")
 }
 
-/// Why `NUMI_THREADS` cannot be used, when it is set to anything but a
-/// positive whole number.
-pub fn threads_problem(value: Option<&std::ffi::OsStr>) -> Option<String> {
-    let value = value?;
-    let valid = value
-        .to_str()
-        .and_then(|text| text.parse::<usize>().ok())
-        .is_some_and(|threads| threads > 0);
-    if valid {
-        None
-    } else {
-        Some(format!(
-            "NUMI_THREADS must be a positive whole number of threads, not {}",
-            quote(&value.to_string_lossy())
-        ))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-    use std::ffi::OsStr;
     use std::fs;
 
     use super::*;
@@ -174,14 +155,5 @@ mod tests {
             skipped_files(&[dir.path()]).unwrap(),
             r#"skipped 6 files not named *.yaml or *.yml: "a.json", "b.json", "c.txt", "d.json", "e.json" and 1 more"#
         );
-    }
-
-    #[test]
-    fn threads_must_be_a_positive_number() {
-        assert_eq!(threads_problem(None), None);
-        assert_eq!(threads_problem(Some(OsStr::new("4"))), None);
-        for bad in ["", "0", "four", "-1", "2.5"] {
-            assert!(threads_problem(Some(OsStr::new(bad))).is_some(), "{bad:?}");
-        }
     }
 }

@@ -8,12 +8,11 @@ use std::time::Instant;
 use clap::{ArgMatches, Args, ValueEnum};
 
 use super::paths;
-use crate::config::Config;
 use crate::inputs;
 use crate::inputs::{CONFIGURATION_TREE, Input};
 use crate::kinds;
 use crate::location::DEFAULT_MAX_FILE_SIZE;
-use crate::project;
+use crate::project::{ConfigFile, Flags, Settings};
 use crate::report::concise::ConciseReporter;
 use crate::report::github::GithubReporter;
 use crate::report::json::JsonReporter;
@@ -23,7 +22,7 @@ use crate::report::sarif::SarifReporter;
 use crate::report::text::TextReporter;
 use crate::report::{self, Output, Reporter, summary};
 use crate::results::{Exit, Origin};
-use crate::run::Options;
+use crate::run::{self, Options};
 use crate::validate::Mode;
 use crate::yaml::Limits;
 
@@ -184,10 +183,13 @@ pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
 }
 
 pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
-    if let Some(problem) = paths::threads_problem(std::env::var_os("NUMI_THREADS").as_deref()) {
-        let _ = writeln!(stderr, "numi: {problem}");
-        return Exit::Usage;
-    }
+    let threads = match run::requested_threads(std::env::var_os("NUMI_THREADS").as_deref()) {
+        Ok(threads) => threads,
+        Err(problem) => {
+            let _ = writeln!(stderr, "numi: {problem}");
+            return Exit::Usage;
+        }
+    };
     let started = Instant::now();
     let usage = |stderr: &mut dyn Write, message: &str| {
         let _ = writeln!(
@@ -206,22 +208,22 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         }
         _ => PathBuf::from("."),
     };
-    let config = match configuration(args, &repository) {
-        Ok(config) => config,
+    let flags = Flags {
+        enable_alpha: args.enable_alpha,
+        strict: args.strict,
+    };
+    let file = ConfigFile::from_options(args.no_config, args.config.as_deref());
+    let Settings {
+        enable_alpha,
+        strict,
+        policy,
+    } = match Settings::resolve(flags, file, &repository) {
+        Ok(settings) => settings,
         Err(message) => {
             let _ = writeln!(stderr, "numi: {message}");
             return Exit::Usage;
         }
     };
-    let policy = match config.policy(&repository) {
-        Ok(policy) => policy,
-        Err(message) => {
-            let _ = writeln!(stderr, "numi: {message}");
-            return Exit::Usage;
-        }
-    };
-    let enable_alpha = args.enable_alpha || config.enable_alpha == Some(true);
-    let strict = args.strict || config.strict == Some(true);
     let selection = match inputs::Selection::new(&args.exclude, kinds::claims_file) {
         Ok(selection) => selection,
         Err(reason) => return usage(stderr, &reason),
@@ -277,6 +279,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         strict,
         keep_source: args.format == Format::Pretty,
         policy,
+        threads,
     };
     let mut out = io::BufWriter::new(stdout);
     let mut reporter = reporter(args.format, args.color);
@@ -325,15 +328,6 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         let _ = writeln!(stderr, "{summary_line}");
     }
     summary.exit()
-}
-
-/// The configuration of a run: `--config FILE`, none with `--no-config`,
-/// or the `numi.toml` found from `base` upward.
-fn configuration(args: &ValidateArgs, base: &Path) -> Result<Config, String> {
-    if args.no_config {
-        return Ok(Config::default());
-    }
-    project::configuration(args.config.as_deref(), base)
 }
 
 /// What a run that found nothing skipped, as ` (skipped ...)`, or nothing.

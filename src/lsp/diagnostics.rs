@@ -10,23 +10,12 @@ use lsp_types::{
 };
 
 use super::encoding::Encoding;
-use crate::config::{Config, Policy};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
-use crate::project;
+use crate::project::{ConfigFile, Flags, Settings};
 use crate::validate::{Checked, Mode, validate_at};
-use crate::verdict::Verdict;
 use crate::yaml::Limits;
 use crate::yaml::LineIndex;
-
-/// What the server checks with, as `numi validate` takes it from its flags.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Settings {
-    /// Alpha kinds (EvalSet) in a configuration tree, as `--enable-alpha`.
-    pub enable_alpha: bool,
-    /// Producer-side findings are errors, as `--strict`.
-    pub strict: bool,
-}
 
 /// One finding of a checked document and the bytes of the node it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,15 +27,13 @@ pub struct Finding {
 /// The mode `numi validate` would check a file at `path` in: a file in a
 /// `.numinance/` tree is configuration, any other file is checked as
 /// `--files` checks it.
-pub fn mode_for(path: Option<&Path>, settings: Settings) -> Mode {
+pub fn mode_for(path: Option<&Path>, enable_alpha: bool) -> Mode {
     let in_tree = path.is_some_and(|path| {
         path.components()
             .any(|component| component.as_os_str() == ".numinance")
     });
     if in_tree {
-        Mode::Repository {
-            enable_alpha: settings.enable_alpha,
-        }
+        Mode::Repository { enable_alpha }
     } else {
         Mode::Files
     }
@@ -58,24 +45,20 @@ pub fn mode_for(path: Option<&Path>, settings: Settings) -> Mode {
 /// gate, strictness, excluded paths and rule levels) and its inline
 /// suppressions. A configuration that does not load is passed over here;
 /// `numi validate` says what is wrong with it.
-pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding> {
-    let (config, policy) = path.map(project_of).unwrap_or_default();
-    if path.is_some_and(|path| policy.excludes(path)) {
+pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
+    let settings = path.map_or_else(
+        || settings_without_file(flags),
+        |path| settings_for(path, flags),
+    );
+    if path.is_some_and(|path| settings.policy.excludes(path)) {
         return Vec::new();
     }
-    let settings = Settings {
-        enable_alpha: settings.enable_alpha || config.enable_alpha == Some(true),
-        strict: settings.strict || config.strict == Some(true),
-    };
     let location = match path {
         Some(path) => Location::file(path, DEFAULT_MAX_FILE_SIZE),
         None => Location::detached(DEFAULT_MAX_FILE_SIZE),
     };
-    let mode = mode_for(path, settings);
-    let verdict = Verdict {
-        policy: &policy,
-        strict: settings.strict,
-    };
+    let mode = mode_for(path, settings.enable_alpha);
+    let verdict = settings.verdict();
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut checked = validate_at(text.as_bytes(), mode, &Limits::default(), location);
         verdict.apply(&mut checked, text.as_bytes(), path.unwrap_or(Path::new("")));
@@ -99,16 +82,22 @@ pub fn check(text: &str, path: Option<&Path>, settings: Settings) -> Vec<Finding
         .collect()
 }
 
-/// The configuration that holds for the file at `path`, found from its
-/// folder upward, or the defaults when there is none or it does not load.
-fn project_of(path: &Path) -> (Config, Policy) {
+/// The settings for the file at `path`: the flags over the `numi.toml`
+/// found from its folder upward; the flags alone when there is none or it
+/// does not load.
+fn settings_for(path: &Path, flags: Flags) -> Settings {
     let folder = match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
         _ => Path::new("."),
     };
-    project::configuration(None, folder)
-        .and_then(|config| config.policy(folder).map(|policy| (config, policy)))
-        .unwrap_or_default()
+    Settings::resolve(flags, ConfigFile::Found, folder)
+        .unwrap_or_else(|_| settings_without_file(flags))
+}
+
+/// The settings of the flags alone, for an unsaved buffer or a
+/// configuration that does not load.
+fn settings_without_file(flags: Flags) -> Settings {
+    Settings::resolve(flags, ConfigFile::None, Path::new(".")).unwrap_or_default()
 }
 
 /// The bytes of a finding's node, or of the character at its position
@@ -186,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_finding_spans_its_token_in_utf16_units() {
-        let findings = check(BROKEN, None, Settings::default());
+        let findings = check(BROKEN, None, Flags::default());
         let version = findings
             .iter()
             .find(|f| f.diagnostic.rule == "evalset/version")
@@ -203,7 +192,7 @@ mod tests {
         #![allow(clippy::unwrap_used)]
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("set.yaml");
-        let unconfigured = check(BROKEN, Some(&file), Settings::default());
+        let unconfigured = check(BROKEN, Some(&file), Flags::default());
         assert_eq!(
             rules_of(&unconfigured),
             ["evalset/version", "evalset/case-count"]
@@ -214,7 +203,7 @@ mod tests {
             "[rules]\n\"evalset/version\" = \"off\"\n\"evalset/case-count\" = \"warning\"\n",
         )
         .unwrap();
-        let configured = check(BROKEN, Some(&file), Settings::default());
+        let configured = check(BROKEN, Some(&file), Flags::default());
         assert_eq!(rules_of(&configured), ["evalset/case-count"]);
         assert!(
             configured
@@ -223,13 +212,49 @@ mod tests {
         );
 
         std::fs::write(dir.path().join("numi.toml"), "exclude = [\"set.yaml\"]\n").unwrap();
-        assert_eq!(check(BROKEN, Some(&file), Settings::default()), Vec::new());
+        assert_eq!(check(BROKEN, Some(&file), Flags::default()), Vec::new());
 
         // A configuration that does not load leaves the findings as they are.
         std::fs::write(dir.path().join("numi.toml"), "no-such-key = 1\n").unwrap();
+        assert_eq!(check(BROKEN, Some(&file), Flags::default()), unconfigured);
+    }
+
+    const RATE_OVER_BOUND: &str = "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: bugfix-bounded, scope: SCOPE_REPO}\nspec:\n  change_type: bugfix\n  max_repair_attempts: 2\n  qualification: {min_runs: 20, max_rework_rate: 20000, max_regression_rate: 0, max_rollback_rate: 50, zero_security_escapes: true}\n";
+
+    fn severities(findings: &[Finding]) -> Vec<(&'static str, Severity)> {
+        findings
+            .iter()
+            .map(|f| (f.diagnostic.rule.id, f.diagnostic.severity))
+            .collect()
+    }
+
+    #[test]
+    fn strict_in_the_numi_toml_makes_a_producer_warning_an_error() {
+        #![allow(clippy::unwrap_used)]
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pb.yaml");
         assert_eq!(
-            check(BROKEN, Some(&file), Settings::default()),
-            unconfigured
+            severities(&check(RATE_OVER_BOUND, Some(&file), Flags::default())),
+            [("playbook/rate-bound", Severity::Warning)]
+        );
+        std::fs::write(dir.path().join("numi.toml"), "strict = false\n").unwrap();
+        assert_eq!(
+            severities(&check(RATE_OVER_BOUND, Some(&file), Flags::default())),
+            [("playbook/rate-bound", Severity::Warning)]
+        );
+        std::fs::write(dir.path().join("numi.toml"), "strict = true\n").unwrap();
+        assert_eq!(
+            severities(&check(RATE_OVER_BOUND, Some(&file), Flags::default())),
+            [("playbook/rate-bound", Severity::Error)]
+        );
+        // The flag alone does it too, with no configuration file at all.
+        let strict = Flags {
+            strict: true,
+            ..Flags::default()
+        };
+        assert_eq!(
+            severities(&check(RATE_OVER_BOUND, None, strict)),
+            [("playbook/rate-bound", Severity::Error)]
         );
     }
 
@@ -240,7 +265,7 @@ mod tests {
             "version: \"1.0\"  # numi: ignore[evalset/version] the old scheme\n",
         );
         assert_eq!(
-            rules_of(&check(&text, None, Settings::default())),
+            rules_of(&check(&text, None, Flags::default())),
             ["evalset/case-count"]
         );
         // The same words inside the scalar are its text, not a comment.
@@ -249,7 +274,7 @@ mod tests {
             "version: \"1.0 # numi: ignore[evalset/version] the old scheme\"\n",
         );
         assert_eq!(
-            rules_of(&check(&quoted, None, Settings::default())),
+            rules_of(&check(&quoted, None, Flags::default())),
             ["evalset/version", "evalset/case-count"]
         );
     }
@@ -257,13 +282,13 @@ mod tests {
     #[test]
     fn a_valid_document_has_no_finding() {
         let valid = include_str!("../../examples/core-replay.yaml");
-        assert_eq!(check(valid, None, Settings::default()), Vec::new());
+        assert_eq!(check(valid, None, Flags::default()), Vec::new());
     }
 
     #[test]
     fn a_missing_property_covers_the_mapping_that_lacks_it() {
         let text = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata:\n  name: x\nspec:\n  cases: []\n";
-        let findings = check(text, None, Settings::default());
+        let findings = check(text, None, Flags::default());
         let required = findings
             .iter()
             .find(|f| f.diagnostic.rule == "schema/required");
@@ -278,12 +303,12 @@ mod tests {
         let tree = Path::new("/repo/.numinance/evals/a.yaml");
         let loose = Path::new("/repo/evals/a.yaml");
         assert_eq!(
-            mode_for(Some(tree), Settings::default()),
+            mode_for(Some(tree), false),
             Mode::Repository {
                 enable_alpha: false
             }
         );
-        assert_eq!(mode_for(Some(loose), Settings::default()), Mode::Files);
-        assert_eq!(mode_for(None, Settings::default()), Mode::Files);
+        assert_eq!(mode_for(Some(loose), false), Mode::Files);
+        assert_eq!(mode_for(None, false), Mode::Files);
     }
 }

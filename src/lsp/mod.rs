@@ -30,19 +30,15 @@ use lsp_types::{
 };
 use serde_json::Value;
 
+pub use crate::project::Flags;
 pub use actions::{ByteEdit, FIX_ALL_TITLE, Fix, FixEngine, Fixer, NoFixes};
-pub use diagnostics::Settings;
 pub use encoding::Encoding;
 use store::{Job, Store};
 
 /// Serves one client on `connection` until it shuts down, checking with
-/// `settings` (the client's `initializationOptions` may turn them on too)
+/// `flags` (the client's `initializationOptions` may turn them on too)
 /// and offering the fixes of `fixer`.
-pub fn serve(
-    connection: &Connection,
-    settings: Settings,
-    fixer: Arc<dyn Fixer>,
-) -> Result<(), String> {
+pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Result<(), String> {
     let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let encoding = Encoding::negotiate(
@@ -52,7 +48,7 @@ pub fn serve(
             .as_ref()
             .and_then(|general| general.position_encodings.as_deref()),
     );
-    let settings = with_options(settings, params.initialization_options.as_ref());
+    let flags = with_options(flags, params.initialization_options.as_ref());
     let result = serde_json::json!({
         "capabilities": capabilities(encoding),
         "serverInfo": ServerInfo {
@@ -71,7 +67,7 @@ pub fn serve(
         let sender = connection.sender.clone();
         std::thread::Builder::new()
             .name("numi-lsp-check".to_owned())
-            .spawn(move || store::work(&queue, &store, &sender, settings))
+            .spawn(move || store::work(&queue, &store, &sender, flags))
             .map_err(|e| e.to_string())?
     };
     let server = Server {
@@ -87,18 +83,18 @@ pub fn serve(
     outcome
 }
 
-/// Settings the client passes as `initializationOptions`
+/// Flags the client passes as `initializationOptions`
 /// (`{"enableAlpha": true, "strict": true}`), added to those of the command line.
-fn with_options(mut settings: Settings, options: Option<&Value>) -> Settings {
-    let flag = |name: &str| {
+fn with_options(mut flags: Flags, options: Option<&Value>) -> Flags {
+    let option = |name: &str| {
         options
             .and_then(|options| options.get(name))
             .and_then(Value::as_bool)
             .unwrap_or(false)
     };
-    settings.enable_alpha |= flag("enableAlpha");
-    settings.strict |= flag("strict");
-    settings
+    flags.enable_alpha |= option("enableAlpha");
+    flags.strict |= option("strict");
+    flags
 }
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {

@@ -11,8 +11,9 @@ use lsp_server::{Message, Notification};
 use lsp_types::notification::{Notification as _, PublishDiagnostics};
 use lsp_types::{PublishDiagnosticsParams, Uri};
 
-use super::diagnostics::{Finding, Settings, check, to_lsp};
+use super::diagnostics::{Finding, check, to_lsp};
 use super::encoding::Encoding;
+use crate::project::Flags;
 
 /// A version of a document to check.
 #[derive(Debug, Clone)]
@@ -138,12 +139,7 @@ fn publish(
 /// The worker: checks jobs until the queue closes. Of the jobs waiting, only
 /// each document's latest is checked; a job whose version was replaced
 /// while it waited or ran is dropped.
-pub fn work(
-    queue: &mpsc::Receiver<Job>,
-    store: &Store,
-    sender: &Sender<Message>,
-    settings: Settings,
-) {
+pub fn work(queue: &mpsc::Receiver<Job>, store: &Store, sender: &Sender<Message>, flags: Flags) {
     while let Ok(first) = queue.recv() {
         let mut waiting = vec![first];
         waiting.extend(queue.try_iter());
@@ -157,7 +153,7 @@ pub fn work(
                 continue;
             }
             let path = file_path(&job.uri);
-            let findings = check(&job.text, path.as_deref(), settings);
+            let findings = check(&job.text, path.as_deref(), flags);
             store.finish(&job, findings, sender);
         }
     }

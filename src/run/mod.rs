@@ -8,6 +8,7 @@ pub mod catalogue;
 mod duplicate_names;
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +20,7 @@ use crate::inputs::{Input, Source};
 use crate::location::Location;
 use crate::location::{read_file, read_stdin};
 use crate::results::{FileResult, Origin, Summary};
+use crate::text::quote;
 use crate::validate::{Checked, Mode, validate_at};
 use crate::verdict::Verdict;
 use crate::yaml::Limits;
@@ -37,6 +39,9 @@ pub struct Options {
     pub keep_source: bool,
     /// The configuration's rule levels.
     pub policy: Policy,
+    /// Workers at most, as `NUMI_THREADS` asks (see [`requested_threads`]);
+    /// `None` for one per core.
+    pub threads: Option<usize>,
 }
 
 /// Where the results of a run go, one at a time in input order.
@@ -76,7 +81,7 @@ where
     // same.
     let mut first: Vec<Input> = inputs.by_ref().take(BATCH.saturating_add(1)).collect();
     let workers = if first.len() > BATCH {
-        let cores = core_count();
+        let cores = core_count(options);
         let more = cores.saturating_mul(BATCH).saturating_sub(first.len());
         first.extend(inputs.by_ref().take(more));
         cores.min(first.len().div_ceil(BATCH))
@@ -132,14 +137,32 @@ const BATCH: usize = 8;
 /// memory stays flat however the work is ordered.
 const WINDOW: usize = 1024;
 
-/// One worker per core (or `NUMI_THREADS`); a run of a few files starts
-/// no threads (see [`run`]).
-fn core_count() -> usize {
-    std::env::var("NUMI_THREADS")
-        .ok()
-        .and_then(|threads| threads.parse::<usize>().ok())
-        .filter(|&threads| threads > 0)
+/// One worker per core (or as many as `NUMI_THREADS` asks); a run of a few
+/// files starts no threads (see [`run`]).
+fn core_count(options: &Options) -> usize {
+    options
+        .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// The workers `NUMI_THREADS` (its value given) asks for: `None` when it
+/// is unset, the reason it cannot be used when it is anything but a
+/// positive whole number.
+pub fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, String> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .and_then(|text| text.parse::<usize>().ok())
+        .filter(|&threads| threads > 0)
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "NUMI_THREADS must be a positive whole number of threads, not {}",
+                quote(&value.to_string_lossy())
+            )
+        })
 }
 
 /// The inputs not yet claimed, and the index of the next one.
@@ -368,6 +391,9 @@ mod tests {
             strict: false,
             keep_source: false,
             policy: Policy::default(),
+            // More workers than the test machine may have cores, so the
+            // runs below go through the parallel path anywhere.
+            threads: Some(4),
         }
     }
 
@@ -451,10 +477,20 @@ mod tests {
         run(feed, Origin::File, &options(), &mut consumer).expect("consumed");
         assert_eq!(consumer.handed, 6 * WINDOW);
         assert!(
-            consumer.most_ahead <= WINDOW + 2 * BATCH * core_count(),
+            consumer.most_ahead <= WINDOW + 2 * BATCH * core_count(&options()),
             "{} inputs drawn ahead of the output",
             consumer.most_ahead
         );
+    }
+
+    #[test]
+    fn numi_threads_must_be_a_positive_number() {
+        assert_eq!(requested_threads(None), Ok(None));
+        assert_eq!(requested_threads(Some(OsStr::new("4"))), Ok(Some(4)));
+        for bad in ["", "0", "four", "-1", "2.5"] {
+            let problem = requested_threads(Some(OsStr::new(bad))).expect_err(bad);
+            assert!(problem.starts_with("NUMI_THREADS must be"), "{problem}");
+        }
     }
 
     #[test]

@@ -136,13 +136,25 @@ fn without_tests(text: &str) -> String {
 
 /// The top-level modules a piece of code names through `crate::`.
 fn uses_in(code: &str) -> BTreeSet<String> {
+    names_after(code, "crate::")
+}
+
+/// The first word of each path a piece of code names after `prefix` (a
+/// path segment such as `kinds::`, matched at a word's start), grouped
+/// uses included: `prefix{a, b::c, d::{e, f}}` names `a`, `b` and `d`.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut used = BTreeSet::new();
     let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
+    while let Some(at) = rest.find(prefix) {
+        let starts_a_word = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        rest = &rest[at + prefix.len()..];
+        if !starts_a_word {
+            continue;
+        }
         if let Some(group) = rest.strip_prefix('{') {
-            // `use crate::{a, b::c, d::{e, f}}`: the first word of each
-            // top-level entry.
             let mut depth = 0;
             let mut entry_start = true;
             for (i, c) in group.char_indices() {
@@ -230,6 +242,85 @@ fn the_scan_sees_grouped_and_nested_uses_and_skips_tests() {
     let code = "//! see crate::report\nuse crate::{text::quote, yaml::{self, Limits}};\nuse crate::kinds::Kind;\nlet x = crate::run::check();\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
     let used: Vec<String> = uses_in(&without_tests(code)).into_iter().collect();
     assert_eq!(used, ["kinds", "run", "text", "yaml"]);
+}
+
+/// The modules `src/kinds/mod.rs` declares for its families and kinds:
+/// every one but `checks`, the helpers the run's checks across documents
+/// share with the kinds.
+fn family_modules() -> Vec<String> {
+    let registry =
+        fs::read_to_string(src().join("kinds/mod.rs")).expect("src/kinds/mod.rs is readable");
+    without_tests(&registry)
+        .lines()
+        .filter_map(|line| {
+            let (_, name) = line.trim().split_once("mod ")?;
+            let name = name.strip_suffix(';')?;
+            (name != "checks").then(|| name.to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn the_family_scan_sees_paths_and_grouped_uses() {
+    let code = "use crate::kinds::{self, evalset::catalogue, Kind};
+let x = crate::kinds::autocontext::FAMILY;
+let y = my_kinds::playbook;
+#[cfg(test)]
+mod tests {
+    use crate::kinds::events;
+}
+";
+    let named: Vec<String> = names_after(&without_tests(code), "kinds::")
+        .into_iter()
+        .collect();
+    assert_eq!(named, ["Kind", "autocontext", "evalset", "self"]);
+}
+
+#[test]
+fn no_family_module_is_named_outside_kinds_and_cli() {
+    // Outside the registry and the command line, families are reached
+    // through `kinds::FAMILIES` and what it exports, so a family's
+    // knowledge stays in its folder.
+    let families = family_modules();
+    for expected in [
+        "autocontext",
+        "context_report",
+        "context_bundle",
+        "evalset",
+        "events",
+        "numinance",
+        "playbook",
+    ] {
+        assert!(
+            families.iter().any(|family| family == expected),
+            "{expected} is not among the family modules read from src/kinds/mod.rs: {families:?}"
+        );
+    }
+    let mut files = Vec::new();
+    collect(&src(), &mut files);
+    files.retain(|path| {
+        !is_test_file(path)
+            && !path.starts_with(src().join("kinds"))
+            && !path.starts_with(src().join("cli"))
+    });
+    assert!(files.len() > 30, "only {} files scanned", files.len());
+    let mut wrong = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).expect("source is UTF-8");
+        for named in names_after(&without_tests(&text), "kinds::") {
+            if families.contains(&named) {
+                wrong.push(format!(
+                    "{} names kinds::{named}",
+                    file.strip_prefix(src()).unwrap_or(file).display()
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "family modules named outside src/kinds/ and src/cli/:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use numi::diagnostic::Diagnostic;
-use numi::lsp::{ByteEdit, Fix, Fixer, NoFixes, Settings, serve};
+use numi::lsp::{ByteEdit, Fix, Fixer, Flags, NoFixes, serve};
 use serde_json::{Value, json};
 
 const BROKEN: &str = include_str!("../fixtures/lsp/broken-evalset.yaml");
@@ -53,7 +53,7 @@ struct Client {
 impl Client {
     fn start(fixer: Arc<dyn Fixer>) -> Self {
         let (server, client) = Connection::memory();
-        let handle = std::thread::spawn(move || serve(&server, Settings::default(), fixer));
+        let handle = std::thread::spawn(move || serve(&server, Flags::default(), fixer));
         Client {
             connection: client,
             server: Some(handle),
@@ -177,6 +177,53 @@ fn diagnostics_are_published_on_open_and_change_and_cleared_on_close() {
         json!({"textDocument": {"uri": URI}}),
     );
     insta::assert_snapshot!("did_close", pretty(&client.published()));
+    client.shutdown();
+}
+
+/// The severity and rule of each diagnostic of a publication.
+fn severities(published: &Value) -> Vec<(i64, String)> {
+    published["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["severity"].as_i64().unwrap(),
+                d["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn strict_in_the_numi_toml_makes_a_producer_warning_an_error_as_in_validate() {
+    let playbook = std::fs::read_to_string(
+        crate::common::fixtures().join("verified/playbook-rate-20000/pb.yaml"),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pb.yaml");
+    std::fs::write(&file, &playbook).unwrap();
+    let uri = format!("file://{}", file.display());
+    let (client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+
+    // LSP severities: 1 is an error, 2 a warning.
+    client.open(&uri, 1, &playbook);
+    assert_eq!(
+        severities(&client.published_for(1)),
+        [(2, "playbook/rate-bound".to_owned())]
+    );
+    let validated = crate::common::numi(dir.path(), &["validate", "--files", "pb.yaml"]);
+    assert_eq!(validated.code, 0, "{}", validated.stderr);
+
+    std::fs::write(dir.path().join("numi.toml"), "strict = true\n").unwrap();
+    client.change(&uri, 2, &playbook);
+    assert_eq!(
+        severities(&client.published_for(2)),
+        [(1, "playbook/rate-bound".to_owned())]
+    );
+    let validated = crate::common::numi(dir.path(), &["validate", "--files", "pb.yaml"]);
+    assert_eq!(validated.code, 3, "{}", validated.stdout);
     client.shutdown();
 }
 
