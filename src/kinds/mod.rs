@@ -159,7 +159,7 @@ pub fn root_at(path: Option<&Path>) -> Root {
 pub fn rule_at_key(rule: &RuleDoc) -> bool {
     FAMILIES
         .iter()
-        .any(|family| family.rules_at_key.iter().any(|&declared| declared == rule))
+        .any(|family| family.rules_at_key.contains(&rule))
 }
 
 /// A family that reads only YAML files, at any place.
