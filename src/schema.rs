@@ -289,7 +289,7 @@ fn listed(names: &[&str]) -> String {
 
 /// The subschema that applies at `path`, following `$ref`s within the
 /// schema, `properties`, `additionalProperties` and `items`.
-fn subschema_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<&'s Value> {
+pub fn subschema_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<&'s Value> {
     let mut current = resolve(root, root)?;
     for segment in path {
         let next = match (segment, current.get("items")) {
