@@ -33,6 +33,9 @@ pub struct Violations {
 pub struct CompiledSchema {
     pub is_valid: fn(&Value) -> bool,
     pub iter_errors: for<'i> fn(&'i Value) -> ErrorIterator<'i>,
+    /// The schema as a value, parsed the first time a violation needs it
+    /// (the properties a mapping takes, the values an enum allows).
+    pub parsed: fn() -> Option<&'static Value>,
 }
 
 /// The [`CompiledSchema`] of the schema file at `$path`, relative to the
@@ -48,9 +51,24 @@ macro_rules! compiled_schema {
             methods = { is_valid = true, validate = false, iter_errors = true }
         )]
         struct Compiled;
+        fn parsed() -> Option<&'static serde_json::Value> {
+            static PARSED: std::sync::OnceLock<Option<serde_json::Value>> =
+                std::sync::OnceLock::new();
+            PARSED
+                .get_or_init(|| {
+                    serde_json::from_str(include_str!(concat!(
+                        env!("CARGO_MANIFEST_DIR"),
+                        "/",
+                        $path
+                    )))
+                    .ok()
+                })
+                .as_ref()
+        }
         $crate::schema::CompiledSchema {
             is_valid: Compiled::is_valid,
             iter_errors: Compiled::iter_errors,
+            parsed,
         }
     }};
 }
@@ -74,7 +92,7 @@ pub fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> V
     let mut first: BinaryHeap<Ranked> = BinaryHeap::new();
     let mut found = 0usize;
     for error in (schema.iter_errors)(document) {
-        for (path, rule, message, note) in violations_of(&error) {
+        for (path, rule, message, note) in violations_of(&error, schema.parsed) {
             found = found.saturating_add(1);
             let ranked = Ranked {
                 order: document_order_with(document, &path, &mut keys),
@@ -172,6 +190,7 @@ pub fn keyword(diagnostic: &Diagnostic) -> &str {
 /// would be.
 fn violations_of<'e>(
     error: &'e ValidationError<'_>,
+    parsed: fn() -> Option<&'static Value>,
 ) -> impl Iterator<Item = (Vec<PathSegment>, &'static RuleDoc, String, Option<String>)> + 'e {
     let base: Vec<PathSegment> = error
         .instance_path()
@@ -191,9 +210,15 @@ fn violations_of<'e>(
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
             let message = format!("missing required property {}", crate::text::quote(name));
+            let note = format!("add `{name}`");
             (
                 &[],
-                Some((at(&base, name), &stages::schema::REQUIRED, message, None)),
+                Some((
+                    at(&base, name),
+                    &stages::schema::REQUIRED,
+                    message,
+                    Some(note),
+                )),
             )
         }
         kind => {
@@ -205,18 +230,104 @@ fn violations_of<'e>(
             )
         }
     };
+    let allowed: Vec<&'static str> = if unexpected.is_empty() {
+        Vec::new()
+    } else {
+        parsed()
+            .and_then(|root| subschema_at(root, &base))
+            .map(property_names)
+            .unwrap_or_default()
+    };
     unexpected
         .iter()
         .map(move |name| {
             let message = format!("unexpected property {}", crate::text::quote(name));
+            let note = unexpected_hint(name, &allowed);
             (
                 at(&base, name),
                 &stages::schema::ADDITIONAL_PROPERTIES,
                 message,
-                None,
+                Some(note),
             )
         })
         .chain(single)
+}
+
+/// Most allowed values or property names a hint lists.
+const MAX_LISTED: usize = 8;
+
+/// What to do with a property the mapping does not take: the allowed one
+/// nearest to it, else remove it (and what the mapping takes instead).
+fn unexpected_hint(name: &str, allowed: &[&str]) -> String {
+    match crate::suggest::nearest(name, allowed.iter().copied()) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None if allowed.is_empty() => "remove it".to_owned(),
+        None => format!("remove it; this mapping takes {}", listed(allowed)),
+    }
+}
+
+/// The allowed value of an enum nearest to the one written. No list of
+/// them when none is near: the message already gives it.
+fn enum_hint(text: &str, options: &Value) -> Option<String> {
+    let allowed = options.as_array()?.iter().filter_map(Value::as_str);
+    crate::suggest::nearest(text, allowed).map(|near| format!("did you mean `{near}`?"))
+}
+
+fn listed(names: &[&str]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .take(MAX_LISTED)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let more = names.len().saturating_sub(MAX_LISTED);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The subschema that applies at `path`, following `$ref`s within the
+/// schema, `properties`, `additionalProperties` and `items`.
+pub fn subschema_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<&'s Value> {
+    let mut current = resolve(root, root)?;
+    for segment in path {
+        let next = match (segment, current.get("items")) {
+            (PathSegment::Index(_), Some(items)) => items,
+            (PathSegment::Index(_), None) => return None,
+            (PathSegment::Key(name), _) => current
+                .get("properties")
+                .and_then(|properties| properties.get(name))
+                .or_else(|| {
+                    current
+                        .get("additionalProperties")
+                        .filter(|a| a.is_object())
+                })?,
+        };
+        current = resolve(root, next)?;
+    }
+    Some(current)
+}
+
+/// `schema`, or what its local `$ref` (`#/$defs/Name`) points at.
+fn resolve<'s>(root: &'s Value, schema: &'s Value) -> Option<&'s Value> {
+    let mut current = schema;
+    // A chain of references is short; the bound keeps a cycle harmless.
+    for _ in 0..8 {
+        match current.get("$ref").and_then(Value::as_str) {
+            Some(reference) => current = root.pointer(reference.strip_prefix('#')?)?,
+            None => return Some(current),
+        }
+    }
+    None
+}
+
+fn property_names(schema: &Value) -> Vec<&str> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().map(String::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// A short message for a violation, never echoing a long input value.
@@ -266,10 +377,7 @@ fn hint(kind: &ValidationErrorKind, instance: &Value) -> Option<String> {
                 crate::text::quote(&crate::text::shorten(text))
             ))
         }
-        ValidationErrorKind::Enum { options } => {
-            let allowed = options.as_array()?.iter().filter_map(Value::as_str);
-            crate::suggest::nearest(text, allowed).map(|near| format!("did you mean {near}?"))
-        }
+        ValidationErrorKind::Enum { options } => enum_hint(text, options),
         _ => None,
     }
 }
@@ -304,4 +412,59 @@ fn rule_of(keyword: &str) -> &'static RuleDoc {
         .iter()
         .find(|rule| rule.id.strip_prefix("schema/") == Some(keyword))
         .unwrap_or(&stages::schema::OTHER)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn path(keys: &[&str]) -> Vec<PathSegment> {
+        keys.iter()
+            .map(|key| match key.parse::<usize>() {
+                Ok(index) => PathSegment::Index(index),
+                Err(_) => PathSegment::Key((*key).to_owned()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_subschema_at_a_path_follows_refs_properties_and_items() {
+        let schema = json!({
+            "properties": {
+                "spec": {"properties": {"cases": {"items": {"$ref": "#/$defs/Case"}}}},
+                "tools": {"additionalProperties": {"$ref": "#/$defs/Case"}}
+            },
+            "$defs": {"Case": {"properties": {"acceptance": {"enum": ["A", "B"]}}}}
+        });
+        let acceptance = subschema_at(&schema, &path(&["spec", "cases", "3", "acceptance"]));
+        assert_eq!(acceptance, Some(&json!({"enum": ["A", "B"]})));
+        let case = subschema_at(&schema, &path(&["tools", "any/name"])).map(property_names);
+        assert_eq!(case, Some(vec!["acceptance"]));
+        assert_eq!(subschema_at(&schema, &path(&["nope"])), None);
+        let cyclic = json!({"$ref": "#"});
+        assert_eq!(subschema_at(&cyclic, &[]), None);
+    }
+
+    #[test]
+    fn hints_name_a_near_value_or_property_and_never_guess_a_far_one() {
+        let allowed = ["version", "cases"];
+        assert_eq!(unexpected_hint("case", &allowed), "did you mean `cases`?");
+        assert_eq!(
+            unexpected_hint("colour", &allowed),
+            "remove it; this mapping takes `version`, `cases`"
+        );
+        assert_eq!(unexpected_hint("colour", &[]), "remove it");
+        let many: Vec<String> = (1..=10).map(|n| format!("name{n}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(unexpected_hint("colour", &many).ends_with(", `name8` and 2 more"));
+        let options = json!(["SCOPE_ORG", "SCOPE_TEAM", "SCOPE_REPO"]);
+        assert_eq!(
+            enum_hint("SCOPE_REPOSITORY", &options).as_deref(),
+            Some("did you mean `SCOPE_REPO`?")
+        );
+        assert_eq!(enum_hint("nothing-like-it", &options), None);
+        assert_eq!(enum_hint("SCOPE_REPO", &json!([1, 2])), None);
+    }
 }

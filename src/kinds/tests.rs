@@ -162,3 +162,75 @@ fn a_misspelt_kind_carries_the_nearest_known_one_and_a_far_one_none() {
     assert_eq!(far.rule, "kind/unknown");
     assert_eq!(far.note, None);
 }
+
+/// The notes of the violations of an EvalSet whose first case's `expect`
+/// is `expect`, by pointer.
+fn evalset_notes(expect: Value) -> Vec<(String, Option<String>)> {
+    let Some(evalset) = kinds::find("EvalSet") else {
+        panic!("EvalSet is a kind");
+    };
+    let document = json!({
+        "apiVersion": "numinance.dev/v1alpha1",
+        "kind": "EvalSet",
+        "metadata": {"name": "core-replay", "scope": "SCOPE_REPO"},
+        "spec": {"version": "1.0.0", "cases": [{
+            "name": "bugfix-clean",
+            "outcome": {"value": format!("sha256:{}", "0".repeat(64))},
+            "expect": expect,
+        }]},
+    });
+    check(&evalset.compiled, &document)
+        .listed
+        .into_iter()
+        .map(|d| (d.pointer.unwrap_or_default(), d.note))
+        .collect()
+}
+
+#[test]
+fn a_near_miss_carries_the_nearest_allowed_value_or_property() {
+    let notes = evalset_notes(json!({
+        "acceptance": "EVAL_ACCEPTANCE_ACCEPTD", "merged": true, "severity": false,
+        "verification_failures": [],
+    }));
+    let acceptance = "/spec/cases/0/expect/acceptance";
+    let note = |pointer: &str| {
+        notes
+            .iter()
+            .find(|(at, _)| at == pointer)
+            .and_then(|(_, note)| note.clone())
+    };
+    assert_eq!(
+        note(acceptance).as_deref(),
+        Some("did you mean `EVAL_ACCEPTANCE_ACCEPTED`?")
+    );
+    assert_eq!(
+        note("/spec/cases/0/expect/severity").as_deref(),
+        Some("did you mean `severe`?")
+    );
+    assert_eq!(
+        note("/spec/cases/0/expect/severe").as_deref(),
+        Some("add `severe`")
+    );
+}
+
+#[test]
+fn a_far_miss_gets_no_guess_and_an_unknown_key_what_the_mapping_takes() {
+    let notes = evalset_notes(json!({
+        "acceptance": "nothing-like-it", "merged": true, "severe": false,
+        "verification_failures": [], "colour": 1,
+    }));
+    assert_eq!(
+        notes,
+        [
+            ("/spec/cases/0/expect/acceptance".to_owned(), None),
+            (
+                "/spec/cases/0/expect/colour".to_owned(),
+                Some(
+                    "remove it; this mapping takes `acceptance`, `merged`, `severe`, \
+                     `verification_failures`"
+                        .to_owned()
+                )
+            ),
+        ]
+    );
+}

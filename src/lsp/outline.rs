@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::yaml::PathSegment;
+
 /// One step from the root toward the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -182,30 +184,17 @@ fn siblings(lines: &[&str], index: usize, column: usize) -> Vec<String> {
     keys
 }
 
-/// The schema node at `path`, `$ref`s followed.
+/// The schema node at `path`, `$ref`s followed: the schema stage's walk,
+/// with an item standing for every item.
 pub fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
-    let mut node = resolve(root, root)?;
-    for step in path {
-        let next = match step {
-            Step::Key(key) => node.get("properties")?.get(key)?,
-            Step::Item => node.get("items")?,
-        };
-        node = resolve(root, next)?;
-    }
-    Some(node)
-}
-
-fn resolve<'s>(root: &'s Value, node: &'s Value) -> Option<&'s Value> {
-    let mut node = node;
-    // A chain of references ends or is a loop; a few hops are enough for
-    // the kinds' schemas.
-    for _ in 0..16 {
-        match node.get("$ref").and_then(Value::as_str) {
-            Some(reference) => node = root.pointer(reference.strip_prefix('#')?)?,
-            None => return Some(node),
-        }
-    }
-    None
+    let path: Vec<PathSegment> = path
+        .iter()
+        .map(|step| match step {
+            Step::Key(key) => PathSegment::Key(key.clone()),
+            Step::Item => PathSegment::Index(0),
+        })
+        .collect();
+    crate::schema::subschema_at(root, &path)
 }
 
 /// The kind a document names on its top-level `kind:` line.
@@ -269,17 +258,14 @@ mod tests {
     #[test]
     fn references_are_followed_through_the_schema() {
         let schema = serde_json::json!({
-            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "properties": {"a": {"$ref": "#/$defs/A"}, "l": {"$ref": "#/$defs/Loop"}},
             "$defs": {"A": {"type": "array", "items": {"properties": {"b": {"const": 1}}}},
                       "Loop": {"$ref": "#/$defs/Loop"}}
         });
         let found = schema_at(&schema, &keys(&["a", "[]", "b"]));
         assert_eq!(found, Some(&serde_json::json!({"const": 1})));
         assert_eq!(schema_at(&schema, &keys(&["a", "c"])), None);
-        assert_eq!(
-            resolve(&schema, &serde_json::json!({"$ref": "#/$defs/Loop"})),
-            None
-        );
+        assert_eq!(schema_at(&schema, &keys(&["l"])), None);
     }
 
     #[test]

@@ -3,19 +3,15 @@
 //! the code and a help line on how to fix it. Meant for people at a
 //! terminal; machines read the other formats.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
-use serde_json::Value;
 
 use super::{Reporter, text};
 use crate::diagnostic::{Diagnostic, Severity, Span, Stage};
-use crate::kinds;
 use crate::results::{FileResult, Status, Summary};
 use crate::secrets::{MASK, mask};
-use crate::suggest::nearest;
 use crate::text::{is_invisible_format, quote};
 use crate::yaml::LineIndex;
 
@@ -26,13 +22,8 @@ const WIDTH: usize = 100;
 /// What a tab in the source is shown as.
 const TAB: char = '→';
 
-/// Most allowed values or property names a help line lists.
-const MAX_LISTED: usize = 8;
-
 pub struct PrettyReporter {
     handler: GraphicalReportHandler,
-    /// Each kind's schema, parsed when a report first needs it.
-    schemas: HashMap<&'static str, Option<Value>>,
 }
 
 impl PrettyReporter {
@@ -46,24 +37,13 @@ impl PrettyReporter {
             handler: GraphicalReportHandler::new_themed(theme)
                 .with_width(WIDTH)
                 .with_links(false),
-            schemas: HashMap::new(),
         }
-    }
-
-    fn schema(&mut self, kind: &'static str) -> Option<&Value> {
-        self.schemas
-            .entry(kind)
-            .or_insert_with(|| {
-                kinds::find(kind).and_then(|kind| serde_json::from_str(kind.schema).ok())
-            })
-            .as_ref()
     }
 
     /// The report of one diagnostic.
     fn report<'a>(
         &mut self,
         diagnostic: &Diagnostic,
-        kind: Option<&'static str>,
         source: Option<&'a NamedSource<String>>,
     ) -> Report<'a> {
         let span = source.and_then(|source| {
@@ -82,11 +62,6 @@ impl PrettyReporter {
             };
             Some((shown.start(), length))
         });
-        let token = span
-            .zip(source)
-            .and_then(|((start, length), source)| source.inner().get(start..start + length))
-            .map(unquote);
-        let schema = kind.and_then(|kind| self.schema(kind));
         let label = span.map(|(start, length)| {
             let text = mask(&label(diagnostic), &diagnostic.secrets).into_owned();
             LabeledSpan::new_primary_with_span(Some(text), (start, length))
@@ -99,7 +74,7 @@ impl PrettyReporter {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: mask(&noted_help(diagnostic, token.as_deref(), schema), secrets).into_owned(),
+            help: mask(&help(diagnostic), secrets).into_owned(),
             source,
             label,
         }
@@ -128,7 +103,7 @@ impl Reporter for PrettyReporter {
                 )
             });
         for diagnostic in diagnostics {
-            let report = self.report(diagnostic, result.checked.kind, source.as_ref());
+            let report = self.report(diagnostic, source.as_ref());
             let mut rendered = String::new();
             self.handler
                 .render_report(&mut rendered, &report)
@@ -303,68 +278,36 @@ fn label(diagnostic: &Diagnostic) -> String {
     }
 }
 
-/// How to fix it: a near-miss suggestion where there is one, else what the
-/// rule asks; then where to read more.
-fn help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
-    let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-    let fix = match *diagnostic.rule {
-        crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES => {
-            let parent = parent_pointer(pointer);
-            let allowed = schema
-                .and_then(|schema| schema_at(schema, schema, parent))
-                .map(property_names)
-                .unwrap_or_default();
-            let unexpected = last_segment(pointer).unwrap_or_default();
-            Some(match nearest(&unexpected, allowed.iter().copied()) {
-                Some(near) => format!("did you mean `{near}`?"),
-                None if allowed.is_empty() => "remove it".to_owned(),
-                None => format!("remove it; this mapping takes {}", listed(&allowed)),
-            })
-        }
-        crate::diagnostic::stages::schema::REQUIRED => {
-            last_segment(pointer).map(|name| format!("add `{name}`"))
-        }
-        crate::diagnostic::stages::schema::ENUM => {
-            let allowed = schema
-                .and_then(|schema| schema_at(schema, schema, pointer))
-                .map(enum_values)
-                .unwrap_or_default();
-            let near = token.and_then(|token| nearest(token, allowed.iter().copied()));
-            match near {
-                Some(near) => Some(format!("did you mean `{near}`?")),
-                None if allowed.is_empty() => None,
-                None => Some(format!("use one of {}", listed(&allowed))),
-            }
-        }
-        _ => None,
-    };
-    let doc = Some(diagnostic.rule);
+/// Rules whose finding's note is the fix itself (the property to add, the
+/// allowed name or value nearest to what was written), made where the
+/// finding is: it replaces the rule's general advice.
+const NOTE_IS_THE_FIX: [&crate::diagnostic::RuleDoc; 3] = [
+    &crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES,
+    &crate::diagnostic::stages::schema::REQUIRED,
+    &crate::diagnostic::stages::schema::ENUM,
+];
+
+/// How to fix it: the note where it is the fix, else the note (where a
+/// case belongs, why a digest is malformed) and what the rule asks; then
+/// where to read more. The renderer shows the note, never computes it.
+fn help(diagnostic: &Diagnostic) -> String {
+    let rule = diagnostic.rule;
     // The summary states the passing state ("The file is well-formed
     // YAML."), which reads as if nothing were wrong: the help says the fix.
-    let fix = fix.or_else(|| doc.and_then(|doc| how_to_fix(doc.explanation)));
-    let more = match doc {
-        Some(doc) if !doc.failing.is_empty() => format!(
-            "`numi explain {}` shows a failing and a passing example",
-            diagnostic.rule
-        ),
-        _ => format!("`numi explain {}` tells more", diagnostic.rule),
+    let advice = how_to_fix(rule.explanation);
+    let fix = match (&diagnostic.note, advice) {
+        (Some(note), _) if NOTE_IS_THE_FIX.contains(&rule) => Some(note.clone()),
+        (Some(note), Some(advice)) => Some(format!("{note}\n{advice}")),
+        (note, advice) => note.clone().or(advice),
+    };
+    let more = if rule.failing.is_empty() {
+        format!("`numi explain {rule}` tells more")
+    } else {
+        format!("`numi explain {rule}` shows a failing and a passing example")
     };
     match fix {
         Some(fix) => format!("{fix}\n{more}"),
         None => more,
-    }
-}
-
-/// The help with the diagnostic's note first (where a case belongs, why a
-/// digest is malformed), except where the help already names the nearest
-/// allowed value.
-fn noted_help(diagnostic: &Diagnostic, token: Option<&str>, schema: Option<&Value>) -> String {
-    let help = help(diagnostic, token, schema);
-    match &diagnostic.note {
-        Some(note) if diagnostic.rule != &crate::diagnostic::stages::schema::ENUM => {
-            format!("{note}\n{help}")
-        }
-        _ => help,
     }
 }
 
@@ -388,79 +331,10 @@ fn how_to_fix(explanation: &str) -> Option<String> {
     Some(last.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-fn listed(names: &[&str]) -> String {
-    let shown: Vec<String> = names
-        .iter()
-        .take(MAX_LISTED)
-        .map(|name| format!("`{name}`"))
-        .collect();
-    let more = names.len().saturating_sub(MAX_LISTED);
-    if more > 0 {
-        format!("{} and {more} more", shown.join(", "))
-    } else {
-        shown.join(", ")
-    }
-}
-
 /// The unescaped last segment of a JSON pointer.
 fn last_segment(pointer: &str) -> Option<String> {
     let (_, last) = pointer.rsplit_once('/')?;
     Some(last.replace("~1", "/").replace("~0", "~"))
-}
-
-fn parent_pointer(pointer: &str) -> &str {
-    pointer.rsplit_once('/').map_or("", |(parent, _)| parent)
-}
-
-/// The subschema that applies at `pointer`, following `$ref`s within the
-/// schema, `properties`, `additionalProperties` and `items`.
-fn schema_at<'s>(root: &'s Value, schema: &'s Value, pointer: &str) -> Option<&'s Value> {
-    let mut current = resolve(root, schema)?;
-    for raw in pointer.split('/').skip(1) {
-        let name = raw.replace("~1", "/").replace("~0", "~");
-        let next = match current.get("items") {
-            Some(items) if name.parse::<usize>().is_ok() => items,
-            _ => current
-                .get("properties")
-                .and_then(|properties| properties.get(&name))
-                .or_else(|| {
-                    current
-                        .get("additionalProperties")
-                        .filter(|a| a.is_object())
-                })?,
-        };
-        current = resolve(root, next)?;
-    }
-    Some(current)
-}
-
-/// `schema`, or what its local `$ref` (`#/$defs/Name`) points at.
-fn resolve<'s>(root: &'s Value, schema: &'s Value) -> Option<&'s Value> {
-    let mut current = schema;
-    // A chain of references is short; the bound keeps a cycle harmless.
-    for _ in 0..8 {
-        match current.get("$ref").and_then(Value::as_str) {
-            Some(reference) => current = root.pointer(reference.strip_prefix('#')?)?,
-            None => return Some(current),
-        }
-    }
-    None
-}
-
-fn property_names(schema: &Value) -> Vec<&str> {
-    schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|properties| properties.keys().map(String::as_str).collect())
-        .unwrap_or_default()
-}
-
-fn enum_values(schema: &Value) -> Vec<&str> {
-    schema
-        .get("enum")
-        .and_then(Value::as_array)
-        .map(|values| values.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
 }
 
 /// The source as it may be shown on a terminal: line breaks normalised to
@@ -482,15 +356,6 @@ fn printable(text: &str) -> String {
         }
     }
     shown
-}
-
-/// A token as its value reads: quotes removed.
-fn unquote(token: &str) -> String {
-    let inner = token
-        .strip_prefix('"')
-        .and_then(|t| t.strip_suffix('"'))
-        .or_else(|| token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')));
-    inner.unwrap_or(token).to_owned()
 }
 
 #[cfg(test)]

@@ -367,3 +367,47 @@ fn every_line_end_puts_a_finding_on_the_same_line_and_covers_its_token() {
     }
     client.shutdown();
 }
+
+#[test]
+fn a_near_miss_carries_its_suggestion_to_the_editor() {
+    let near_misses = [
+        (
+            include_str!("../fixtures/suggestions/enum-typo.yaml"),
+            "schema/enum",
+            "did you mean `SCOPE_REPO`?",
+        ),
+        (
+            include_str!("../fixtures/suggestions/unknown-key.yaml"),
+            "schema/additionalProperties",
+            "did you mean `max_repair_attempts`?",
+        ),
+        (
+            include_str!("../fixtures/suggestions/misspelt-kind.yaml"),
+            "kind/unknown",
+            "did you mean `Playbook`?",
+        ),
+    ];
+    let (client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    for (version, (text, rule, hint)) in (1..).zip(near_misses) {
+        if version == 1 {
+            client.open(URI, version, text);
+        } else {
+            client.change(URI, version, text);
+        }
+        let published = client.published_for(i64::from(version));
+        let diagnostic = &published["params"]["diagnostics"][0];
+        assert_eq!(diagnostic["code"], rule, "{published}");
+        let related = &diagnostic["relatedInformation"][0];
+        assert_eq!(related["message"], hint, "{published}");
+        assert_eq!(related["location"]["range"], diagnostic["range"]);
+    }
+    // Far from every allowed value: no guess.
+    let far = include_str!("../fixtures/suggestions/enum-typo.yaml")
+        .replace("SCOPE_REPOSITORY", "nothing-like-it");
+    client.change(URI, 4, &far);
+    let published = client.published_for(4);
+    let diagnostic = &published["params"]["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "schema/enum", "{published}");
+    assert_eq!(diagnostic.get("relatedInformation"), None, "{published}");
+    client.shutdown();
+}

@@ -25,6 +25,7 @@ mod properties;
 mod secrets;
 mod slug;
 mod strict;
+mod suggestions;
 mod suppression;
 mod verified_runs;
 mod walk;

@@ -64,8 +64,8 @@ pub const ENUM: RuleDoc = RuleDoc {
     summary: "A value is one of the values its kind's schema lists.",
     explanation: "Levels, scopes, categories, acceptances and trust classes are closed sets of names; a \
 value outside the set means nothing to the runtime. Names are case-sensitive and spelt \
-in full (`SCOPE_REPO`, not `repo`).\n\nUse one of the listed values; numi's pretty \
-format suggests the nearest one.",
+in full (`SCOPE_REPO`, not `repo`).\n\nUse one of the listed values; where one is near \
+the value written, the finding's note names it.",
     failing: include_str!("examples/schema/enum.failing.yaml"),
     passing: include_str!("examples/schema/enum.passing.yaml"),
 };
