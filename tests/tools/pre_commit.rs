@@ -28,7 +28,7 @@ spec: {change_type: bugfix}
 ";
 
 /// Valid, with a producer-side finding: a warning, an error under `--strict`.
-const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
+pub const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
 kind: Playbook
 metadata: {name: rates}
 spec:

@@ -17,6 +17,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::pre_commit::RATE_PLAYBOOK;
 use crate::{Program, Tool};
 
 pub const TOOL: Tool = Tool {
@@ -66,15 +67,6 @@ const TYPO_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
 kind: Playbook
 metadata: {name: typo, scope: SCOPE_REOP}
 spec: {change_type: bugfix}
-";
-
-/// Valid, with a producer-side finding: a warning, an error under `--strict`.
-const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
-kind: Playbook
-metadata: {name: rates}
-spec:
-  change_type: bugfix
-  qualification: {min_runs: 20, max_rework_rate: 20000}
 ";
 
 fn checkout() -> &'static Path {
