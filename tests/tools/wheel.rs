@@ -300,7 +300,6 @@ pub fn the_sdist_holds_the_build_and_nothing_else() -> Result<(), String> {
         "pyproject.toml",
         "Cargo.toml",
         "Cargo.lock",
-        "build.rs",
         "README.md",
         "LICENSE",
         "src/main.rs",
