@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::diagnostic::Diagnostic;
 use crate::kinds;
 use crate::schema::*;
 use serde_json::json;
@@ -233,4 +234,22 @@ fn a_far_miss_gets_no_guess_and_an_unknown_key_what_the_mapping_takes() {
             ),
         ]
     );
+}
+
+/// The diagnostics with their starts only: these tests are about the rule
+/// and where its finding starts; ranges are the loader's tests.
+pub(crate) fn starts_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diagnostics
+        .into_iter()
+        .map(|mut diagnostic| {
+            diagnostic.end = None;
+            diagnostic.span = None;
+            diagnostic
+        })
+        .collect()
+}
+
+/// The declared rule of `id`.
+pub(crate) fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
+    crate::rules::find(id).expect("a declared rule")
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::diagnostic::{Position, Severity, Stage};
+use crate::kinds::tests::{documented, starts_only};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
 
@@ -864,22 +865,4 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
         "{}",
         only.message
     );
-}
-
-/// The diagnostics with their starts only: these tests are about the rule
-/// and where its finding starts; ranges are the loader's tests.
-fn starts_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diagnostics
-        .into_iter()
-        .map(|mut diagnostic| {
-            diagnostic.end = None;
-            diagnostic.span = None;
-            diagnostic
-        })
-        .collect()
-}
-
-/// The declared rule of `id`.
-fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
-    crate::rules::find(id).expect("a declared rule")
 }
