@@ -9,7 +9,8 @@ use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
-    self, Document, KeyIndex, Limits, LineIndex, Positions, document_order_with, parse_pointer,
+    self, Document, KeyIndex, Limits, LineIndex, Positions, YamlError, document_order_with,
+    parse_pointer, strict_json,
 };
 
 /// Where a document was found, which decides the gates it meets.
@@ -86,7 +87,7 @@ pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location
     let root = kinds::root_at(location.path());
     match yaml::load_bytes_rooted(bytes, limits, Positions::Skip, root) {
         Ok(document) => {
-            let checked = check_document(&document, mode, location);
+            let checked = check_document(&document, bytes, mode, location);
             drop(document);
             if !checked.diagnostics.iter().any(needs_position) {
                 return checked;
@@ -98,30 +99,62 @@ pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location
                 Err(_) => checked,
             }
         }
-        Err(error) => {
-            let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);
-            diagnostic.position = error.position;
-            // The parser knows where a problem is, not where its token ends:
-            // the finding covers the character it points at.
-            if let (Some(position), Ok(text)) = (error.position, std::str::from_utf8(bytes)) {
-                let lines = LineIndex::new(text);
-                let span = lines.character_at(position);
-                diagnostic.span = Some(span);
-                diagnostic.end = Some(lines.position(span.end()));
-            }
-            Checked {
-                diagnostics: vec![diagnostic],
-                ..Checked::default()
-            }
-        }
+        Err(error) => Checked {
+            diagnostics: vec![loading_finding(error, bytes)],
+            ..Checked::default()
+        },
     }
+}
+
+/// The finding of a document that could not be read as its tools read it.
+fn loading_finding(error: YamlError, bytes: &[u8]) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);
+    diagnostic.position = error.position;
+    // The parser knows where a problem is, not where its token ends: the
+    // finding covers the character it points at.
+    if let (Some(position), Ok(text)) = (error.position, std::str::from_utf8(bytes)) {
+        let lines = LineIndex::new(text);
+        let span = lines.character_at(position);
+        diagnostic.span = Some(span);
+        diagnostic.end = Some(lines.position(span.end()));
+    }
+    diagnostic
+}
+
+/// A `.json` file of a family whose tools read JSON strictly: the first
+/// way it is not strict JSON, if any.
+fn strict_json_finding(
+    family: &kinds::Family,
+    source: &[u8],
+    location: &Location<'_>,
+) -> Option<Diagnostic> {
+    let reader = family.json_reader?;
+    if !location.path().is_some_and(strict_json::is_json_file) {
+        return None;
+    }
+    let text = std::str::from_utf8(source).ok()?;
+    strict_json::check(text, reader)
+        .err()
+        .map(|error| loading_finding(error, source))
 }
 
 /// Every stage on a document's value; diagnostics carry pointers, and
 /// positions only where a stage knew them.
-fn check_document(document: &Document, mode: Mode, location: Location<'_>) -> Checked {
+fn check_document(
+    document: &Document,
+    source: &[u8],
+    mode: Mode,
+    location: Location<'_>,
+) -> Checked {
     let value = &document.value;
     let (family, identified) = kinds::identify(value, &location);
+    if let Some(finding) = strict_json_finding(family, source, &location) {
+        return Checked {
+            kind: identified.as_ref().ok().map(|kind| kind.name),
+            diagnostics: vec![finding],
+            ..Checked::default()
+        };
+    }
     let admitted = identified
         .map_err(|diagnostic| (None, diagnostic))
         .and_then(|kind| admit(kind, value, mode));
@@ -142,6 +175,7 @@ fn check_document(document: &Document, mode: Mode, location: Location<'_>) -> Ch
     if diagnostics.is_empty() {
         let subject = Subject {
             value,
+            source,
             text: document.text,
             location,
         };

@@ -61,6 +61,9 @@ pub enum Role {
 #[derive(Debug, Clone, Copy)]
 pub struct Subject<'a> {
     pub value: &'a Value,
+    /// The bytes the document was loaded from, for a check on how a value
+    /// is written ([`crate::yaml::written_at`]).
+    pub source: &'a [u8],
     /// What the loader saw of the document's text.
     pub text: TextFacts,
     /// Where the document was read, and the way to its neighbours.
@@ -119,6 +122,10 @@ pub struct Family {
     /// The family's rules whose findings stand at a mapping's key rather
     /// than at its value.
     pub rules_at_key: &'static [&'static RuleDoc],
+    /// The tools that read the family's `.json` files with a strict JSON
+    /// parser, as messages name them; such a file must be strict JSON
+    /// (`yaml/json-syntax`). `None` when the family's tools read YAML.
+    pub json_reader: Option<&'static str>,
 }
 
 /// What a document is, by the first family that claims it.

@@ -32,6 +32,7 @@ pub static FAMILY: Family = Family {
     claims_file: super::no_other_files,
     allows_sequence_root: super::no_other_files,
     rules_at_key: &[&events::UNNAMED_FIELD],
+    json_reader: None,
 };
 
 fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {

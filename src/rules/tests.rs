@@ -13,6 +13,8 @@ use crate::yaml::Limits;
 /// files and promotion records are told by their place in it alone; tested
 /// in `src/kinds/autocontext/` and `tests/integration/autocontext.rs`).
 const WITHOUT_EXAMPLE: &[&str] = &[
+    // A finding on a file named `.json`: an example is a document, unnamed.
+    "yaml/json-syntax",
     "autocontext/store-address",
     "autocontext/store-scenario",
     "autocontext/parent",

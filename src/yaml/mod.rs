@@ -5,8 +5,10 @@
 pub mod comments;
 mod fast;
 mod lines;
+pub mod plain;
 mod positions;
 mod scalar;
+pub mod strict_json;
 #[cfg(test)]
 mod suite;
 mod surrogates;
@@ -199,6 +201,19 @@ fn end_of(text: &str) -> Position {
         line: count(text.matches('\n').count()).saturating_add(1),
         column: count(last_line.chars().count()).saturating_add(1),
     }
+}
+
+/// The text of the node at `pointer` as `bytes` write it (`2.0`, `1e2`,
+/// `"x"`), for a check that judges how a value is written rather than what
+/// it is; `None` when the bytes do not load or the node does not exist.
+pub fn written_at<'t>(bytes: &'t [u8], pointer: &str) -> Option<&'t str> {
+    let text = decode(bytes).ok()?;
+    let document = load(text, &Limits::default()).ok()?;
+    let located = document.locate(&parse_pointer(&document.value, pointer));
+    located
+        .exists
+        .then(|| text.get(located.node.start()..located.node.end()))
+        .flatten()
 }
 
 /// Loads the one document `text` holds.

@@ -68,6 +68,15 @@ fn variant(name: &'static str, change: impl FnOnce(&mut Value)) -> Variant {
     }
 }
 
+impl Variant {
+    /// The manifest's text changed as written, for what a JSON value
+    /// cannot say (`1e2`, a trailing comma).
+    fn with_manifest(mut self, change: impl FnOnce(&str) -> String) -> Self {
+        self.manifest = change(&self.manifest);
+        self
+    }
+}
+
 fn with_files(mut variant: Variant, files: Vec<(&'static str, &'static str)>) -> Variant {
     variant.files = files;
     variant
@@ -208,10 +217,170 @@ fn variants() -> Vec<Variant> {
         variant("a real-looking key in a prompt (a warning)", |m| {
             m["tasks"] = json!({"tasks": [{"id": "t", "prompt": "Commit sk-ant-api03-EXAMPLE00000000000000000000."}]});
         }),
+        // Numbers judged by value, as Python reads them.
+        variant("nPerArm of 10^20, a whole number past 64 bits", |m| {
+            m["arms"]["nPerArm"] = json!(1e20)
+        })
+        .with_manifest(|text| text.replace("1e+20", "100000000000000000000")),
+        // Front matter as PyYAML (YAML 1.1) reads it.
+        with_files(
+            variant("tags that are booleans to PyYAML", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: [yes, no]\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("a tag that is a sexagesimal integer to PyYAML", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: [1:30]\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("tags that are text to PyYAML alone", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: [1e3, 0o17, 09]\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("tags written as no", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: no\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("a plugins entry that is a date to PyYAML", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\nplugins: [2024-01-01]\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("front matter holding YAML 1.1's value tag", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: [=]\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("llm criteria that are false to PyYAML", |_| {}),
+            vec![(
+                "evals/no-secrets/graders/judge.md",
+                "---\ntype: llm\ncriteria: no\n---\n",
+            )],
+        ),
+        with_files(
+            variant("llm criteria quoted", |_| {}),
+            vec![(
+                "evals/no-secrets/graders/judge.md",
+                "---\ntype: llm\ncriteria: 'no'\n---\n",
+            )],
+        ),
+        // Folders where the tool reads files by pattern.
+        with_files(
+            variant("a folder named like a plugin rule file", |_| {}),
+            vec![("plugin/rules/old.md/notes.txt", "x\n")],
+        ),
+        with_files(
+            variant("a folder named like a plugin skill file", |_| {}),
+            vec![("plugin/skills/lint/SKILL.md/notes.txt", "x\n")],
+        ),
+        with_files(
+            variant("a folder named like an mcp server's JSON file", |m| {
+                m["subjects"][1]["kind"] = json!("mcp-server")
+            }),
+            vec![("plugin/schemas.json/notes.txt", "x\n")],
+        ),
+        with_files(
+            variant("an mcp server's JSON file", |m| {
+                m["subjects"][1]["kind"] = json!("mcp-server")
+            }),
+            vec![("plugin/schemas.json", "{}\n")],
+        ),
+        with_files(
+            variant("a folder named like a skill's Markdown file", |m| {
+                m["subjects"][1] = json!({"path": "plugin/skills/review", "kind": "skill"})
+            }),
+            vec![("plugin/skills/review/examples.md/notes.txt", "x\n")],
+        ),
+        // JSON files are strict JSON.
+        variant("a trailing comma in the manifest", |_| {}).with_manifest(|text| {
+            text.replacen("\"out\": \"reports\"", "\"out\": \"reports\",", 1)
+        }),
+        with_files(
+            variant("a comment in the tasks file", |m| {
+                m["tasks"] = json!("tasks.json")
+            }),
+            vec![(
+                "tasks.json",
+                "# tasks\n{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"}]}\n",
+            )],
+        ),
+        with_files(
+            variant("a leading zero in the tasks file", |m| {
+                m["tasks"] = json!("tasks.json")
+            }),
+            vec![(
+                "tasks.json",
+                "{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\", \"runs\": 03}]}\n",
+            )],
+        ),
+        with_files(
+            variant("a byte-order mark in the tasks file", |m| {
+                m["tasks"] = json!("tasks.json")
+            }),
+            vec![(
+                "tasks.json",
+                "\u{feff}{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"}]}\n",
+            )],
+        ),
+        // Numbered rules in any script's digits.
+        with_files(
+            variant("a rule numbered with Arabic-Indic digits", |m| {
+                m["tasks"] = single(json!(["never-release-on-a-friday"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n\u{661}. Never release on a Friday.\n\u{662}. Run the tests before every push.\n",
+            )],
+        ),
         // Deliberate differences (docs/context-report.md).
         deliberate(
             variant("nPerArm written as 2.0", |m| {
                 m["arms"]["nPerArm"] = json!(2.0)
+            }),
+            false,
+            true,
+        ),
+        deliberate(
+            variant("nPerArm written as 1e2", |m| {
+                m["arms"]["nPerArm"] = json!(100)
+            })
+            .with_manifest(|text| text.replace("\"nPerArm\": 100", "\"nPerArm\": 1e2")),
+            false,
+            true,
+        ),
+        deliberate(
+            variant(
+                "a task naming one subject twice and a rule of another",
+                |m| {
+                    m["tasks"] = json!({"tasks": [{"id": "t", "prompt": "p", "subjects": ["agents", "agents"], "rules": ["prefer-small-functions-with-one-purpose"]}]});
+                },
+            ),
+            false,
+            true,
+        ),
+        deliberate(
+            variant("a task naming two subjects and a rule of a third", |m| {
+                m["subjects"] = json!([
+                    {"id": "agents", "path": "AGENTS.md", "kind": "instruction-file"},
+                    {"id": "again", "path": "AGENTS.md", "kind": "instruction-file"},
+                    {"path": "plugin", "kind": "plugin"}
+                ]);
+                m["tasks"] = json!({"tasks": [{"id": "t", "prompt": "p", "subjects": ["agents", "again"], "rules": ["prefer-small-functions-with-one-purpose"]}]});
             }),
             false,
             true,

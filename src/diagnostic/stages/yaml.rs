@@ -16,6 +16,7 @@ pub const YAML: &[RuleDoc] = &[
     TOO_DEEP,
     TOO_MANY_NODES,
     TOO_MUCH_TEXT,
+    JSON_SYNTAX,
 ];
 
 pub const SYNTAX: RuleDoc = RuleDoc {
@@ -166,6 +167,24 @@ pub const TOO_MUCH_TEXT: RuleDoc = RuleDoc {
 gigabytes within the node budget. numi counts the text each node and each alias copy \
 adds, and stops before the copy that passes 64 MiB, so memory stays bounded.\n\nWrite \
 the text out once, or refer to it fewer times.",
+    failing: "",
+    passing: "",
+};
+
+pub const JSON_SYNTAX: RuleDoc = RuleDoc {
+    id: "yaml/json-syntax",
+    stage: Stage::Yaml,
+    severity: Severity::Error,
+    summary: "A `.json` file that its family's tools read as JSON is strict JSON (RFC 8259).",
+    explanation: "numi reads every document as YAML, which takes comments, trailing commas, \
+leading zeros, single quotes and unquoted keys. context-report reads its run manifests and \
+tasks files with Python's `json.loads`, and autocontext its store files with `json.loads` \
+and `JSON.parse`: they refuse such a file before they start. So a `.json` file of those \
+families is checked as strict JSON too, and the finding stands where a JSON parser stops: \
+`{\"nPerArm\": 5,}` fails at its `}`, `# note` at its `#`, `{\"seed\": 07}` at its number. \
+A byte-order mark is refused as for every file (`yaml/encoding`).\n\nRemove the comment or \
+the trailing comma, quote keys and strings with `\"`, write numbers without leading zeros; or \
+name the file `.yaml` if a YAML manifest is meant (numi reads one; context-report does not).",
     failing: "",
     passing: "",
 };

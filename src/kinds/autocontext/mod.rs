@@ -50,6 +50,7 @@ pub static FAMILY: Family = Family {
     claims_file: store::is_verified_store_file,
     allows_sequence_root: store::allows_sequence_root,
     rules_at_key: &[],
+    json_reader: Some("autocontext (Python's json.loads, JavaScript's JSON.parse)"),
 };
 
 /// The top-level keys of a bundle manifest.

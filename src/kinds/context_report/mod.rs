@@ -19,6 +19,7 @@ pub static FAMILY: Family = Family {
     claims_file: super::no_other_files,
     allows_sequence_root: super::no_other_files,
     rules_at_key: &[],
+    json_reader: Some("context-report (Python's json.loads)"),
 };
 
 fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {

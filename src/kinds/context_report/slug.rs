@@ -150,12 +150,17 @@ fn is_heading(content: &str) -> bool {
 }
 
 /// The text of a bullet or numbered item: `-`, `*`, `+`, or digits and
-/// `.` or `)`, then space.
+/// `.` or `)`, then space. A digit is any decimal digit, as Python's `\d`
+/// reads one: `١. Never release on a Friday.` is a numbered item.
 fn bullet_text(content: &str) -> Option<&str> {
     let after_marker = if let Some(rest) = content.strip_prefix(['-', '*', '+']) {
         rest
     } else {
-        let digits = content.bytes().take_while(u8::is_ascii_digit).count();
+        let digits: usize = content
+            .chars()
+            .take_while(|&c| is_decimal_digit(c))
+            .map(char::len_utf8)
+            .sum();
         if digits == 0 {
             return None;
         }
@@ -165,6 +170,27 @@ fn bullet_text(content: &str) -> Option<&str> {
         return None;
     }
     Some(after_marker.trim_start())
+}
+
+/// The zero of every run of ten decimal digits (general category `Nd`) in
+/// Unicode 14.0, the version of Python 3.11's `unicodedata`: Unicode
+/// encodes each script's digits as one run from zero to nine.
+const DIGIT_ZEROS: [u32; 66] = [
+    0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+    0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
+    0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+    0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0,
+    0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0,
+];
+
+/// Whether `c` is a decimal digit of any script, as Python's `\d` is.
+fn is_decimal_digit(c: char) -> bool {
+    let code = u32::from(c);
+    let run = DIGIT_ZEROS.partition_point(|&zero| zero <= code);
+    run.checked_sub(1)
+        .and_then(|index| DIGIT_ZEROS.get(index))
+        .is_some_and(|&zero| code - zero < 10)
 }
 
 fn clean(text: &str) -> String {

@@ -128,7 +128,7 @@ pub const RULE_ID: RuleDoc = RuleDoc {
     stage: Stage::Rule,
     severity: Severity::Error,
     summary: "Every rule id a task names (its `rules`, or an eval case's `rule:<id>` tags) is the id of a block of its subject's text.",
-    explanation: "Rule ids are derived from the rule's own text (`numi slug` prints them): lower-cased, the first six runs of `[a-z0-9]`, joined by `-`, at most 48 characters; a repeat in one file gets `-2`, `-3`. A task may name any block of the text, even one the extractor did not read as a rule. An id that matches no block is an error reported for every task at once. A task of several subjects may name a block of any subject of the manifest, as context-report reads a shared task.\n\nUse one of the ids the message lists, or `numi slug` on the rule's text.",
+    explanation: "Rule ids are derived from the rule's own text (`numi slug` prints them): lower-cased, the first six runs of `[a-z0-9]`, joined by `-`, at most 48 characters; a repeat in one file gets `-2`, `-3`. A task may name any block of the text, even one the extractor did not read as a rule. An id that matches no block is an error reported for every task at once. A task's rules are within its named subjects (spec 003): a task that names subjects may name a block of one of them, and a task that names none a block of any subject. context-report 0.1.0 is looser, letting a task that names two or more subjects (even one subject twice) name a block of any subject; numi follows the spec.\n\nUse one of the ids the message lists, or `numi slug` on the rule's text.",
     failing: include_str!("examples/rule-id.failing.yaml"),
     passing: include_str!("examples/rule-id.passing.yaml"),
 };
@@ -137,8 +137,8 @@ pub const WHOLE_NUMBER: RuleDoc = RuleDoc {
     id: "contextreport/whole-number",
     stage: Stage::Rule,
     severity: Severity::Error,
-    summary: "`arms.nPerArm` and `arms.seed` are written as whole numbers, not as `2.0`.",
-    explanation: "JSON Schema counts `2.0` as an integer, and context-report accepts it; numi refuses it on purpose: a count written with a fraction is a slip, and another reader may not take it as a count.\n\nWrite `2`, not `2.0`.",
+    summary: "`arms.nPerArm` and `arms.seed` are written as integers, not as `2.0` or `1e2`.",
+    explanation: "JSON Schema judges `integer` by value, so `2.0`, `1e2` and `100000000000000000000` all pass the schema and `context-report run --dry-run`. But context-report reads a number written with a fraction or an exponent as a Python float: a run then counts its trials with `range(nPerArm)`, which refuses a float, and the report records a float seed. A whole number written with digits alone is an integer of any size, and passes.\n\nWrite `2`, not `2.0` or `2e0`.",
     failing: include_str!("examples/whole-number.failing.yaml"),
     passing: include_str!("examples/whole-number.passing.yaml"),
 };

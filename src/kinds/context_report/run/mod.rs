@@ -8,6 +8,7 @@ mod catalogue;
 mod keys;
 mod manifest;
 mod paths;
+mod pyyaml;
 mod tasks;
 
 #[cfg(test)]
@@ -56,7 +57,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found.extend(tasks::unique_ids(&tasks));
     found.extend(tasks::known_subjects(&tasks, &subjects));
     found.extend(tasks::known_rule_ids(&tasks, &subjects));
-    found.extend(whole_numbers(document));
+    found.extend(whole_numbers(subject));
     found.extend(leave_one_out(document));
     found.extend(judge.as_ref().and_then(judge_provider));
     for model in models.iter().chain(judge.as_ref()) {
@@ -158,23 +159,62 @@ fn workdir_needs_claude_cli(
     ))
 }
 
-/// `nPerArm` and `seed` as written: JSON Schema counts `2.0` as an
-/// integer, but a count written as a float is a slip numi names.
-fn whole_numbers(document: &Value) -> Vec<Diagnostic> {
-    let Some(arms) = document.get("arms") else {
+/// `nPerArm` and `seed` as written. JSON Schema judges `integer` by value,
+/// so `2.0`, `1e2` and `100000000000000000000` all pass the schema; but
+/// context-report reads the first two with `json.loads` as floats, and a
+/// run counts its trials with `range(nPerArm)`, which refuses a float. A
+/// whole number of any size written without a fraction or an exponent is
+/// an integer to Python and passes.
+fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let Some(arms) = subject.value.get("arms") else {
         return Vec::new();
     };
     ["nPerArm", "seed"]
         .into_iter()
-        .filter(|field| arms.get(*field).is_some_and(|n| n.is_f64()))
-        .map(|field| {
-            rule_fails(
+        .filter_map(|field| {
+            let number = arms.get(field).filter(|n| n.is_f64())?;
+            let pointer = format!("/arms/{field}");
+            let written = crate::yaml::written_at(subject.source, &pointer);
+            if written.is_some_and(is_integer_literal) {
+                return None;
+            }
+            let shown = written.map_or_else(|| number.to_string(), str::to_owned);
+            let consequence = if field == "nPerArm" {
+                "a run counts its trials with it, and Python's range() refuses a float"
+            } else {
+                "the report records it as a float"
+            };
+            let instead = number
+                .as_f64()
+                .filter(|value| value.abs() < 9_007_199_254_740_992.0)
+                .map_or_else(
+                    || "write it without a fraction or an exponent".to_owned(),
+                    |value| format!("write {value:.0}"),
+                );
+            Some(rule_fails(
                 &catalogue::WHOLE_NUMBER,
-                &format!("arms.{field} is written as a whole number, without a fraction"),
-                format!("/arms/{field}"),
-            )
+                &format!(
+                    "arms.{field} is written {}, which context-report reads as a float: {consequence}; {instead}",
+                    quote(&shorten(&shown))
+                ),
+                pointer,
+            ))
         })
         .collect()
+}
+
+/// An integer as JSON, Python and YAML's core schema write one: digits
+/// with an optional sign, or YAML's `0x`/`0o` forms.
+fn is_integer_literal(written: &str) -> bool {
+    let digits = written.strip_prefix(['-', '+']).unwrap_or(written);
+    let (digits, radix) = if let Some(hex) = digits.strip_prefix("0x") {
+        (hex, 16)
+    } else if let Some(octal) = digits.strip_prefix("0o") {
+        (octal, 8)
+    } else {
+        (digits, 10)
+    };
+    !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix))
 }
 
 fn leave_one_out(document: &Value) -> Option<Diagnostic> {

@@ -139,10 +139,17 @@ fn check_workdir(
     ))
 }
 
+/// The hooks files a plugin's text includes when they exist, one per
+/// target layout context-report 0.1.0 knows (`bundle-layout-v0.1.json`).
+const PLUGIN_HOOKS_FILES: [&str; 2] = ["hooks/hooks.json", "com.github.copilot/hooks/hooks.json"];
+
 /// The files whose text a subject of `kind` injects, as context-report
 /// reads them: instruction-file and subagent the file; skill `SKILL.md`
-/// and the other top-level `*.md`; plugin `skills/**/SKILL.md` and
-/// `rules/**/*.md`; mcp-server the top-level `*.json`; hook nothing.
+/// and the other top-level `*.md`; plugin `skills/**/SKILL.md`,
+/// `rules/**/*.md` and its hooks file; mcp-server the top-level `*.json`;
+/// hook nothing. Like Python's `glob`, a pattern takes whatever entry
+/// matches its name, a folder too: context-report then fails to read it,
+/// and so does [`read_rule_ids`], naming it.
 fn injected_files(kind: &str, path: &Path, location: &Location<'_>) -> Vec<PathBuf> {
     let top_level = |accept: &dyn Fn(&str) -> bool| -> Vec<PathBuf> {
         location
@@ -151,7 +158,6 @@ fn injected_files(kind: &str, path: &Path, location: &Location<'_>) -> Vec<PathB
             .into_iter()
             .filter(|name| accept(name))
             .map(|name| path.join(name))
-            .filter(|file| matches!(location.entry(file), Entry::File(_)))
             .collect()
     };
     match kind {
@@ -182,6 +188,12 @@ fn injected_files(kind: &str, path: &Path, location: &Location<'_>) -> Vec<PathB
                 &mut files,
                 &mut budget,
             );
+            files.extend(
+                PLUGIN_HOOKS_FILES
+                    .iter()
+                    .map(|hooks| path.join(hooks))
+                    .filter(|hooks| location.entry(hooks) != Entry::Missing),
+            );
             files
         }
         "mcp-server" => top_level(&|name| name.ends_with(".json")),
@@ -189,8 +201,9 @@ fn injected_files(kind: &str, path: &Path, location: &Location<'_>) -> Vec<PathB
     }
 }
 
-/// The files under `folder` whose name `accept`s, depth and entries
-/// bounded.
+/// The entries under `folder` whose name `accept`s, depth and entries
+/// bounded. A folder is searched below, and taken too when its name
+/// matches, as Python's `rglob` takes it.
 fn walk(
     location: &Location<'_>,
     folder: &Path,
@@ -208,10 +221,12 @@ fn walk(
         }
         *budget -= 1;
         let path = folder.join(&name);
-        match location.entry(&path) {
-            Entry::File(_) if accept(&name) => files.push(path),
-            Entry::Folder => walk(location, &path, depth + 1, accept, files, budget),
-            _ => {}
+        let entry = location.entry(&path);
+        if accept(&name) {
+            files.push(path.clone());
+        }
+        if entry == Entry::Folder {
+            walk(location, &path, depth + 1, accept, files, budget);
         }
     }
 }
@@ -227,9 +242,15 @@ fn read_rule_ids(
     let mut ids = Vec::new();
     let mut readable = true;
     for file in injected_files(entry.kind, path, location) {
-        let text = location
-            .read(&file)
-            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned()));
+        let text = match location.entry(&file) {
+            Entry::Folder => Err(
+                "is a folder where context-report reads a file: its run fails reading it"
+                    .to_owned(),
+            ),
+            _ => location.read(&file).and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())
+            }),
+        };
         match text {
             // Repeats are numbered within one file, as context-report does.
             Ok(text) => ids.extend(block_ids(&text)),

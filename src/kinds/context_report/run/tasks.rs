@@ -8,12 +8,14 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::paths::Resolved;
+use super::pyyaml::{self, Reading};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::checks::{items, rule_fails};
 use crate::location::{Entry, Location};
 use crate::schema::{self, CompiledSchema};
 use crate::text::{quote, shorten};
-use crate::yaml::{self, Limits, LineIndex, parse_pointer};
+use crate::yaml::plain::plain_scalars;
+use crate::yaml::{self, Limits, LineIndex, format_pointer, parse_pointer, strict_json};
 
 /// The `{tasks: [...]}` shape of a tasks file: the same definition as the
 /// inline form in `schemas/ContextReportRun.schema.json`.
@@ -168,6 +170,19 @@ fn task_file(
             return Vec::new();
         }
     };
+    if let Some((what, position)) = strict_json::is_json_file(path)
+        .then(|| strict_json::problem(&text))
+        .flatten()
+    {
+        found.push(tasks_fail(
+            raw,
+            &format!(
+                "is not strict JSON, as context-report reads a .json file: line {}: {what}",
+                position.line
+            ),
+        ));
+        return Vec::new();
+    }
     let document = match yaml::load(&text, &Limits::default()) {
         Ok(document) => document,
         Err(error) => {
@@ -215,9 +230,30 @@ fn case_fails(shown: &str, reason: &str) -> Diagnostic {
     )
 }
 
+/// An eval case file's front matter as context-report reads it, and the
+/// body after it.
+struct FrontMatter<'t> {
+    /// The mapping, each plain scalar as PyYAML reads it.
+    meta: Value,
+    body: &'t str,
+    /// The plain scalars numi reads as text and PyYAML as something else.
+    misread: Vec<Misread>,
+}
+
+/// A plain scalar that is text to YAML 1.2 and no text to PyYAML.
+struct Misread {
+    pointer: String,
+    /// The line of the file it stands on.
+    line: u32,
+    reading: Reading,
+}
+
 /// The YAML mapping between the first two `---` lines of `text`, and the
 /// body after it; or why there is none. The front matter starts at line 2.
-fn front_matter(text: &str) -> Result<(Value, &str), String> {
+/// context-report reads it with PyYAML's `safe_load`, YAML 1.1: each
+/// plain scalar is taken as PyYAML takes it (`no` is false, `1:30` is 90),
+/// and a value PyYAML cannot build fails the case, as it fails the run.
+fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
     let rest = text
         .strip_prefix("---\n")
         .or_else(|| text.strip_prefix("---\r\n"))
@@ -231,30 +267,78 @@ fn front_matter(text: &str) -> Result<(Value, &str), String> {
     let after = rest.get(end + 4..).unwrap_or_default();
     let after = after.strip_prefix('\r').unwrap_or(after);
     let body = after.strip_prefix('\n').unwrap_or(after);
+    let empty = || FrontMatter {
+        meta: Value::Object(serde_json::Map::new()),
+        body,
+        misread: Vec::new(),
+    };
     if block.trim().is_empty()
         || block
             .lines()
             .all(|line| line.trim_start().starts_with('#') || line.trim().is_empty())
     {
-        return Ok((Value::Object(serde_json::Map::new()), body));
+        return Ok(empty());
     }
-    match yaml::load(block, &Limits::default()) {
-        Ok(document) => Ok((document.value, body)),
+    let mut meta = match yaml::load(block, &Limits::default()) {
+        Ok(document) => document.value,
         Err(error) if error.rule == &crate::diagnostic::stages::yaml::EMPTY => {
-            Ok((Value::Object(serde_json::Map::new()), body))
+            return Ok(empty());
         }
         Err(error) if error.rule == &crate::diagnostic::stages::yaml::ROOT_NOT_MAPPING => {
-            Err("has front matter that is not a YAML mapping".to_owned())
+            return Err("has front matter that is not a YAML mapping".to_owned());
         }
-        Err(error) => Err(format!(
-            "has front matter that is not YAML ({}{})",
-            error.rule,
-            error
-                .position
-                .map(|position| format!(" at line {}", position.line + 1))
-                .unwrap_or_default()
-        )),
+        Err(error) => {
+            return Err(format!(
+                "has front matter that is not YAML ({}{})",
+                error.rule,
+                error
+                    .position
+                    .map(|position| format!(" at line {}", position.line + 1))
+                    .unwrap_or_default()
+            ));
+        }
+    };
+    let mut misread = Vec::new();
+    for scalar in plain_scalars(block) {
+        let reading = pyyaml::read_plain(&scalar.text);
+        let line = scalar.position.line + 1;
+        if let Reading::Unreadable(_) = reading {
+            return Err(format!(
+                "has front matter PyYAML cannot read, as context-report reads it: line {line} holds {}; quote it",
+                reading.described()
+            ));
+        }
+        let pointer = format_pointer(&scalar.path);
+        let Some(slot) = meta.pointer_mut(&pointer) else {
+            continue;
+        };
+        if slot.is_string() && reading != Reading::Text {
+            misread.push(Misread {
+                pointer,
+                line,
+                reading: reading.clone(),
+            });
+        }
+        *slot = reading.value(&scalar.text);
     }
+    Ok(FrontMatter {
+        meta,
+        body,
+        misread,
+    })
+}
+
+/// Whether Python takes `value` as true: what context-report asks of a
+/// field before it uses it.
+fn truthy(value: Option<&Value>) -> bool {
+    value.is_some_and(|value| match value {
+        Value::Null | Value::Bool(false) => false,
+        Value::String(text) => !text.is_empty(),
+        Value::Array(list) => !list.is_empty(),
+        Value::Object(map) => !map.is_empty(),
+        Value::Number(number) => number.as_f64() != Some(0.0),
+        Value::Bool(true) => true,
+    })
 }
 
 /// A case folder's name relative to the manifest's folder, for messages.
@@ -316,9 +400,10 @@ fn eval_case(
             ))
         })
         .ok()?;
-    let (meta, body) = front_matter(&text)
+    let meta = front_matter(&text)
         .map_err(|reason| found.push(case_fails(&prompt_shown, &reason)))
         .ok()?;
+    let body = meta.body;
     if body.trim().is_empty() {
         found.push(case_fails(&prompt_shown, "has an empty prompt body"));
         return None;
@@ -328,29 +413,50 @@ fn eval_case(
         quote(&shorten(name)),
         quote(&shorten(&prompt_shown))
     );
-    let strings = |field: &str| -> Result<Vec<String>, ()> {
-        match meta.get(field) {
-            None | Some(Value::Null) => Ok(Vec::new()),
+    // context-report takes `list(meta.get(field) or [])`: a false value
+    // is no entry.
+    let strings = |field: &str| -> Result<Vec<String>, String> {
+        let value = meta.meta.get(field);
+        if !truthy(value) {
+            return Ok(Vec::new());
+        }
+        let entry = |index: usize, item: &Value| match meta
+            .misread
+            .iter()
+            .find(|misread| misread.pointer == format!("/{field}/{index}"))
+        {
+            Some(misread) => Err(format!(
+                "has a {field} entry on line {} that PyYAML, which context-report reads front matter with, takes as {} rather than text (YAML 1.1): quote it",
+                misread.line,
+                misread.reading.described()
+            )),
+            None => item
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("has {field} that are not a list of strings")),
+        };
+        match value {
             Some(Value::Array(list)) => list
                 .iter()
-                .map(|item| item.as_str().map(str::to_owned).ok_or(()))
+                .enumerate()
+                .map(|(index, item)| entry(index, item))
                 .collect(),
-            Some(_) => Err(()),
+            _ => Err(format!("has {field} that are not a list of strings")),
         }
     };
-    let Ok(tags) = strings("tags") else {
-        found.push(case_fails(
-            &prompt_shown,
-            "has tags that are not a list of strings",
-        ));
-        return None;
+    let tags = match strings("tags") {
+        Ok(tags) => tags,
+        Err(reason) => {
+            found.push(case_fails(&prompt_shown, &reason));
+            return None;
+        }
     };
-    let Ok(plugins) = strings("plugins") else {
-        found.push(case_fails(
-            &prompt_shown,
-            "has plugins that are not a list of strings",
-        ));
-        return None;
+    let plugins = match strings("plugins") {
+        Ok(plugins) => plugins,
+        Err(reason) => {
+            found.push(case_fails(&prompt_shown, &reason));
+            return None;
+        }
     };
     let rules: Vec<(String, String)> = tags
         .iter()
@@ -370,8 +476,9 @@ fn eval_case(
                 found.push(rule_fails(
                     &super::catalogue::TASK_SUBJECT,
                     &format!(
-                        "a task's subjects are subject ids: plugins entry {index} of {} resolves to no subject's path",
-                        quote(&shorten(&prompt_shown))
+                        "a task's subjects are subject ids: plugins entry {index} of {}, {}, resolves to no subject's path",
+                        quote(&shorten(&prompt_shown)),
+                        quote(&shorten(plugin))
                     ),
                     "/tasks".to_owned(),
                 ));
@@ -395,19 +502,10 @@ fn eval_case(
                     ))
                 })
                 .ok()?;
-            let (meta, _) = front_matter(&text)
+            let meta = front_matter(&text)
                 .map_err(|reason| found.push(case_fails(&grader_shown, &reason)))
-                .ok()?;
-            let truthy = |value: Option<&Value>| {
-                value.is_some_and(|value| match value {
-                    Value::Null | Value::Bool(false) => false,
-                    Value::String(text) => !text.is_empty(),
-                    Value::Array(list) => !list.is_empty(),
-                    Value::Object(map) => !map.is_empty(),
-                    Value::Number(number) => number.as_f64() != Some(0.0),
-                    Value::Bool(true) => true,
-                })
-            };
+                .ok()?
+                .meta;
             let kind = meta.get("type");
             if !truthy(kind) {
                 found.push(case_fails(&grader_shown, "has no type in its front matter"));
@@ -512,20 +610,15 @@ fn listed<'a>(ids: impl Iterator<Item = &'a str>) -> String {
     text
 }
 
-/// Every rule id a task names is the id of a block of its subject's text;
-/// a task of several subjects may name a block of any subject, as
-/// context-report reads a shared task.
+/// Every rule id a task names is the id of a block of the text of one of
+/// its named subjects, as spec 003 says ("which rule ids, within the named
+/// subjects"); a task that names no subject may name a block of any.
+/// context-report 0.1.0 lets a task of two or more subject names reach any
+/// subject's blocks, even when the names repeat one subject: numi follows
+/// the spec.
 pub fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for task in tasks {
-        let of_task: Vec<&Resolved<'_>> = match &task.subjects {
-            None => subjects.iter().collect(),
-            Some(named) => subjects
-                .iter()
-                .filter(|subject| named.iter().any(|(id, _)| *id == subject.id))
-                .collect(),
-        };
-        let mentioned = task.subjects.as_ref().map_or(subjects.len(), Vec::len);
         let names_unknown = task
             .subjects
             .iter()
@@ -535,45 +628,44 @@ pub fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnost
             // Reported as context-report/task-subject.
             continue;
         }
-        let single = if mentioned == 1 {
-            of_task.first().copied()
-        } else {
-            None
+        let of_task: Vec<&Resolved<'_>> = match &task.subjects {
+            None => subjects.iter().collect(),
+            Some(named) => subjects
+                .iter()
+                .filter(|subject| named.iter().any(|(id, _)| *id == subject.id))
+                .collect(),
         };
+        if of_task.iter().any(|subject| subject.rule_ids.is_none()) {
+            // A subject whose text cannot be read is reported on its own.
+            continue;
+        }
         for (rule, pointer) in &task.rules {
-            let message = match single {
-                Some(subject) => {
-                    let Some(ids) = &subject.rule_ids else {
-                        continue;
-                    };
-                    if ids.contains(rule) {
-                        continue;
-                    }
-                    format!(
-                        "a task's rule ids name blocks of its subject's text: {} names {}, which subject {} does not have; its ids are {}",
-                        task.named,
-                        quote(&shorten(rule)),
-                        quote(&shorten(&subject.id)),
-                        listed(ids.iter().map(String::as_str))
-                    )
-                }
-                None => {
-                    if subjects.iter().any(|subject| subject.rule_ids.is_none()) {
-                        continue;
-                    }
-                    let known = subjects
-                        .iter()
-                        .filter_map(|subject| subject.rule_ids.as_ref())
-                        .any(|ids| ids.contains(rule));
-                    if known {
-                        continue;
-                    }
-                    format!(
-                        "a task's rule ids name blocks of its subjects' text: {} names {}, which no subject has",
-                        task.named,
-                        quote(&shorten(rule))
-                    )
-                }
+            let known = of_task
+                .iter()
+                .filter_map(|subject| subject.rule_ids.as_ref())
+                .any(|ids| ids.contains(rule));
+            if known {
+                continue;
+            }
+            let message = match (of_task.as_slice(), &task.subjects) {
+                ([subject], _) => format!(
+                    "a task's rule ids name blocks of its subject's text (spec 003): {} names {}, which subject {} does not have; its ids are {}",
+                    task.named,
+                    quote(&shorten(rule)),
+                    quote(&shorten(&subject.id)),
+                    listed(subject.rule_ids.iter().flatten().map(String::as_str))
+                ),
+                (_, Some(_)) => format!(
+                    "a task's rule ids name blocks of its subjects' text (spec 003: within the named subjects): {} names {}, which none of its subjects {} has",
+                    task.named,
+                    quote(&shorten(rule)),
+                    listed(of_task.iter().map(|subject| subject.id.as_str()))
+                ),
+                (_, None) => format!(
+                    "a task's rule ids name blocks of its subjects' text: {} names {}, which no subject has",
+                    task.named,
+                    quote(&shorten(rule))
+                ),
             };
             found.push(rule_fails(
                 &super::catalogue::RULE_ID,

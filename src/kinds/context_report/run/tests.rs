@@ -96,7 +96,7 @@ fn a_task_file_that_is_no_task_list_is_named_with_its_line() {
         "{\"tasks\": [\n  {\"id\": \"t\"}\n]}\n",
     )
     .unwrap();
-    let manifest = dir.path().join("run.json");
+    let manifest = dir.path().join("run.yaml");
     let text = BASE
         .replace("tree/AGENTS.md", "AGENTS.md")
         .replace("models: []", "models: []\ntasks: tasks.json");
@@ -180,7 +180,7 @@ fn a_fifo_as_a_subject_is_refused_without_opening_it() {
     if !made.is_ok_and(|status| status.success()) {
         return;
     }
-    let manifest = dir.path().join("run.json");
+    let manifest = dir.path().join("run.yaml");
     let text = BASE.replace("tree/AGENTS.md", "AGENTS.md");
     let checked = validate_at(
         text.as_bytes(),
@@ -263,4 +263,247 @@ fn every_credential_shape_in_a_prompt_is_a_warning_and_its_near_miss_passes() {
         let passed = check(&with_prompt(&format!("please use {near_miss} now")));
         assert_eq!(rules(&passed), Vec::<&str>::new(), "{near_miss}");
     }
+}
+
+/// A temporary tree: an `AGENTS.md` subject, a plugin subject, and the
+/// files given, with the manifest `text` at `run.json`; what numi says.
+fn in_tree(text: &str, files: &[(&str, &str)]) -> Checked {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("AGENTS.md"),
+        "- Never commit secrets.\n- Run the tests before every push.\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("plugin/rules")).unwrap();
+    std::fs::write(
+        dir.path().join("plugin/rules/style.md"),
+        "- Prefer small functions.\n",
+    )
+    .unwrap();
+    for (path, contents) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    let manifest = dir.path().join("run.json");
+    validate_at(
+        text.as_bytes(),
+        Mode::Files,
+        &Limits::default(),
+        Location::file(&manifest, DEFAULT_MAX_FILE_SIZE),
+    )
+}
+
+fn messages(checked: &Checked) -> Vec<String> {
+    checked
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.rule.id, d.message))
+        .collect()
+}
+
+const TWO_SUBJECTS: &str = r#"{"contextReportRun": "v0.1",
+ "subjects": [{"id": "agents", "path": "AGENTS.md", "kind": "instruction-file"},
+              {"path": "plugin", "kind": "plugin"}],
+ "target": {"name": "claude-code"}, "models": [], "arms": {"nPerArm": 1},
+ "out": "reports", "tasks": TASKS}"#;
+
+fn with_tasks(tasks: &str) -> String {
+    TWO_SUBJECTS.replace("TASKS", tasks)
+}
+
+#[test]
+fn a_tasks_rules_are_within_its_named_subjects_even_named_twice() {
+    // The spec's rule, where 0.1.0's `len(subjects) == 1` shortcut lets a
+    // repeated name reach another subject's blocks.
+    let twice = with_tasks(
+        r#"{"tasks": [{"id": "t", "prompt": "p", "subjects": ["agents", "agents"], "rules": ["prefer-small-functions"]}]}"#,
+    );
+    assert_eq!(
+        messages(&in_tree(&twice, &[])),
+        [
+            "contextreport/rule-id: a task's rule ids name blocks of its subject's text (spec 003): task \"t\" names \"prefer-small-functions\", which subject \"agents\" does not have; its ids are \"never-commit-secrets\", \"run-the-tests-before-every-push\""
+        ]
+    );
+    let both = with_tasks(
+        r#"{"tasks": [{"id": "t", "prompt": "p", "subjects": ["agents", "plugin"], "rules": ["prefer-small-functions", "never-commit-secrets"]}]}"#,
+    );
+    assert!(in_tree(&both, &[]).diagnostics.is_empty());
+    let none_named = with_tasks(
+        r#"{"tasks": [{"id": "t", "prompt": "p", "rules": ["prefer-small-functions", "nowhere"]}]}"#,
+    );
+    assert_eq!(
+        messages(&in_tree(&none_named, &[])),
+        [
+            "contextreport/rule-id: a task's rule ids name blocks of its subjects' text: task \"t\" names \"nowhere\", which no subject has"
+        ]
+    );
+}
+
+#[test]
+fn a_json_manifest_or_tasks_file_is_strict_json() {
+    let strict = with_tasks(r#""tasks.json""#);
+    let tasks = r#"{"tasks": [{"id": "t", "prompt": "p"}]}"#;
+    assert!(
+        in_tree(&strict, &[("tasks.json", tasks)])
+            .diagnostics
+            .is_empty()
+    );
+    let trailing = strict.replace(r#""tasks.json"}"#, r#""tasks.json",}"#);
+    let checked = in_tree(&trailing, &[("tasks.json", tasks)]);
+    assert_eq!(rules(&checked), ["yaml/json-syntax"]);
+    assert_eq!(checked.kind, Some("ContextReportRun"));
+    let position = checked.diagnostics[0].position.unwrap();
+    assert_eq!(
+        (position.line, position.column),
+        (5, 42),
+        "at the closing brace"
+    );
+    for bad in [
+        "{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"},]}",
+        "# tasks\n{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"}]}",
+        "\u{feff}{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"}]}",
+        "{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\", \"runs\": 03}]}",
+    ] {
+        let found = messages(&in_tree(&strict, &[("tasks.json", bad)]));
+        assert_eq!(found.len(), 1, "{bad:?}: {found:?}");
+        assert!(
+            found[0].starts_with("contextreport/tasks-file: tasks names a task file or an eval case folder: \"tasks.json\" is not strict JSON, as context-report reads a .json file: line "),
+            "{found:?}"
+        );
+    }
+    // The same text as YAML is read as YAML: numi reads both.
+    let yaml = strict.replace("tasks.json", "tasks.yaml");
+    assert!(
+        in_tree(
+            &yaml,
+            &[("tasks.yaml", "# tasks\ntasks: [{id: t, prompt: p},]\n")]
+        )
+        .diagnostics
+        .is_empty()
+    );
+}
+
+#[test]
+fn whole_numbers_are_judged_as_python_reads_them() {
+    let arms = |n: &str| BASE.replace("nPerArm: 1", &format!("nPerArm: {n}"));
+    for whole in ["100000000000000000000", "0x7777777777777777777777", "5"] {
+        assert!(check(&arms(whole)).diagnostics.is_empty(), "{whole}");
+    }
+    let found = messages(&check(&arms("1e2")));
+    assert_eq!(
+        found,
+        [
+            "contextreport/whole-number: arms.nPerArm is written \"1e2\", which context-report reads as a float: a run counts its trials with it, and Python's range() refuses a float; write 100"
+        ]
+    );
+    let found = messages(&check(
+        &BASE.replace("nPerArm: 1}", "nPerArm: 1, seed: 7.0}"),
+    ));
+    assert_eq!(
+        found,
+        [
+            "contextreport/whole-number: arms.seed is written \"7.0\", which context-report reads as a float: the report records it as a float; write 7"
+        ]
+    );
+}
+
+fn case(front_matter: &str) -> Vec<String> {
+    let manifest = with_tasks(r#""evals""#);
+    let prompt = format!("---\n{front_matter}---\nCommit the key.\n");
+    messages(&in_tree(&manifest, &[("evals/case/prompt.md", &prompt)]))
+}
+
+#[test]
+fn front_matter_is_read_as_pyyaml_reads_it() {
+    for passing in [
+        "tags: ['yes', \"1:30\"]\n",
+        "tags: [1e3, 0o17, 09, y]\n",
+        "tags: no\n",
+        "tags: [rule:never-commit-secrets]\nruns: yes\n",
+        "plugins: [../../plugin]\n",
+    ] {
+        assert_eq!(case(passing), Vec::<String>::new(), "{passing:?}");
+    }
+    assert_eq!(
+        case("tags: [yes, no]\n"),
+        [
+            "contextreport/eval-case: an eval case compiles into a task: \"evals/case/prompt.md\" has a tags entry on line 2 that PyYAML, which context-report reads front matter with, takes as the boolean true rather than text (YAML 1.1): quote it"
+        ]
+    );
+    assert_eq!(
+        case("runs: 1\ntags:\n  - 1:30\n").len(),
+        1,
+        "a sexagesimal integer"
+    );
+    assert!(case("plugins: [2024-01-01]\n")[0].contains("plugins entry on line 2 that PyYAML, which context-report reads front matter with, takes as a date"));
+    assert!(case("tags: [=]\n")[0].contains("has front matter PyYAML cannot read, as context-report reads it: line 2 holds YAML 1.1's value tag; quote it"));
+    assert_eq!(case("tags: [true]\n").len(), 1, "no text to either reader");
+}
+
+#[test]
+fn a_plugins_entry_that_matches_no_subject_is_named() {
+    assert_eq!(
+        case("plugins: [../../plugin, ../../elsewhere]\n"),
+        [
+            "contextreport/task-subject: a task's subjects are subject ids: plugins entry 1 of \"evals/case/prompt.md\", \"../../elsewhere\", resolves to no subject's path"
+        ]
+    );
+}
+
+#[test]
+fn a_grader_is_judged_on_pyyaml_values() {
+    let manifest = with_tasks(r#""evals""#);
+    let prompt = (
+        "evals/case/prompt.md",
+        "---\ntags: []\n---\nCommit the key.\n",
+    );
+    let grader = |text: &'static str| {
+        messages(&in_tree(
+            &manifest,
+            &[prompt, ("evals/case/graders/judge.md", text)],
+        ))
+    };
+    assert_eq!(
+        grader("---\ntype: llm\ncriteria: 'no'\n---\n"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        grader("---\ntype: llm\ncriteria: no\n---\n"),
+        [
+            "contextreport/eval-case: an eval case compiles into a task: \"evals/case/graders/judge.md\" is an llm grader without criteria"
+        ]
+    );
+}
+
+#[test]
+fn a_folder_where_the_tool_reads_a_file_is_refused() {
+    let manifest = with_tasks(r#"{"tasks": [{"id": "t", "prompt": "p"}]}"#);
+    assert!(in_tree(&manifest, &[]).diagnostics.is_empty());
+    for folder in [
+        "plugin/rules/old.md/x.txt",
+        "plugin/skills/a/SKILL.md/x.txt",
+        "plugin/hooks/hooks.json/x",
+    ] {
+        let found = messages(&in_tree(&manifest, &[(folder, "x")]));
+        assert_eq!(found.len(), 1, "{folder}: {found:?}");
+        assert!(
+            found[0].contains(
+                "is a folder where context-report reads a file: its run fails reading it"
+            ),
+            "{found:?}"
+        );
+    }
+    // A hooks file is read for its rule ids, as the tool reads it.
+    let hooks = with_tasks(
+        r#"{"tasks": [{"id": "t", "prompt": "p", "subjects": ["plugin"], "rules": ["run-the-linter-on-save"]}]}"#,
+    );
+    assert!(
+        in_tree(
+            &hooks,
+            &[("plugin/hooks/hooks.json", "Run the linter on save.\n")]
+        )
+        .diagnostics
+        .is_empty()
+    );
 }

@@ -79,3 +79,31 @@ fn block_ids_number_repeats() {
         ["keep-it-short", "keep-it-short-2", "other-text-here"]
     );
 }
+
+#[test]
+fn a_numbered_item_counts_digits_of_any_script() {
+    // Arabic-Indic one, Devanagari two, fullwidth three: Python's `\d`.
+    for item in [
+        "\u{661}. Never release on a Friday.",
+        "\u{968}) Never release on a Friday.",
+        "\u{ff13}. Never release on a Friday.",
+        "12. Never release on a Friday.",
+    ] {
+        assert_eq!(
+            blocks(&format!("Intro line.\n{item}\n")),
+            ["Intro line.", "Never release on a Friday."],
+            "{item:?}"
+        );
+    }
+    // Other numerals are no digits: a Roman numeral, a superscript two, a
+    // circled one; the line joins the block above it.
+    for text in ["\u{2160}. Never", "\u{b2}. Never", "\u{2460}. Never"] {
+        assert_eq!(
+            blocks(&format!("Intro line.\n{text}\n")).len(),
+            1,
+            "{text:?}"
+        );
+    }
+    assert!(is_decimal_digit('9') && is_decimal_digit('\u{1fbf9}'));
+    assert!(!is_decimal_digit('/') && !is_decimal_digit(':') && !is_decimal_digit('\u{1fbfa}'));
+}
