@@ -30,8 +30,10 @@ pub fn check(text: &str, tool: &str) -> Result<(), YamlError> {
 
 /// What first keeps `text` from being one strict JSON text, and where.
 pub fn problem(text: &str) -> Option<(String, Position)> {
-    // Read into a value: skipping it instead names a trailing comma as a
-    // key that is no string.
+    // Skipping the value is the cheap test; only a text that fails it is
+    // read again into a value, whose error names a trailing comma as one
+    // (skipping calls it a key that is no string).
+    serde_json::from_str::<serde::de::IgnoredAny>(text).err()?;
     let error = serde_json::from_str::<serde_json::Value>(text).err()?;
     // serde_json counts lines at `\n` alone and columns in bytes, the
     // offending byte included.

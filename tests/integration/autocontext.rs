@@ -255,3 +255,58 @@ fn false_promotion_parity_policy_digest_binds_matched_trials() {
         run.stdout
     );
 }
+
+/// autocontext reads its store with `json.loads` and `JSON.parse`: a store
+/// file that YAML reads but JSON refuses fails where JSON stops, and the
+/// same value written as strict JSON passes.
+#[test]
+fn a_store_file_is_strict_json() {
+    let parity = fixture("false-promotion-parity.json");
+    let mut reserved = parity["base_confirmation_policy"].clone();
+    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
+    let digest = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
+        .as_str()
+        .unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let store = temp.path().join("knowledge/demo/context_bundles");
+    fs::create_dir_all(store.join("bundles")).unwrap();
+    let folder = store.join("candidates/abc");
+    fs::create_dir_all(&folder).unwrap();
+    let trials = folder.join("matched_trials.json");
+    let envelope = serde_json::json!({
+        "schema_version": 2,
+        "trials": [],
+        "confirmation_policy": reserved,
+        "confirmation_policy_digest": digest,
+    });
+    let strict = serde_json::to_string(&envelope).unwrap();
+    let line = |stdout: &str| {
+        stdout
+            .lines()
+            .find(|line| line.contains("matched_trials.json"))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    fs::write(&trials, &strict).unwrap();
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert!(
+        !line(&run.stdout).contains("yaml/json-syntax"),
+        "{}",
+        run.stdout
+    );
+    for loose in [
+        format!("{},}}", strict.trim_end_matches('}')),
+        format!("# written by hand\n{strict}"),
+    ] {
+        fs::write(&trials, &loose).unwrap();
+        let run = numi(
+            temp.path(),
+            &["validate", "--files", "knowledge", "--format", "concise"],
+        );
+        assert!(
+            line(&run.stdout).contains("error[yaml/json-syntax] autocontext (Python's json.loads, JavaScript's JSON.parse) reads a .json file as strict JSON, and this one is not"),
+            "{}",
+            run.stdout
+        );
+    }
+}
