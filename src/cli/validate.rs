@@ -19,6 +19,7 @@ use crate::report::json::JsonReporter;
 use crate::report::junit::JunitReporter;
 use crate::report::pretty::PrettyReporter;
 use crate::report::sarif::SarifReporter;
+use crate::report::statistics::StatisticsReporter;
 use crate::report::text::TextReporter;
 use crate::report::{self, Output, Reporter, summary};
 use crate::results::{Exit, Origin};
@@ -93,6 +94,20 @@ pub struct ValidateArgs {
     /// formats carry their own counts.
     #[arg(long, value_enum, default_value_t = SummaryWhen::Always, value_name = "WHEN")]
     pub summary: SummaryWhen,
+
+    /// Count the findings of each rule, most frequent first, instead of
+    /// reporting them one by one.
+    #[arg(long, conflicts_with = "format")]
+    pub statistics: bool,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+
+    /// Exit 0 even when documents are invalid (a run that could not check
+    /// everything still exits 1).
+    #[arg(long)]
+    pub exit_zero: bool,
 }
 
 /// The report formats of `--format`.
@@ -281,13 +296,36 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         policy,
         threads,
     };
-    let mut out = io::BufWriter::new(stdout);
-    let mut reporter = reporter(args.format, args.color);
-    let is_text = args.format == Format::Text;
+    let mut report_file = match &args.output_file {
+        None => None,
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Some(file),
+            Err(error) => {
+                let _ = writeln!(
+                    stderr,
+                    "numi: cannot write the report to {}: {error}",
+                    crate::text::quote(&path.display().to_string())
+                );
+                return Exit::Incomplete;
+            }
+        },
+    };
+    let destination: &mut dyn Write = match report_file.as_mut() {
+        Some(file) => file,
+        None => stdout,
+    };
+    let mut out = io::BufWriter::new(destination);
+    let mut reporter: Box<dyn Reporter> = if args.statistics {
+        Box::<StatisticsReporter>::default()
+    } else {
+        reporter(args.format, args.color)
+    };
+    let is_text = args.format == Format::Text && !args.statistics;
     // The text format has no place for warnings on its lines, so they go to
     // standard error; every other format carries them itself.
     let warnings: Option<&mut dyn Write> = if is_text { Some(&mut *stderr) } else { None };
-    let people_format = matches!(args.format, Format::Text | Format::Concise | Format::Pretty);
+    let people_format =
+        args.statistics || matches!(args.format, Format::Text | Format::Concise | Format::Pretty);
     let mut output = Output {
         reporter: reporter.as_mut(),
         out: &mut out,
@@ -324,10 +362,19 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         let skipped = nothing_found_detail(args, &root);
         let _ = writeln!(stderr, "numi: nothing found to validate{skipped}");
     }
+    if is_text && (summary.invalid > 0 || summary.warnings > 0) {
+        let _ = writeln!(
+            stderr,
+            "numi: hint: --format concise shows where each finding stands, --format pretty its source and fix"
+        );
+    }
     if shows_summary && is_text {
         let _ = writeln!(stderr, "{summary_line}");
     }
-    summary.exit()
+    match summary.exit() {
+        Exit::Invalid if args.exit_zero => Exit::Valid,
+        exit => exit,
+    }
 }
 
 /// What a run that found nothing skipped, as ` (skipped ...)`, or nothing.

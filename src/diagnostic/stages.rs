@@ -4,6 +4,7 @@
 
 pub mod errors;
 pub mod kind;
+pub mod project;
 pub mod schema;
 pub mod yaml;
 

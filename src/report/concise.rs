@@ -1,7 +1,8 @@
 //! `--format concise`: one line per diagnostic,
 //! `path:line:column: severity[rule-id] message`, the shape editors,
 //! terminals and `grep` turn into links (ruff's `concise`, actionlint's
-//! default). A valid document prints nothing; the run ends with the summary.
+//! default). A valid document prints nothing; a file's findings are in
+//! line order; the run ends with the summary.
 
 use std::io;
 
@@ -18,8 +19,16 @@ impl Reporter for ConciseReporter {
         Ok(())
     }
 
+    /// A file's findings in the order of their lines, as an editor lists
+    /// them; a finding without a position (a read error) first.
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
-        for diagnostic in &result.checked.diagnostics {
+        let mut diagnostics: Vec<&Diagnostic> = result.checked.diagnostics.iter().collect();
+        diagnostics.sort_by_key(|diagnostic| {
+            diagnostic
+                .position
+                .map(|position| (position.line, position.column))
+        });
+        for diagnostic in diagnostics {
             writeln!(out, "{}", line(&result.path, diagnostic))?;
         }
         Ok(())

@@ -6,6 +6,7 @@ pub mod json;
 pub mod junit;
 pub mod pretty;
 pub mod sarif;
+pub mod statistics;
 pub mod summary;
 pub mod text;
 

@@ -6,16 +6,18 @@
 
 pub use crate::diagnostic::RuleDoc;
 use crate::diagnostic::stages::STAGES;
-use crate::{kinds, run};
+use crate::diagnostic::stages::project::PROJECT;
+use crate::kinds;
 
 /// Every documented rule: the stages', then each kind's in the order its
-/// family lists it, then the checks across documents.
+/// family lists it, then the project's (names across documents, the
+/// suppression comments).
 pub fn all() -> impl Iterator<Item = &'static RuleDoc> {
     STAGES
         .iter()
         .copied()
         .chain(kinds::all().map(|kind| kind.catalogue))
-        .chain(std::iter::once(run::catalogue::RULES))
+        .chain(std::iter::once(PROJECT))
         .flat_map(|section| section.iter())
 }
 
@@ -52,8 +54,23 @@ pub fn link(id: &str) -> String {
     format!("{RULES_URL}#{anchor}")
 }
 
-/// The documented id nearest to `id`, for a "did you mean" hint.
+/// The documented id nearest to `id`, for a "did you mean" hint. A bare
+/// name (`cases-sorted`) stands for the one id that ends with it
+/// (`evalset/cases-sorted`), or for the nearest of the ids whose name is
+/// nearest when several stages or families share it.
 pub fn nearest(id: &str) -> Option<&'static str> {
+    if !id.contains('/') {
+        let named = |doc: &&RuleDoc| doc.id.split_once('/').is_some_and(|(_, name)| name == id);
+        if let Some(doc) = all().find(named) {
+            return Some(doc.id);
+        }
+        let names = all().filter_map(|doc| doc.id.split_once('/').map(|(_, name)| name));
+        if let Some(name) = crate::suggest::nearest(id, names) {
+            return all()
+                .find(|doc| doc.id.split_once('/').is_some_and(|(_, own)| own == name))
+                .map(|doc| doc.id);
+        }
+    }
     crate::suggest::nearest(id, all().map(|doc| doc.id))
 }
 

@@ -2,6 +2,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{RuleDoc, all, find, nearest};
+use crate::diagnostic::stages::project::PROJECT;
 use crate::diagnostic::{Severity, Stage};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
@@ -158,9 +159,10 @@ fn emitted(doc: &RuleDoc, example: &str, mode: Mode) -> (bool, Vec<&'static str>
 
 #[test]
 fn failing_examples_fail_their_rule_and_passing_ones_pass() {
-    // A finding across documents has examples of several files, checked
-    // in `strict::tests`.
-    let single_document = |doc: &&RuleDoc| doc.id != "repo/duplicate-name";
+    // The project's findings come from a run or from the suppression
+    // comments, not from validating one document: `strict::tests` and
+    // `verdict::suppression` check their examples.
+    let single_document = |doc: &&RuleDoc| !PROJECT.contains(doc);
     for doc in all()
         .filter(|doc| !doc.failing.is_empty())
         .filter(single_document)
@@ -188,6 +190,11 @@ fn near_misses_of_an_id_are_suggested() {
     assert_eq!(nearest("evalset/case-sorted"), Some("evalset/cases-sorted"));
     assert_eq!(nearest("bundle/source-trusts"), Some("bundle/source-trust"));
     assert_eq!(nearest("completely-different"), None);
+    // A bare name stands for the id that ends with it, or a near one.
+    assert_eq!(nearest("cases-sorted"), Some("evalset/cases-sorted"));
+    assert_eq!(nearest("case-sorted"), Some("evalset/cases-sorted"));
+    assert_eq!(nearest("duplicate-key"), Some("yaml/duplicate-key"));
+    assert_eq!(nearest("sorted-cases-and-more"), None);
 }
 
 /// The rules that warn by default: what the producer of a document should
@@ -223,16 +230,18 @@ fn the_producer_side_rules_are_frozen() {
     policy/duplicate-floor
     events/unnamed-field
     repo/duplicate-name
+    suppression/unknown-rule
+    suppression/unused
     ");
 }
 
 #[test]
 fn producer_side_examples_warn_and_fail_once_promoted() {
     // A run manifest's examples need their folder: `kinds::context_report`
-    // tests them; a finding across documents or files has no single-document
-    // example.
+    // tests them; the project's findings come from a run or the suppression
+    // comments (see above).
     for rule in producer_side()
-        .filter(|rule| rule.id != "repo/duplicate-name")
+        .filter(|rule| !PROJECT.contains(rule))
         .filter(|rule| !rule.id.starts_with("contextreport/"))
         .filter(|rule| !WITHOUT_EXAMPLE.contains(&rule.id))
     {

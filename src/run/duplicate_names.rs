@@ -35,7 +35,7 @@ impl DuplicateNames {
         }
         match self.first.get(&(kind, name.clone())) {
             Some(first) => Some(rule_fails(
-                &super::catalogue::DUPLICATE_NAME,
+                &crate::diagnostic::stages::project::DUPLICATE_NAME,
                 &format!(
                     "documents of one kind have distinct names: {kind} {} is already defined in {}",
                     quote(&shorten(name)),

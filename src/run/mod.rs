@@ -4,7 +4,6 @@
 //! it are, so output streams and memory stays flat. Checks across documents
 //! run here, on the results in report order.
 
-pub mod catalogue;
 mod duplicate_names;
 
 use std::collections::BTreeMap;

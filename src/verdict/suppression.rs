@@ -14,10 +14,20 @@
 //! a model wrote, so its comments may be that input's words. A finding such
 //! a comment names stays, with a note pointing at `numi.toml`, where the
 //! repository (not the document) can accept it.
+//!
+//! Suppressions are checked, as ruff checks its `noqa` comments: once a
+//! configuration document's rules have run, a suppression naming no rule
+//! (`suppression/unknown-rule`) and one that silences nothing on its line
+//! (`suppression/unused`) are findings of their own, made after the
+//! comments have had their say, so only `numi.toml` can turn them off.
 
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::stages::project::{UNKNOWN_RULE, UNUSED};
+use crate::diagnostic::{Diagnostic, Position, RuleDoc, Stage};
 use crate::kinds::{self, Role};
+use crate::rules;
+use crate::text::quote;
 use crate::validate::{Checked, Suppressed};
+use crate::yaml::LineIndex;
 use crate::yaml::comments::{self, Comment};
 
 const MARKER: &str = "numi: ignore[";
@@ -25,6 +35,8 @@ const MARKER: &str = "numi: ignore[";
 /// One suppression comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Suppression {
+    /// Where its `#` stands.
+    at: Position,
     /// The line it stands on, from 1.
     line: u32,
     /// Whether the comment is the whole line (it then covers the next line).
@@ -36,17 +48,13 @@ struct Suppression {
 /// Moves the findings `text` suppresses from the diagnostics of `checked`
 /// to its suppressed ones.
 pub fn apply(checked: &mut Checked, text: &[u8]) {
-    let suppressible = |d: &Diagnostic| d.stage == Stage::Rule && d.position.is_some();
-    if !checked.diagnostics.iter().any(suppressible) {
+    // The marker is rare: only a text that holds it is parsed for comments.
+    if memchr::memmem::find(text, MARKER.as_bytes()).is_none() {
         return;
     }
     let Ok(text) = std::str::from_utf8(text) else {
         return;
     };
-    // The marker is rare: only a text that holds it is parsed for comments.
-    if !text.contains(MARKER) {
-        return;
-    }
     let suppressions = suppressions(text);
     if suppressions.is_empty() {
         return;
@@ -55,6 +63,14 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
         .kind
         .and_then(kinds::find)
         .is_some_and(|kind| kind.role == Role::Produced);
+    // Every rule a document's rules could report had its chance only when
+    // the document reached them: a known kind, no finding of an earlier
+    // stage.
+    let rules_ran = checked.kind.is_some()
+        && checked
+            .diagnostics
+            .iter()
+            .all(|diagnostic| diagnostic.stage == Stage::Rule);
     let mut kept = Vec::with_capacity(checked.diagnostics.len());
     for mut diagnostic in std::mem::take(&mut checked.diagnostics) {
         let covering = diagnostic
@@ -62,10 +78,7 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
             .filter(|_| diagnostic.stage == Stage::Rule)
             .and_then(|position| {
                 suppressions.iter().find(|suppression| {
-                    let covers = suppression.line == position.line
-                        || (suppression.alone
-                            && suppression.line.saturating_add(1) == position.line);
-                    covers
+                    suppression.covers(position.line)
                         && suppression
                             .rules
                             .iter()
@@ -101,7 +114,81 @@ pub fn apply(checked: &mut Checked, text: &[u8]) {
             None => kept.push(diagnostic),
         }
     }
+    if rules_ran && !produced {
+        let findings = kept
+            .iter()
+            .chain(checked.suppressed.iter().map(|kept| &kept.diagnostic));
+        let about_suppressions = checked_suppressions(&suppressions, findings);
+        kept.extend(about_suppressions);
+    }
     checked.diagnostics = kept;
+}
+
+impl Suppression {
+    /// Whether it covers a finding on `line`: its own line, and the next
+    /// when it is alone on its line.
+    fn covers(&self, line: u32) -> bool {
+        self.line == line || (self.alone && self.line.saturating_add(1) == line)
+    }
+}
+
+/// The findings about the suppressions themselves, given the document's
+/// `findings` (silenced or not): a rule id that names no rule, and a rule a
+/// suppression names with no finding where it stands.
+fn checked_suppressions<'d>(
+    suppressions: &[Suppression],
+    findings: impl Iterator<Item = &'d Diagnostic> + Clone,
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for suppression in suppressions {
+        for rule in &suppression.rules {
+            let covered = findings.clone().any(|finding| {
+                finding.rule.id == rule
+                    && finding
+                        .position
+                        .is_some_and(|position| suppression.covers(position.line))
+            });
+            if covered {
+                continue;
+            }
+            let finding = match rules::find(rule) {
+                None => {
+                    let hint = rules::nearest(rule)
+                        .map(|near| format!(" (did you mean {}?)", quote(near)))
+                        .unwrap_or_default();
+                    about(
+                        &UNKNOWN_RULE,
+                        format!(
+                            "a suppression names a rule: {} is no rule id{hint}",
+                            quote(rule)
+                        ),
+                        suppression,
+                    )
+                }
+                Some(doc) => about(
+                    &UNUSED,
+                    format!(
+                        "a suppression silences a finding: nothing of {} is reported {}",
+                        doc.id,
+                        if suppression.alone {
+                            "on its line or the next"
+                        } else {
+                            "on its line"
+                        }
+                    ),
+                    suppression,
+                ),
+            };
+            found.push(finding);
+        }
+    }
+    found
+}
+
+fn about(rule: &'static RuleDoc, message: String, suppression: &Suppression) -> Diagnostic {
+    Diagnostic::new(Stage::Rule, rule, message)
+        .at_position(suppression.at)
+        .as_warning()
 }
 
 /// Adds `note` after the note the finding already has, if any.
@@ -114,17 +201,18 @@ fn add_note(diagnostic: &mut Diagnostic, note: &str) {
 
 /// The suppressions of a text, none when it is not YAML.
 fn suppressions(text: &str) -> Vec<Suppression> {
+    let lines = LineIndex::new(text);
     comments::comments(text)
         .unwrap_or_default()
         .iter()
-        .filter_map(suppression)
+        .filter_map(|comment| suppression(comment, lines.position(comment.offset)))
         .collect()
 }
 
 /// The suppression a comment holds: the marker right after its `#`, or
 /// after a later `#` in it that follows white space
 /// (`# kept # numi: ignore[...] reason`).
-fn suppression(comment: &Comment<'_>) -> Option<Suppression> {
+fn suppression(comment: &Comment<'_>, position: Position) -> Option<Suppression> {
     let text = comment.text;
     let at = text.find(MARKER)?;
     let code = text.get(..at)?.trim_end().strip_suffix('#')?;
@@ -134,6 +222,7 @@ fn suppression(comment: &Comment<'_>) -> Option<Suppression> {
     let rest = text.get(at + MARKER.len()..)?;
     let (rules, reason) = rest.split_once(']')?;
     Some(Suppression {
+        at: position,
         line: comment.line,
         alone: comment.alone && code.is_empty(),
         rules: rules
@@ -174,12 +263,14 @@ mod tests {
             suppressions(text),
             vec![
                 Suppression {
+                    at: Position { line: 1, column: 6 },
                     line: 1,
                     alone: false,
                     rules: vec!["x/y".to_owned(), "x/z".to_owned()],
                     reason: "kept on purpose".to_owned()
                 },
                 Suppression {
+                    at: Position { line: 2, column: 3 },
                     line: 2,
                     alone: true,
                     rules: vec!["x/w".to_owned()],
@@ -442,6 +533,114 @@ mod tests {
             Some(
                 "case \"b\" first; not suppressed: `# numi: ignore[x/y]` needs a reason after the bracket"
             )
+        );
+    }
+
+    #[test]
+    fn the_examples_of_the_suppression_rules_fail_and_pass() {
+        use crate::diagnostic::stages::project::{UNKNOWN_RULE, UNUSED};
+        use crate::validate::{Mode, validate_bytes};
+        use crate::yaml::Limits;
+        for rule in [&UNKNOWN_RULE, &UNUSED] {
+            let weighed = |example: &str| {
+                let mut checked =
+                    validate_bytes(example.as_bytes(), Mode::Files, &Limits::default());
+                apply(&mut checked, example.as_bytes());
+                checked
+            };
+            let failing = weighed(rule.failing);
+            let found: Vec<&str> = failing.diagnostics.iter().map(|d| d.rule.id).collect();
+            assert_eq!(found, [rule.id], "{}", rule.id);
+            assert!(failing.errors().next().is_none(), "{}: a warning", rule.id);
+            let passing = weighed(rule.passing);
+            assert!(
+                passing.diagnostics.is_empty(),
+                "{}: {:?}",
+                rule.id,
+                passing.diagnostics
+            );
+            assert_eq!(passing.suppressed.len(), 1, "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn an_unknown_rule_is_named_with_the_one_meant() {
+        let mut found = checked(Vec::new());
+        found.kind = Some("EvalSet");
+        apply(
+            &mut found,
+            b"a: 1 # numi: ignore[evalset/case-sorted, x/none] why\n",
+        );
+        let messages: Vec<(String, Option<Position>)> = found
+            .diagnostics
+            .iter()
+            .map(|d| (d.message.clone(), d.position))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    "a suppression names a rule: \"evalset/case-sorted\" is no rule id (did you mean \"evalset/cases-sorted\"?)".to_owned(),
+                    Some(Position { line: 1, column: 6 })
+                ),
+                (
+                    "a suppression names a rule: \"x/none\" is no rule id".to_owned(),
+                    Some(Position { line: 1, column: 6 })
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_document_its_rules_did_not_reach_is_not_judged() {
+        let text = b"a: 1 # numi: ignore[evalset/cases-sorted] why\n";
+        // No kind, or a finding of an earlier stage: the rules never ran.
+        let mut unknown = checked(Vec::new());
+        apply(&mut unknown, text);
+        assert!(unknown.diagnostics.is_empty());
+        let mut schema = checked(vec![Diagnostic::new(
+            Stage::Schema,
+            &crate::diagnostic::stages::schema::REQUIRED,
+            "m",
+        )]);
+        schema.kind = Some("EvalSet");
+        apply(&mut schema, text);
+        assert_eq!(schema.diagnostics.len(), 1);
+        // A produced kind's comments are not the repository's.
+        let mut produced = checked(Vec::new());
+        produced.kind = Some("ContextBundle");
+        apply(&mut produced, text);
+        assert!(produced.diagnostics.is_empty());
+        let mut configuration = checked(Vec::new());
+        configuration.kind = Some("EvalSet");
+        apply(&mut configuration, text);
+        assert_eq!(
+            configuration
+                .diagnostics
+                .iter()
+                .map(|d| d.rule.id)
+                .collect::<Vec<_>>(),
+            ["suppression/unused"]
+        );
+        // Each rule of a suppression is judged on its own.
+        let mut both = checked(vec![finding(
+            &crate::kinds::evalset::catalogue::CASES_SORTED,
+            1,
+        )]);
+        both.kind = Some("EvalSet");
+        apply(
+            &mut both,
+            b"a: 1 # numi: ignore[evalset/cases-sorted, evalset/case-name] why\n",
+        );
+        assert_eq!(both.suppressed.len(), 1);
+        assert_eq!(
+            both.diagnostics
+                .iter()
+                .map(|d| d.message.as_str())
+                .collect::<Vec<_>>(),
+            [
+                "a suppression silences a finding: nothing of evalset/case-name is reported on its line"
+            ]
         );
     }
 }

@@ -13,15 +13,23 @@ pub struct Run {
     pub code: i32,
 }
 
+/// How the hint after a text run with findings starts.
+pub const FORMATS_HINT: &str = "numi: hint: --format concise shows";
+
 impl Run {
-    /// Standard error without the summary line that ends a run: what a
-    /// test of warnings and messages compares.
+    /// Standard error without the summary line that ends a run and the
+    /// hint that points to the formats with positions: what a test of
+    /// warnings and messages compares.
     pub fn stderr_without_summary(&self) -> String {
         let mut lines: Vec<&str> = self.stderr.lines().collect();
         if lines.last().is_some_and(|line| is_summary_line(line)) {
             lines.pop();
         }
-        lines.iter().map(|line| format!("{line}\n")).collect()
+        lines
+            .iter()
+            .filter(|line| !line.starts_with(FORMATS_HINT))
+            .map(|line| format!("{line}\n"))
+            .collect()
     }
 
     /// stdout, stderr and exit status in one text, for snapshots; the time

@@ -26,6 +26,7 @@ fn enable_alpha_still_refuses_produced_kinds() {
     revision: "worktree"
     invalid  repo ".numinance/policy/implement-stage.yaml": kind: produced kind: ContextBundle is not configuration
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -86,6 +87,7 @@ fn options_may_stand_between_files_and_its_paths() {
     revision: "files"
     invalid  file "pb.yaml": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -169,6 +171,7 @@ fn an_unreadable_path_exits_1_even_beside_an_invalid_document() {
     ok       file "pb.yaml" Playbook "bugfix-bounded"
     --- stderr
     warning: file "pb.yaml" at line 7 column 50: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     3 documents: 1 ok, 1 invalid, 1 error; 1 warning, 0 suppressed (in [time])
     "#);
 }
@@ -185,6 +188,108 @@ fn schema_violations_are_listed_in_document_order() {
     revision: "files"
     invalid  file "pb.yaml": kind: does not match the kind schema: schema: value does not match (violations: 6): \"/metadata/owner\": additionalProperties; \"/metadata/name\": required; \"/spec/max_repair_attempts\": minimum; \"/spec/qualification/min_runs\": type; \"/spec/qualification/extra\": additionalProperties; \"/spec/change_type\": required
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
+}
+
+#[test]
+fn exit_zero_passes_invalid_documents_but_not_an_incomplete_run() {
+    let cwd = fixtures().join("verified/repo-with-bundle");
+    let result = numi(&cwd, &["validate", "--exit-zero"]);
+    assert_eq!(result.code, 0, "{}", result.transcript());
+    assert!(result.stdout.contains("invalid  repo"), "{}", result.stdout);
+    let result = numi(
+        &fixtures(),
+        &["validate", "--exit-zero", "--files", "no-such-file.yaml"],
+    );
+    assert_eq!(result.code, 1, "{}", result.transcript());
+}
+
+#[test]
+fn output_file_takes_the_report_and_standard_error_keeps_the_rest() {
+    let temp = tempfile::tempdir().unwrap();
+    let report = temp.path().join("report.json");
+    let cwd = fixtures().join("verified/repo-with-bundle");
+    let result = numi(
+        &cwd,
+        &[
+            "validate",
+            "--format",
+            "json",
+            "--output-file",
+            report.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(result.code, 3, "{}", result.transcript());
+    assert!(result.stdout.is_empty(), "{}", result.stdout);
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(written["summary"]["documents"]["invalid"], 1, "{written}");
+    let result = numi(
+        &cwd,
+        &[
+            "validate",
+            "-o",
+            temp.path().join("no/such/folder/r.txt").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(result.code, 1, "{}", result.transcript());
+    assert!(
+        result.stderr.contains("cannot write the report to"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
+fn statistics_count_the_findings_of_each_rule() {
+    let result = numi(
+        &fixtures().join("formats"),
+        &[
+            "validate",
+            "--statistics",
+            "--summary",
+            "never",
+            "--files",
+            ".",
+        ],
+    );
+    assert_eq!(result.code, 3, "{}", result.transcript());
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert!(lines.len() >= 2, "{}", result.stdout);
+    let counts: Vec<usize> = lines
+        .iter()
+        .map(|line| line.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        counts.windows(2).all(|pair| pair[0] >= pair[1]),
+        "{}",
+        result.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|line| line.contains("  error  ") || line.contains("  warning  ")),
+        "{}",
+        result.stdout
+    );
+    let result = numi(
+        &fixtures(),
+        &["validate", "--statistics", "--format", "json"],
+    );
+    assert_eq!(result.code, 2, "{}", result.transcript());
+}
+
+#[test]
+fn a_text_run_with_findings_points_to_the_formats_with_positions() {
+    let hint = "numi: hint: --format concise shows where each finding stands, --format pretty its source and fix";
+    let cwd = fixtures().join("verified/repo-with-bundle");
+    let result = numi(&cwd, &["validate"]);
+    assert!(result.stderr.contains(hint), "{}", result.stderr);
+    let result = numi(&cwd, &["validate", "--format", "concise"]);
+    assert!(!result.stderr.contains(hint), "{}", result.stderr);
+    let cwd = fixtures().join("verified/repo-with-evalset");
+    let result = numi(&cwd, &["validate", "--enable-alpha"]);
+    assert!(!result.stderr.contains(hint), "{}", result.stderr);
 }

@@ -71,6 +71,7 @@ fn each_payload_is_refused_in_the_configuration_tree_as_produced() {
     invalid  repo ".numinance/policy/promotion-proposed.yaml": kind: produced kind: PromotionProposed is not configuration
     invalid  repo ".numinance/policy/qualification-updated.yaml": kind: produced kind: QualificationUpdated is not configuration
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     5 documents: 0 ok, 5 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -89,6 +90,7 @@ fn an_unnamed_field_warns_at_its_key_and_fails_under_strict() {
     ok       file "doc.yaml" PromotionDecided
     --- stderr
     warning: file "doc.yaml" at line 5 column 3: events/unnamed-field: PromotionDecided payloads hold only the fields spec 002 names: "/spec/approver_note" is not one of them
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 1 ok, 0 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
     let strict = numi(
@@ -101,6 +103,7 @@ fn an_unnamed_field_warns_at_its_key_and_fails_under_strict() {
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: PromotionDecided payloads hold only the fields spec 002 names: "/spec/approver_note" is not one of them
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -125,6 +128,7 @@ fn a_rule_failure_is_the_text_line() {
     revision: "files"
     invalid  file "q.yaml": kind: invalid: a QualificationUpdated upper_bound_basis_points is never below the rule-of-three bound min(10000, ceil(30000 / runs)) when no failure was counted: 24 runs bound it at 1250, not 1000
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }

@@ -79,6 +79,18 @@ fn an_unknown_rule_is_a_usage_error_with_a_suggestion() {
 }
 
 #[test]
+fn a_bare_rule_name_suggests_its_full_id() {
+    let run = explain(&["cases-sorted"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("tip: did you mean 'evalset/cases-sorted'?"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn an_unknown_rule_far_from_any_gets_no_suggestion() {
     let run = explain(&["no-such-rule"]);
     assert_eq!(run.code, 2);
@@ -182,11 +194,17 @@ fn printed_by_failing_example(doc: &numi::rules::RuleDoc) -> Option<Vec<String>>
     } else {
         Location::detached(DEFAULT_MAX_FILE_SIZE)
     };
-    let checked = validate_at(
+    let mut checked = validate_at(
         doc.failing.as_bytes(),
         mode,
         &numi::yaml::Limits::default(),
         location,
+    );
+    // The document's suppression comments have their say, as in a run.
+    numi::verdict::Verdict::unconfigured().apply(
+        &mut checked,
+        doc.failing.as_bytes(),
+        std::path::Path::new("failing.yaml"),
     );
     let mut result = FileResult {
         origin,

@@ -61,6 +61,7 @@ fn the_fixed_fixtures_validate_except_the_duplicate() {
     ok       file "flow.yaml" EvalSet "flow-replay"
     --- stderr
     warning: file "bundle.yaml" at line 4 column 3: bundle/context-generation: a ContextBundle's context_generation is at least 1
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     4 documents: 3 ok, 1 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
 }

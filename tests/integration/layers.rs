@@ -25,6 +25,8 @@ const LAYERS: &[&[&str]] = &[
     &["config"],
     // Families and kinds.
     &["kinds"],
+    // The rule catalogue: the stages', every kind's, the project's.
+    &["rules"],
     // One document.
     &["validate"],
     // What its findings come to: inline suppressions, configured levels.
@@ -33,8 +35,6 @@ const LAYERS: &[&[&str]] = &[
     &["results", "fix"],
     // Many documents, in parallel, in order.
     &["run"],
-    // The rule catalogue (every kind's, and the run's).
-    &["rules"],
     // The configuration that holds for a place, checked against the rules.
     &["project"],
     // Renderers.

@@ -46,6 +46,7 @@ fn the_verified_playbook_run_passes_unchanged_and_fails_under_strict() {
     ok       file "pb.yaml" Playbook "bugfix-bounded"
     --- stderr
     warning: file "pb.yaml" at line 7 column 50: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 1 ok, 0 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
     let strict = numi(&cwd, &["validate", "--strict", "--files", "pb.yaml"]);
@@ -55,6 +56,7 @@ fn the_verified_playbook_run_passes_unchanged_and_fails_under_strict() {
     revision: "files"
     invalid  file "pb.yaml": kind: invalid: a Playbook qualification rate is at most 10000 basis points: max_rework_rate is 20000
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -182,6 +184,7 @@ fn warnings_of_one_document_come_in_document_order_and_strict_shows_the_first() 
     warning: file "doc.yaml" at line 20 column 13: bundle/guidance-ref: a cited_guidance ref names a source of the bundle
     warning: file "doc.yaml" at line 29 column 50: bundle/claim-ref: a conflict claim's ref names a source of the bundle
     warning: file "doc.yaml" at line 29 column 111: bundle/claim-ref: a conflict claim's ref names a source of the bundle
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 1 ok, 0 invalid, 0 error; 7 warnings, 0 suppressed (in [time])
     "#);
     assert!(!default.stderr.contains("hunter2"));
@@ -191,6 +194,7 @@ fn warnings_of_one_document_come_in_document_order_and_strict_shows_the_first() 
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: a ContextBundle's context_generation is at least 1
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -211,6 +215,7 @@ fn a_document_invalid_by_its_rules_keeps_its_line_and_still_warns() {
     invalid  file "doc.yaml": kind: invalid: a value of numinance.kinds.v1.BundleSource.trust fails its check
     --- stderr
     warning: file "doc.yaml" at line 7 column 23: bundle/context-generation: a ContextBundle's context_generation is at least 1
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 1 warning, 0 suppressed (in [time])
     "#);
     insta::assert_snapshot!(strict.transcript(), @r#"
@@ -219,6 +224,7 @@ fn a_document_invalid_by_its_rules_keeps_its_line_and_still_warns() {
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: a value of numinance.kinds.v1.BundleSource.trust fails its check
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -246,6 +252,7 @@ fn warnings_follow_report_order_across_documents() {
     --- stderr
     warning: file "a.yaml" at line 6 column 51: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rollback_rate is 10001
     warning: file "c.yaml" at line 6 column 51: playbook/rate-bound: a Playbook qualification rate is at most 10000 basis points: max_rollback_rate is 30000
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     3 documents: 3 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -280,6 +287,7 @@ fn duplicate_names_in_the_configuration_tree_warn_by_default() {
     --- stderr
     warning: repo ".numinance/team/c.yaml": repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
     warning: repo ".numinance/team/d.yml": repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     4 documents: 4 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -297,6 +305,7 @@ fn duplicate_names_in_the_configuration_tree_fail_under_strict() {
     invalid  repo ".numinance/team/c.yaml": kind: invalid: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
     invalid  repo ".numinance/team/d.yml": kind: invalid: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     4 documents: 2 ok, 2 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
@@ -357,6 +366,7 @@ fn a_warning_is_one_line_whatever_the_document_holds() {
     --- stderr
     warning: file "doc.yaml" at line 13 column 75: bundle/untrusted-text: untrusted text is one line: "/spec/sources/0/title" holds a line break (U+000A)
     warning: file "doc.yaml" at line 25 column 33: bundle/untrusted-text: untrusted text is one line: the key "/spec/pinned_toolsets/team\n\u{202e}forged\rline" holds a line break (U+000A)
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 1 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);
     insta::assert_snapshot!(strict.transcript(), @r#"
@@ -365,6 +375,7 @@ fn a_warning_is_one_line_whatever_the_document_holds() {
     revision: "files"
     invalid  file "doc.yaml": kind: invalid: untrusted text is one line: "/spec/sources/0/title" holds a line break (U+000A)
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }

@@ -201,6 +201,7 @@ fn only_reads_the_named_files_with_the_gates_of_the_repository_run() {
     ok       repo ".numinance/team-a/playbook.yaml" Playbook "a"
     ok       repo ".numinance/team-b/playbook.yaml" Playbook "b"
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     4 documents: 2 ok, 2 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
     assert_eq!(named.transcript(), whole.transcript());
@@ -254,6 +255,7 @@ fn only_checks_duplicate_names_among_the_named_files() {
     ok       repo ".numinance/a.yaml" Playbook "same"
     invalid  repo ".numinance/b.yaml": kind: invalid: documents of one kind have distinct names: Playbook "same" is already defined in ".numinance/a.yaml"
     --- stderr
+    numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     2 documents: 1 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }

@@ -154,7 +154,7 @@ fn the_duplicate_name_examples_fail_and_pass() {
             })
             .collect::<Vec<_>>()
     };
-    let Some(rule) = crate::run::catalogue::RULES.first() else {
+    let Some(rule) = crate::diagnostic::stages::project::PROJECT.first() else {
         panic!("the catalogue documents repo/duplicate-name");
     };
     assert_eq!(found(rule.failing), vec![None, Some(rule.id)]);
