@@ -16,7 +16,7 @@
 
 use saphyr_parser::{Event, Marker, Span};
 
-use super::{Builder, Document, Limits, Positions, surrogates};
+use super::{Builder, Document, Limits, Positions, separation, surrogates};
 
 /// The fast path does not apply; load the file with the full parser.
 #[derive(Debug)]
@@ -38,7 +38,13 @@ pub(super) fn load(text: &str, limits: &Limits, positions: Positions) -> Result<
     if !is_printable_ascii(bytes) {
         return Err(GiveUp);
     }
-    let mut builder = Builder::new(text, limits, positions, &surrogates::NO_SHIFTS);
+    let mut builder = Builder::new(
+        text,
+        limits,
+        positions,
+        &surrogates::NO_SHIFTS,
+        &separation::NO_SEPARATIONS,
+    );
     builder.ascii = true;
     // Printable ASCII without escapes, each scalar on one line: so is every
     // key and string.

@@ -6,7 +6,9 @@ pub mod comments;
 mod fast;
 mod lines;
 mod positions;
+mod printable;
 mod scalar;
+mod separation;
 #[cfg(test)]
 mod suite;
 mod surrogates;
@@ -27,6 +29,7 @@ pub use positions::{
 use scalar::{
     ScalarError, core_suffix, is_non_specific, is_null, resolve_plain, resolve_tagged, tag_name,
 };
+use separation::Separations;
 use surrogates::Shifts;
 
 /// Bounds that keep hostile input cheap.
@@ -192,13 +195,7 @@ const START: Position = Position { line: 1, column: 1 };
 
 /// The position just after `text`.
 fn end_of(text: &str) -> Position {
-    let line_start = text.rfind('\n').map_or(0, |newline| newline + 1);
-    let last_line = text.get(line_start..).unwrap_or_default();
-    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    Position {
-        line: count(text.matches('\n').count()).saturating_add(1),
-        column: count(last_line.chars().count()).saturating_add(1),
-    }
+    LineIndex::new(text).position(text.len())
 }
 
 /// Loads the one document `text` holds.
@@ -213,10 +210,29 @@ fn load_with(text: &str, limits: &Limits, positions: Positions) -> Result<Docume
     load_full(text, limits, positions, |builder| builder.finish())
 }
 
-/// saphyr's load of `text`; `finish` makes the builder's result. A text
-/// with a surrogate pair escape is read as rewritten by [`surrogates`], and a
-/// lone surrogate is its first problem unless another stands before it.
+/// saphyr's load of `text`; `finish` makes the builder's result. A
+/// character YAML does not allow is the text's first problem unless
+/// another stands before it.
 fn load_full<T>(
+    text: &str,
+    limits: &Limits,
+    positions: Positions,
+    finish: impl FnOnce(Builder<'_>) -> Result<T, YamlError>,
+) -> Result<T, YamlError> {
+    let Some((offset, character)) = printable::first_unprintable(text) else {
+        return load_printable(text, limits, positions, finish);
+    };
+    let at = LineIndex::new(text).position(offset);
+    match load_printable(text, limits, positions, finish) {
+        Err(error) if error.position.is_some_and(|earlier| earlier < at) => Err(error),
+        _ => Err(unprintable(character, at)),
+    }
+}
+
+/// [`load_full`] of a text of printable characters. A text with a
+/// surrogate pair escape is read as rewritten by [`surrogates`], and a lone
+/// surrogate is its first problem unless another stands before it.
+fn load_printable<T>(
     text: &str,
     limits: &Limits,
     positions: Positions,
@@ -247,6 +263,32 @@ fn load_full<T>(
     }
 }
 
+/// A character outside YAML's `c-printable`, which only a double-quoted
+/// scalar can hold, as an escape.
+fn unprintable(character: char, at: Position) -> YamlError {
+    let code = u32::from(character);
+    let what = if character.is_control() {
+        "a control character"
+    } else {
+        "a noncharacter"
+    };
+    let escape = if code <= 0xFF {
+        format!("\\x{code:02X}")
+    } else {
+        format!("\\u{code:04X}")
+    };
+    YamlError::new(
+        &crate::diagnostic::stages::yaml::SYNTAX,
+        format!(
+            "found U+{code:04X}, {what} YAML does not allow in a document, at {at}; \
+             in a double-quoted string, write it as the escape {escape}"
+        ),
+        Some(at),
+    )
+}
+
+/// saphyr's load of `text`, with the tabs [`separation`] finds after a
+/// `:` written as spaces.
 fn parse<T>(
     text: &str,
     limits: &Limits,
@@ -254,15 +296,34 @@ fn parse<T>(
     shifts: &Shifts,
     finish: impl FnOnce(Builder<'_>) -> Result<T, YamlError>,
 ) -> Result<T, YamlError> {
-    let builder = Builder::new(text, limits, positions, shifts);
-    match feed(text, builder).and_then(|builder| finish(builder).map_err(Failure::Yaml)) {
+    let separations = match separation::rewrite(text) {
+        // A `:` and a tab inside a quoted or block scalar are its text: a
+        // first read says which scalars hold one, and those are left as
+        // they are. The scalars stand where they stood in that read, since
+        // a space and a tab separate alike.
+        Some(found) => found.without(&scalar_spans(&found.apply(text))),
+        None => Separations::default(),
+    };
+    let read = separations.apply(text);
+    let builder = Builder::new(&read, limits, positions, shifts, &separations);
+    match feed(&read, builder).and_then(|builder| finish(builder).map_err(Failure::Yaml)) {
         Ok(loaded) => Ok(loaded),
         Err(Failure::Yaml(error)) => Err(error),
         Err(Failure::Scan(error)) if error.info() == SCANNER_FLOW_LIMIT => {
-            Err(flow_too_deep(text, &error, limits, shifts))
+            Err(flow_too_deep(&read, &separations, &error, limits, shifts))
         }
         Err(Failure::Scan(error)) => Err(syntax_error(text, &error, shifts)),
     }
+}
+
+/// Where saphyr's scalars of `text` stand, in characters, up to its first
+/// error: what their spans cover.
+fn scalar_spans(text: &str) -> Vec<(usize, usize)> {
+    Parser::new_from_str(text)
+        .map_while(Result::ok)
+        .filter(|(event, _)| matches!(event, Event::Scalar(..)))
+        .map(|(_, span)| (span.start.index(), span.end.index()))
+        .collect()
 }
 
 /// The value of `text`'s root whatever it is, for the YAML test suite, whose
@@ -328,14 +389,20 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
 /// The scanner gave up on flow nesting: load the text before the point where
 /// it did, so the first problem in document order is reported (normally the
 /// collection that passes `max_depth`) rather than the scanner's own words.
-fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits, shifts: &Shifts) -> YamlError {
+fn flow_too_deep(
+    text: &str,
+    separations: &Separations,
+    error: &ScanError,
+    limits: &Limits,
+    shifts: &Shifts,
+) -> YamlError {
     let at = shifts.original(position(error.marker()));
     let cut = text
         .char_indices()
         .nth(error.marker().index())
         .map_or(text.len(), |(offset, _)| offset);
     let earlier = match text.get(..cut).map(|prefix| {
-        let builder = Builder::new(prefix, limits, Positions::Skip, shifts);
+        let builder = Builder::new(prefix, limits, Positions::Skip, shifts, separations);
         feed(prefix, builder).and_then(|builder| builder.finish().map_err(Failure::Yaml))
     }) {
         Some(Err(Failure::Yaml(found))) => Some(found),
@@ -373,7 +440,8 @@ fn syntax_error(text: &str, error: &ScanError, shifts: &Shifts) -> YamlError {
 /// saphyr marks a tab used as indentation just after the tabs: point at the
 /// first of the tabs right before the marker, when there are any.
 fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
-    let line = text.lines().nth(marker.line().checked_sub(1)?)?;
+    let line_number = u32::try_from(marker.line()).ok()?;
+    let line = LineIndex::new(text).line(line_number)?;
     let before: Vec<char> = line.chars().take(marker.col()).collect();
     if line.chars().nth(marker.col()) == Some('\t') {
         return None;
@@ -384,7 +452,7 @@ fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
     }
     let column = before.len() - tabs + 1;
     Some(Position {
-        line: u32::try_from(marker.line()).ok()?,
+        line: line_number,
         column: u32::try_from(column).ok()?,
     })
 }
@@ -393,7 +461,8 @@ fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
 fn first_tab_from(text: &str, from: Position) -> Option<Position> {
     let first_line = usize::try_from(from.line.checked_sub(1)?).ok()?;
     let skip = usize::try_from(from.column.saturating_sub(1)).ok()?;
-    for (index, line) in text.lines().enumerate().skip(first_line) {
+    let lines = LineIndex::new(text);
+    for (index, line) in lines.lines().enumerate().skip(first_line) {
         let start = if index == first_line { skip } else { 0 };
         if let Some(column) = line.chars().skip(start).position(|c| c == '\t') {
             return Some(Position {
@@ -464,6 +533,9 @@ struct Builder<'a> {
     /// Where `text`, rewritten for its surrogate pairs, stands from the
     /// original: saphyr's positions are translated back as they arrive.
     shifts: &'a Shifts,
+    /// The tabs after a `:` that saphyr read as spaces: no block collection
+    /// may start right after one.
+    separations: &'a Separations,
     record: bool,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Anchored>,
@@ -487,11 +559,18 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(text: &'a str, limits: &'a Limits, positions: Positions, shifts: &'a Shifts) -> Self {
+    fn new(
+        text: &'a str,
+        limits: &'a Limits,
+        positions: Positions,
+        shifts: &'a Shifts,
+        separations: &'a Separations,
+    ) -> Self {
         Builder {
             text,
             limits,
             shifts,
+            separations,
             record: positions == Positions::Record,
             stack: Vec::new(),
             anchors: HashMap::new(),
@@ -601,6 +680,7 @@ impl<'a> Builder<'a> {
                 self.on_scalar(text, style, anchor, tag.as_deref(), at, bytes)?;
             }
             Event::SequenceStart(anchor, tag) => {
+                self.check_separation(start, at)?;
                 self.check_collection_tag(tag.as_deref(), "seq", at)?;
                 let bytes = self.bytes_of(span);
                 let (at, bytes) = match self.indentless_dash(at, start.index()) {
@@ -615,6 +695,7 @@ impl<'a> Builder<'a> {
                 self.open(Collection::Sequence(Vec::new()), anchor, at, bytes)?;
             }
             Event::MappingStart(anchor, tag) => {
+                self.check_separation(start, at)?;
                 self.check_collection_tag(tag.as_deref(), "map", at)?;
                 let bytes = self.bytes_of(span);
                 self.open(
@@ -633,6 +714,31 @@ impl<'a> Builder<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// A collection that starts right after a tab that follows a `:` is a
+    /// block collection on the line of its `:`, which the tab would indent:
+    /// YAML indents with spaces only. (A flow collection starts with a
+    /// bracket, which [`separation`] never finds after a tab.)
+    fn check_separation(&self, start: &Marker, at: Position) -> Result<(), YamlError> {
+        let Some(separation) = self.separations.value_at(start.index()) else {
+            return Ok(());
+        };
+        let back = separation.value_index - separation.tab_index;
+        let tab = Position {
+            line: at.line,
+            column: at
+                .column
+                .saturating_sub(u32::try_from(back).unwrap_or(u32::MAX)),
+        };
+        Err(YamlError::new(
+            &crate::diagnostic::stages::yaml::SYNTAX,
+            format!(
+                "a tab separates ':' from the block collection after it at {tab}; \
+                 only spaces may indent a block collection"
+            ),
+            Some(tab),
+        ))
     }
 
     fn check_collection_tag(
@@ -717,6 +823,20 @@ impl<'a> Builder<'a> {
         at: Position,
         bytes: Span,
     ) -> Result<(), YamlError> {
+        if style == ScalarStyle::Plain {
+            if let Some(indicator) = text.chars().next().filter(|c| matches!(c, '|' | '>')) {
+                // saphyr takes `|` and `>` for text in a flow collection;
+                // YAML 1.2 never lets an indicator start a plain scalar.
+                return Err(YamlError::new(
+                    &crate::diagnostic::stages::yaml::SYNTAX,
+                    format!(
+                        "a plain scalar cannot start with '{indicator}', a block scalar \
+                         indicator, at {at}; quote the text"
+                    ),
+                    Some(at),
+                ));
+            }
+        }
         self.spend(1, text.len(), at)?;
         let text_bytes = text.len();
         self.longest_text = self.longest_text.max(text_bytes);
