@@ -25,7 +25,7 @@ use std::borrow::Cow;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use super::surrogates;
+use super::{LineIndex, separation, surrogates};
 
 /// One comment of a text: from its `#` to the end of its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,16 +45,26 @@ pub struct Comment<'t> {
 /// numi reads: saphyr refuses it, or a double-quoted scalar holds half of
 /// a surrogate pair escape.
 pub fn comments(text: &str) -> Option<Vec<Comment<'_>>> {
-    // saphyr refuses a surrogate escape; the probe spells each one as
-    // another escape of the same length, so every scalar stands where it
-    // stands in `text`.
-    let readable = match surrogates::rewrite(text) {
+    let scalars = scalar_extents(&readable(text)?)?;
+    Some(outside(text, &scalars))
+}
+
+/// `text` as saphyr can read it, every scalar where it stands in `text`:
+/// saphyr refuses a surrogate escape, so the probe spells each one as
+/// another escape of the same length; and it refuses a tab after a `:`
+/// before a word, so that tab is read as a space (see
+/// [`separation`]: a space and a tab separate alike, and inside a scalar
+/// either is one character of its text).
+fn readable(text: &str) -> Option<Cow<'_, str>> {
+    let probed = match surrogates::rewrite(text) {
         None => Cow::Borrowed(text),
         Some(rewritten) if rewritten.lone.is_some() => return None,
         Some(_) => Cow::Owned(surrogates::probe(text)),
     };
-    let scalars = scalar_extents(&readable)?;
-    Some(outside(text, &scalars))
+    Some(match separation::rewrite(&probed) {
+        None => probed,
+        Some(found) => Cow::Owned(found.apply(&probed).into_owned()),
+    })
 }
 
 /// The byte ranges of `text` that its scalars hold, in text order, or
@@ -176,9 +186,9 @@ fn quoted_length(quoted: &str, single: bool) -> Option<usize> {
 /// Every comment of `text` outside `scalars` (sorted byte ranges).
 fn outside<'t>(text: &'t str, scalars: &[(usize, usize)]) -> Vec<Comment<'t>> {
     let bytes = text.as_bytes();
+    let lines = LineIndex::new(text);
     let mut found = Vec::new();
     let mut scalars = scalars.iter().peekable();
-    let mut line: u32 = 1;
     let mut after_blank = true;
     let mut line_has_content = false;
     let mut at = 0;
@@ -187,10 +197,6 @@ fn outside<'t>(text: &'t str, scalars: &[(usize, usize)]) -> Vec<Comment<'t>> {
         let in_scalar = scalars.peek().is_some_and(|&&(start, _)| start <= at);
         match byte {
             b'\r' | b'\n' => {
-                let crlf = byte == b'\n' && at > 0 && bytes.get(at - 1) == Some(&b'\r');
-                if !crlf {
-                    line = line.saturating_add(1);
-                }
                 after_blank = true;
                 line_has_content = false;
             }
@@ -201,7 +207,7 @@ fn outside<'t>(text: &'t str, scalars: &[(usize, usize)]) -> Vec<Comment<'t>> {
                     .map_or(text.len(), |length| at + length);
                 found.push(Comment {
                     offset: at,
-                    line,
+                    line: lines.position(at).line,
                     alone: !line_has_content,
                     text: text.get(at..end).unwrap_or_default(),
                 });
@@ -300,12 +306,7 @@ fn misread(text: &str, found: Option<Vec<Comment<'_>>>) -> Option<String> {
 /// saphyr's events of `text`, spans left out, or `None` when it refuses it.
 #[cfg(any(test, fuzzing))]
 fn events(text: &str) -> Option<Vec<String>> {
-    let readable = match surrogates::rewrite(text) {
-        None => Cow::Borrowed(text),
-        Some(rewritten) if rewritten.lone.is_some() => return None,
-        Some(_) => Cow::Owned(surrogates::probe(text)),
-    };
-    Parser::new_from_str(&readable)
+    Parser::new_from_str(&readable(text)?)
         .map(|next| next.ok().map(|(event, _)| format!("{event:?}")))
         .collect()
 }

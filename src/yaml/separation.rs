@@ -57,9 +57,7 @@ impl Separations {
                 .iter()
                 .filter(|s| {
                     let at = inside.partition_point(|&(_, end)| end <= s.tab_index);
-                    inside
-                        .get(at)
-                        .is_none_or(|&(start, _)| start > s.tab_index)
+                    inside.get(at).is_none_or(|&(start, _)| start > s.tab_index)
                 })
                 .copied()
                 .collect(),
