@@ -71,31 +71,92 @@ fn readable(text: &str) -> Option<Cow<'_, str>> {
 /// `None` when saphyr refuses the text or a span does not read as its
 /// scalar.
 fn scalar_extents(text: &str) -> Option<Vec<(usize, usize)>> {
-    let mut cursor = Cursor::default();
-    let mut extents = Vec::new();
-    for next in Parser::new_from_str(text) {
-        let (event, span) = next.ok()?;
-        let Event::Scalar(value, style, anchor, tag) = event else {
-            continue;
-        };
-        let start = cursor.byte_of(text, span.start.index())?;
-        let end = cursor.byte_of(text, span.end.index())?;
-        let spanned = text.get(start..end)?;
-        let has_properties = anchor != 0 || tag.is_some();
-        let node = if has_properties {
-            after_properties(spanned)
-        } else {
-            0
-        };
-        let Some((from, to)) = extent(spanned, node, style, &value, has_properties)? else {
-            continue;
-        };
-        extents.push((start.checked_add(from)?, start.checked_add(to)?));
-    }
+    let (extents, whole) = styled_extents(text);
+    let mut extents: Vec<(usize, usize)> = whole?.then(|| {
+        extents
+            .iter()
+            .map(|&(start, end, _)| (start, end))
+            .collect()
+    })?;
     // Spans come in text order; sorting keeps the scan below right even if
     // a parser version did otherwise.
     extents.sort_unstable();
     Some(extents)
+}
+
+/// The byte ranges of `text` that its single- and double-quoted scalars
+/// hold, in text order, up to where saphyr stops reading it: there YAML
+/// allows every character but the C0 controls, as JSON does in a string.
+pub(super) fn quoted_extents(text: &str) -> Vec<(usize, usize)> {
+    let Some(readable) = readable(text) else {
+        return Vec::new();
+    };
+    let (extents, _) = styled_extents(&readable);
+    let mut quoted: Vec<(usize, usize)> = extents
+        .into_iter()
+        .filter(|&(_, _, style)| {
+            matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted)
+        })
+        .map(|(start, end, _)| (start, end))
+        .collect();
+    quoted.sort_unstable();
+    quoted
+}
+
+/// The byte range and style of each scalar of `text` up to saphyr's first
+/// error, and whether saphyr read the whole text: `None` when a span does
+/// not read as its scalar.
+fn styled_extents(text: &str) -> (Vec<(usize, usize, ScalarStyle)>, Option<bool>) {
+    let mut cursor = Cursor::default();
+    let mut extents = Vec::new();
+    for next in Parser::new_from_str(text) {
+        let Ok((event, span)) = next else {
+            return (extents, Some(false));
+        };
+        let Event::Scalar(value, style, anchor, tag) = event else {
+            continue;
+        };
+        let Some(found) = styled_extent(
+            text,
+            &mut cursor,
+            &span,
+            style,
+            &value,
+            anchor != 0 || tag.is_some(),
+        ) else {
+            return (extents, None);
+        };
+        extents.extend(found);
+    }
+    (extents, Some(true))
+}
+
+/// The byte range of one scalar, from its span: `Some(None)` for a scalar
+/// that holds no text of the document.
+fn styled_extent(
+    text: &str,
+    cursor: &mut Cursor,
+    span: &saphyr_parser::Span,
+    style: ScalarStyle,
+    value: &str,
+    has_properties: bool,
+) -> Option<Option<(usize, usize, ScalarStyle)>> {
+    let start = cursor.byte_of(text, span.start.index())?;
+    let end = cursor.byte_of(text, span.end.index())?;
+    let spanned = text.get(start..end)?;
+    let node = if has_properties {
+        after_properties(spanned)
+    } else {
+        0
+    };
+    let Some((from, to)) = extent(spanned, node, style, value, has_properties)? else {
+        return Some(None);
+    };
+    Some(Some((
+        start.checked_add(from)?,
+        start.checked_add(to)?,
+        style,
+    )))
 }
 
 /// Where the scalar of a span stands within `spanned`, the text of its

@@ -526,47 +526,43 @@ fn a_block_collection_after_a_tab_is_still_refused_at_the_tab() {
 // Characters outside `c-printable`.
 
 #[test]
-fn a_character_yaml_does_not_allow_is_refused_where_it_stands() {
+fn a_c0_control_character_is_refused_wherever_it_stands() {
+    let cases = [
+        ("{\u{2}\"a\": 1}", pos(1, 2), "U+0002", r"\x02"),
+        ("a: b\u{1}c\n", pos(1, 5), "U+0001", r"\x01"),
+        ("a:\n  \u{1b}b: 1\n", pos(2, 3), "U+001B", r"\x1B"),
+        // Inside quotes too: JSON refuses them in a string as well.
+        ("a: \"x\u{1f}\"\n", pos(1, 6), "U+001F", r"\x1F"),
+        ("é: 'ü\u{8}'\n", pos(1, 6), "U+0008", r"\x08"),
+        ("a: 1 # \u{c}\n", pos(1, 8), "U+000C", r"\x0C"),
+        ("a: |\n  \u{b}\n", pos(2, 3), "U+000B", r"\x0B"),
+        ("a: 1\rb: \u{e}\n", pos(2, 4), "U+000E", r"\x0E"),
+        ("a: \0\n", pos(1, 4), "U+0000", r"\x00"),
+    ];
+    for (text, at, code, escape) in cases {
+        let error = refused_at(text, "yaml/syntax", at);
+        assert_eq!(
+            error.message,
+            format!(
+                "found {code}, a control character YAML does not allow in a document, at {at}; write it as the escape {escape} in a double-quoted string"
+            ),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn del_c1_controls_and_noncharacters_are_refused_outside_quotes() {
     let cases = [
         (
-            "{\u{2}\"a\": 1}",
-            pos(1, 2),
-            "U+0002, a control character",
-            r"\x02",
-        ),
-        (
-            "a: b\u{1}c\n",
+            "a: x\u{7f}\n",
             pos(1, 5),
-            "U+0001, a control character",
-            r"\x01",
-        ),
-        (
-            "a:\n  \u{1b}b: 1\n",
-            pos(2, 3),
-            "U+001B, a control character",
-            r"\x1B",
-        ),
-        (
-            "a: \"x\u{7f}\"\n",
-            pos(1, 6),
             "U+007F, a control character",
             r"\x7F",
         ),
         (
-            "a: 1 # \u{c}\n",
-            pos(1, 8),
-            "U+000C, a control character",
-            r"\x0C",
-        ),
-        (
-            "a: |\n  \u{b}\n",
-            pos(2, 3),
-            "U+000B, a control character",
-            r"\x0B",
-        ),
-        (
-            "é: 'ü\u{80}'\n",
-            pos(1, 6),
+            "é: ü\u{80}\n",
+            pos(1, 5),
             "U+0080, a control character",
             r"\x80",
         ),
@@ -583,19 +579,37 @@ fn a_character_yaml_does_not_allow_is_refused_where_it_stands() {
             r"\uFFFE",
         ),
         (
-            "a: \u{ffff}\n",
-            pos(1, 4),
+            "{\"a\":\u{ffff}1}",
+            pos(1, 6),
             "U+FFFF, a noncharacter",
             r"\uFFFF",
         ),
-        ("a: \0\n", pos(1, 4), "U+0000, a control character", r"\x00"),
+        (
+            "a: |\n  \u{84}\n",
+            pos(2, 3),
+            "U+0084, a control character",
+            r"\x84",
+        ),
+        (
+            "a: 1 # \u{7f}\n",
+            pos(1, 8),
+            "U+007F, a control character",
+            r"\x7F",
+        ),
+        // After a quoted scalar that holds one.
+        (
+            "a: ['\u{7f}', x\u{7f}]\n",
+            pos(1, 11),
+            "U+007F, a control character",
+            r"\x7F",
+        ),
     ];
     for (text, at, what, escape) in cases {
         let error = refused_at(text, "yaml/syntax", at);
         assert_eq!(
             error.message,
             format!(
-                "found {what} YAML does not allow in a document, at {at}; in a double-quoted string, write it as the escape {escape}"
+                "found {what} YAML allows only in a quoted string, at {at}; quote the text, or write it as the escape {escape} in a double-quoted string"
             ),
             "{text:?}"
         );
@@ -615,6 +629,15 @@ fn an_escape_of_such_a_character_and_every_printable_one_load() {
         (
             "a: \u{a0}x \u{fffd} \u{1F600}\n",
             json!({"a": "\u{a0}x \u{fffd} \u{1F600}"}),
+        ),
+        // Written as they are in a quoted scalar, as in a JSON string.
+        (
+            "{\"a\u{80}\": \"x\u{7f}\u{9f}\u{ffff}\"}",
+            json!({"a\u{80}": "x\u{7f}\u{9f}\u{ffff}"}),
+        ),
+        (
+            "a: 'ü\u{80}'\nb: \"\u{fffe}\n  \u{7f}\"\n",
+            json!({"a": "ü\u{80}", "b": "\u{fffe} \u{7f}"}),
         ),
     ];
     for (text, expected) in cases {

@@ -211,15 +211,15 @@ fn load_with(text: &str, limits: &Limits, positions: Positions) -> Result<Docume
 }
 
 /// saphyr's load of `text`; `finish` makes the builder's result. A
-/// character YAML does not allow is the text's first problem unless
-/// another stands before it.
+/// character YAML does not allow where it stands is the text's first
+/// problem unless another stands before it.
 fn load_full<T>(
     text: &str,
     limits: &Limits,
     positions: Positions,
     finish: impl FnOnce(Builder<'_>) -> Result<T, YamlError>,
 ) -> Result<T, YamlError> {
-    let Some((offset, character)) = printable::first_unprintable(text) else {
+    let Some((offset, character)) = first_disallowed(text) else {
         return load_printable(text, limits, positions, finish);
     };
     let at = LineIndex::new(text).position(offset);
@@ -227,6 +227,23 @@ fn load_full<T>(
         Err(error) if error.position.is_some_and(|earlier| earlier < at) => Err(error),
         _ => Err(unprintable(character, at)),
     }
+}
+
+/// The first character outside `c-printable` that YAML does not allow where
+/// it stands (see [`printable`]): a C0 control anywhere, any other outside
+/// a quoted scalar.
+fn first_disallowed(text: &str) -> Option<(usize, char)> {
+    let mut found = printable::unprintable(text).peekable();
+    found.peek()?;
+    let mut quoted: Option<Vec<(usize, usize)>> = None;
+    found.find(|&(offset, character)| {
+        if !printable::allowed_quoted(character) {
+            return true;
+        }
+        let quoted = quoted.get_or_insert_with(|| comments::quoted_extents(text));
+        let at = quoted.partition_point(|&(_, end)| end <= offset);
+        quoted.get(at).is_none_or(|&(start, _)| start > offset)
+    })
 }
 
 /// [`load_full`] of a text of printable characters. A text with a
@@ -263,14 +280,18 @@ fn load_printable<T>(
     }
 }
 
-/// A character outside YAML's `c-printable`, which only a double-quoted
-/// scalar can hold, as an escape.
+/// A character outside YAML's `c-printable` where YAML does not allow it.
 fn unprintable(character: char, at: Position) -> YamlError {
     let code = u32::from(character);
     let what = if character.is_control() {
         "a control character"
     } else {
         "a noncharacter"
+    };
+    let (allowed, fix) = if printable::allowed_quoted(character) {
+        ("allows only in a quoted string", "quote the text, or ")
+    } else {
+        ("does not allow in a document", "")
     };
     let escape = if code <= 0xFF {
         format!("\\x{code:02X}")
@@ -280,8 +301,8 @@ fn unprintable(character: char, at: Position) -> YamlError {
     YamlError::new(
         &crate::diagnostic::stages::yaml::SYNTAX,
         format!(
-            "found U+{code:04X}, {what} YAML does not allow in a document, at {at}; \
-             in a double-quoted string, write it as the escape {escape}"
+            "found U+{code:04X}, {what} YAML {allowed}, at {at}; \
+             {fix}write it as the escape {escape} in a double-quoted string"
         ),
         Some(at),
     )

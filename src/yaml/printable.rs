@@ -1,40 +1,40 @@
 //! The characters a YAML 1.2 stream may hold (`c-printable`): tab, line
 //! feed, carriage return, and every other character but the C0 and C1
 //! control characters (U+0085, NEL, is allowed), DEL and the
-//! noncharacters U+FFFE and U+FFFF. Any other character can only be
-//! written as an escape in a double-quoted scalar. saphyr takes most of
-//! them as text anywhere, even as spacing (`{\x02"a": 1}` loads), so the
-//! loader looks for them itself.
+//! noncharacters U+FFFE and U+FFFF. For JSON's sake a quoted scalar may
+//! also hold DEL, the C1 controls and the two noncharacters, as a JSON
+//! string may; a C0 control can only be written as an escape in a
+//! double-quoted scalar. saphyr takes most of them as text anywhere, even
+//! as spacing (`{\x02"a": 1}` loads), so the loader looks for them itself.
 
-/// The first character of `text` YAML does not allow, with its byte offset.
-pub(super) fn first_unprintable(text: &str) -> Option<(usize, char)> {
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    for chunk in bytes.chunks(64) {
+/// The characters of `text` outside `c-printable`, with their byte offsets.
+pub(super) fn unprintable(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    const CHUNK: usize = 64;
+    text.as_bytes()
+        .chunks(CHUNK)
+        .enumerate()
         // Each chunk is decided whole, without an early exit, so that this
-        // runs on vectors; a chunk with a byte that may start a forbidden
+        // runs on vectors; a chunk with a byte that may start such a
         // character is then read character by character.
-        let suspect = chunk
-            .iter()
-            .fold(false, |any, &b| any | may_start_unprintable(b));
-        if suspect {
-            let end = from + chunk.len();
-            let mut at = from;
-            while at < end {
-                let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
-                    // Inside a character that started in the chunk before.
-                    at += 1;
-                    continue;
-                };
-                if !is_printable(c) {
-                    return Some((at, c));
-                }
-                at += c.len_utf8();
-            }
-        }
-        from += chunk.len();
-    }
-    None
+        .filter(|(_, chunk)| {
+            chunk
+                .iter()
+                .fold(false, |any, &b| any | may_start_unprintable(b))
+        })
+        .flat_map(move |(index, chunk)| {
+            let from = index * CHUNK;
+            (from..from + chunk.len()).filter_map(move |at| {
+                // Nothing inside a character: it started before `at`.
+                let c = text.get(at..)?.chars().next()?;
+                (!is_printable(c)).then_some((at, c))
+            })
+        })
+}
+
+/// Whether `c`, outside `c-printable`, may stand in a quoted scalar: all
+/// but the C0 controls may, as in a JSON string.
+pub(super) fn allowed_quoted(c: char) -> bool {
+    !matches!(c, '\0'..='\u{1F}')
 }
 
 /// Whether `byte` may start a character outside `c-printable`: a C0
@@ -56,6 +56,10 @@ fn is_printable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn first_unprintable(text: &str) -> Option<(usize, char)> {
+        unprintable(text).next()
+    }
 
     #[test]
     fn every_character_outside_c_printable_is_found_at_its_offset() {
@@ -89,6 +93,17 @@ mod tests {
             let padded = format!("{}{text}", " ".repeat(pad));
             assert_eq!(first_unprintable(&padded), None, "{pad}");
         }
+    }
+
+    #[test]
+    fn every_one_is_found_and_the_c0_controls_are_told_apart() {
+        let found: Vec<(usize, char)> = unprintable("\u{1}a\u{7f}\u{80}\u{85}\u{fffe}").collect();
+        assert_eq!(
+            found,
+            [(0, '\u{1}'), (2, '\u{7f}'), (3, '\u{80}'), (7, '\u{fffe}')]
+        );
+        let quoted: Vec<bool> = found.iter().map(|&(_, c)| allowed_quoted(c)).collect();
+        assert_eq!(quoted, [false, true, true, true]);
     }
 
     #[test]
