@@ -693,6 +693,15 @@ mod tests {
         "{\"a\": \"b\nc\"}",
         "{\"a\": 1}\n{\"b\": 2}",
         "{\"a\": \"q\t\"}",
+        // A tab after a colon, a character outside `c-printable`, a block
+        // scalar indicator in flow: saphyr's, and the loader's, to judge.
+        "{\"a\":\t1}",
+        "a:\t1\n",
+        "{\u{2}\"a\": 1}",
+        "a: b\u{7f}\n",
+        "{\"a\": \"\u{80}\"}",
+        "{a: |}\n",
+        "a: [>x]\n",
     ];
 
     #[test]
@@ -779,7 +788,7 @@ mod tests {
     fn document() -> impl Strategy<Value = String> {
         let scalar = prop_oneof![
             "[a-z0-9 ]{1,6}",
-            "[-a-z0-9 :,#.\\[\\]{}\"'&*!|>%@?~]{1,8}",
+            "[-a-z0-9 :,#.\\[\\]{}\"'&*!|>%@?~\t\u{2}\u{7f}]{1,8}",
             Just("\"x, y\"".to_owned()),
             Just("-1".to_owned()),
             Just("null".to_owned()),

@@ -407,6 +407,53 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
     (fast.text.longest != full.text.longest).then(|| "text facts differ".to_owned())
 }
 
+/// How numi's load of `text` differs from JSON's reading of it, when
+/// `text` is a JSON object: every one is YAML 1.2 and must load as itself.
+/// JSON keeps the last of a key written twice, which numi refuses, and
+/// the loader's limits are its own; numbers compare as JSON numbers
+/// (`-0` is `0`). For the compatibility tests and the `fast_path` fuzz
+/// target.
+#[cfg(any(test, fuzzing))]
+#[doc(hidden)]
+pub fn json_disagreement(text: &str) -> Option<String> {
+    use crate::diagnostic::stages::yaml::{DUPLICATE_KEY, TOO_DEEP, TOO_MANY_NODES, TOO_MUCH_TEXT};
+    let Ok(expected @ Value::Object(_)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    match load(text, &Limits::default()) {
+        Ok(document) if same_json(&document.value, &expected) => None,
+        Ok(document) => Some(format!(
+            "loads {} where JSON reads {expected}",
+            document.value
+        )),
+        Err(error)
+            if [DUPLICATE_KEY, TOO_DEEP, TOO_MANY_NODES, TOO_MUCH_TEXT]
+                .iter()
+                .any(|rule| rule.id == error.rule.id) =>
+        {
+            None
+        }
+        Err(error) => Some(format!("refuses it: {} {}", error.rule, error.message)),
+    }
+}
+
+/// JSON's equality, numbers compared by their value.
+#[cfg(any(test, fuzzing))]
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_json(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(key, a)| b.get(key).is_some_and(|b| same_json(a, b)))
+        }
+        (a, b) => a == b,
+    }
+}
+
 /// The scanner gave up on flow nesting: load the text before the point where
 /// it did, so the first problem in document order is reported (normally the
 /// collection that passes `max_depth`) rather than the scanner's own words.
