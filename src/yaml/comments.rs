@@ -103,6 +103,18 @@ pub(super) fn quoted_extents(text: &str) -> Vec<(usize, usize)> {
     quoted
 }
 
+/// The byte ranges of `text` that its scalars hold, in text order, up to
+/// where saphyr stops reading it.
+pub(super) fn held_by_scalars(text: &str) -> Vec<(usize, usize)> {
+    let (extents, _) = styled_extents(text);
+    let mut held: Vec<(usize, usize)> = extents
+        .into_iter()
+        .map(|(start, end, _)| (start, end))
+        .collect();
+    held.sort_unstable();
+    held
+}
+
 /// The byte range and style of each scalar of `text` up to saphyr's first
 /// error, and whether saphyr read the whole text: `None` when a span does
 /// not read as its scalar.

@@ -322,7 +322,7 @@ fn parse<T>(
         // first read says which scalars hold one, and those are left as
         // they are. The scalars stand where they stood in that read, since
         // a space and a tab separate alike.
-        Some(found) => found.without(&scalar_spans(&found.apply(text))),
+        Some(found) => found.without(&comments::held_by_scalars(&found.apply(text))),
         None => Separations::default(),
     };
     let read = separations.apply(text);
@@ -335,16 +335,6 @@ fn parse<T>(
         }
         Err(Failure::Scan(error)) => Err(syntax_error(text, &error, shifts)),
     }
-}
-
-/// Where saphyr's scalars of `text` stand, in characters, up to its first
-/// error: what their spans cover.
-fn scalar_spans(text: &str) -> Vec<(usize, usize)> {
-    Parser::new_from_str(text)
-        .map_while(Result::ok)
-        .filter(|(event, _)| matches!(event, Event::Scalar(..)))
-        .map(|(_, span)| (span.start.index(), span.end.index()))
-        .collect()
 }
 
 /// The value of `text`'s root whatever it is, for the YAML test suite, whose

@@ -12,8 +12,8 @@
 //! refuses, itself, a block collection that starts right after such a tab,
 //! as saphyr meant to. A `:` and tab inside a quoted or block scalar are the
 //! scalar's text, not a separation: a first read of the rewritten text says
-//! which scalars hold one, and those tabs are left as they are (see
-//! [`Separations::without`]).
+//! which bytes the scalars hold ([`super::comments`] knows), and those tabs
+//! are left as they are (see [`Separations::without`]).
 //!
 //! Only a text with `:` and a tab side by side pays for this: for any other
 //! text [`rewrite`] is one search.
@@ -49,15 +49,15 @@ impl Separations {
         self.0.get(at).filter(|s| s.value_index == index)
     }
 
-    /// These separations less those inside the spans `inside` (in
-    /// characters, in text order).
+    /// These separations less those inside the byte ranges `inside` (in
+    /// text order).
     pub(super) fn without(&self, inside: &[(usize, usize)]) -> Separations {
         Separations(
             self.0
                 .iter()
                 .filter(|s| {
-                    let at = inside.partition_point(|&(_, end)| end <= s.tab_index);
-                    inside.get(at).is_none_or(|&(start, _)| start > s.tab_index)
+                    let at = inside.partition_point(|&(_, end)| end <= s.tab);
+                    inside.get(at).is_none_or(|&(start, _)| start > s.tab)
                 })
                 .copied()
                 .collect(),
