@@ -517,8 +517,25 @@ fn a_block_collection_after_a_tab_is_still_refused_at_the_tab() {
             )
         );
     }
-    // With a space they are fine; after a key on the same line, never.
+    // After a space and a tab, or starting with a quote or a property,
+    // which saphyr lets through.
+    for (text, at) in [
+        ("? x\n: \tk: v\n", pos(2, 3)),
+        ("? x\n:\t\"k\": v\n", pos(2, 2)),
+        ("? x\n:\t&a k: v\n", pos(2, 2)),
+        ("? x\n: \t- a\n", pos(2, 3)),
+    ] {
+        refused_at(text, "yaml/syntax", at);
+    }
+    // With spaces they are fine, and so is a flow collection after a tab;
+    // after a key on the same line, a block collection never is.
     loads("? x\n: k: v\n", &json!({"x": {"k": "v"}}), false);
+    loads("? x\n: - a\n", &json!({"x": ["a"]}), false);
+    loads(
+        "a:\t[1]\nb: \t&x {c: d}\ne:\t!!map\t{f: g}\n",
+        &json!({"a": [1], "b": {"c": "d"}, "e": {"f": "g"}}),
+        false,
+    );
     refused_at("a:\t- b\n", "yaml/syntax", pos(1, 4));
     refused_at("a:\tk: v\n", "yaml/syntax", pos(1, 5));
 }

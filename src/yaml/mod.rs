@@ -322,7 +322,11 @@ fn parse<T>(
         // first read says which scalars hold one, and those are left as
         // they are. The scalars stand where they stood in that read, since
         // a space and a tab separate alike.
-        Some(found) => found.without(&comments::held_by_scalars(&found.apply(text))),
+        Some(found) if found.rewrites() => {
+            found.without(&comments::held_by_scalars(&found.apply(text)))
+        }
+        // Nothing to rewrite: a collection never starts inside a scalar.
+        Some(found) => found,
         None => Separations::default(),
     };
     let read = separations.apply(text);
