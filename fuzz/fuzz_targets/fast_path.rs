@@ -1,5 +1,6 @@
 //! Differential: whenever the YAML fast path takes a text, it must load the
-//! same value, at the same positions, as saphyr does.
+//! same value, at the same positions, as saphyr does; and a JSON object
+//! must load as JSON reads it, whichever path takes it.
 
 #![no_main]
 
@@ -10,6 +11,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Some(difference) = numi::yaml::fast_path_disagreement(text) {
+        panic!("{difference} for {text:?}");
+    }
+    if let Some(difference) = numi::yaml::json_disagreement(text) {
         panic!("{difference} for {text:?}");
     }
 });

@@ -13,6 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::Mode;
 use crate::verdict::Verdict;
+use crate::yaml::LineIndex;
 
 /// One replacement of a byte range of the document's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,19 +58,15 @@ impl Fixer for FixEngine {
             .filter(|fix| fix.rule == diagnostic.rule.id)
             .collect();
         let only_one = of_rule.len() == 1;
-        let line_of = |offset: usize| {
-            text.get(..offset)
-                .map_or(0, |before| before.matches('\n').count())
-                .saturating_add(1)
-        };
+        let lines = LineIndex::new(text);
         of_rule
             .into_iter()
             .filter(|fix| {
                 only_one
                     || diagnostic.position.is_some_and(|position| {
-                        fix.edits.iter().any(|edit| {
-                            u32::try_from(line_of(edit.range.start)).ok() == Some(position.line)
-                        })
+                        fix.edits
+                            .iter()
+                            .any(|edit| lines.position(edit.range.start).line == position.line)
                     })
             })
             .map(|fix| Fix {

@@ -1,10 +1,12 @@
 //! Where the cursor stands in a document that may not parse (it is being
 //! typed): the path of keys and sequence items read from the indentation of
-//! the lines above it, and what the kind's schema says of that path.
+//! the lines above it, and what the kind's schema says of that path. Lines
+//! are those of the one line index, [`LineIndex`]: a line feed, a carriage
+//! return or the two together end one, as for the loader and the protocol.
 
 use serde_json::Value;
 
-use crate::yaml::PathSegment;
+use crate::yaml::{LineIndex, PathSegment};
 
 /// One step from the root toward the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +39,8 @@ struct Line<'a> {
     content: &'a str,
 }
 
+/// `line` is one of [`LineIndex::lines`], without its line break.
 fn cut(line: &str) -> Line<'_> {
-    let line = line.strip_suffix('\r').unwrap_or(line);
     let indent = line.len() - line.trim_start_matches(' ').len();
     let mut rest = line.get(indent..).unwrap_or_default();
     let mut markers = 0;
@@ -82,21 +84,12 @@ fn is_blank(line: &Line<'_>) -> bool {
 
 /// The cursor at byte `offset` of `text`.
 pub fn cursor(text: &str, offset: usize) -> Cursor {
-    let offset = offset.min(text.len());
-    let line_start = text
-        .get(..offset)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |at| at + 1);
-    let lines: Vec<&str> = text.split('\n').collect();
-    let index = text
-        .get(..line_start)
-        .map_or(0, |before| before.matches('\n').count());
+    let line_index = LineIndex::new(text);
+    let lines: Vec<&str> = line_index.lines().collect();
+    let at = line_index.position(offset);
+    let index = usize::try_from(at.line.saturating_sub(1)).unwrap_or_default();
     let current = lines.get(index).copied().unwrap_or_default();
-    let before_cursor = text
-        .get(line_start..offset)
-        .unwrap_or_default()
-        .chars()
-        .count();
+    let before_cursor = usize::try_from(at.column.saturating_sub(1)).unwrap_or_default();
     let line = cut(current);
     let mut mapping_reversed = Vec::new();
     let (column, key, in_value) = if is_blank(&line) {
@@ -199,7 +192,7 @@ pub fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
 
 /// The kind a document names on its top-level `kind:` line.
 pub fn kind_name(text: &str) -> Option<&str> {
-    text.lines().find_map(|line| {
+    LineIndex::new(text).lines().find_map(|line| {
         let value = line.strip_prefix("kind:")?.trim();
         let value = value.split(" #").next().unwrap_or(value).trim();
         Some(value.trim_matches(['"', '\'']))
@@ -266,6 +259,35 @@ mod tests {
         assert_eq!(found, Some(&serde_json::json!({"const": 1})));
         assert_eq!(schema_at(&schema, &keys(&["a", "c"])), None);
         assert_eq!(schema_at(&schema, &keys(&["l"])), None);
+    }
+
+    /// The same document with each line end YAML knows: the same cursor,
+    /// key, path and siblings at the same place.
+    #[test]
+    fn every_line_end_gives_the_same_cursor() {
+        let lines = [
+            "kind: EvalSet",
+            "spec:",
+            "  cases:",
+            "  - name: a",
+            "    outcome: x",
+            "    exp|ect: y",
+            "  - name: b",
+            "",
+        ];
+        let expected = at(&lines.join("\n"), "|");
+        assert_eq!(expected.mapping, keys(&["spec", "cases", "[]"]));
+        assert_eq!(expected.key.as_deref(), Some("expect"));
+        assert_eq!(expected.siblings, ["expect", "outcome", "name"]);
+        for end in ["\r\n", "\r"] {
+            let text = lines.join(end);
+            assert_eq!(at(&text, "|"), expected, "{end:?}");
+            assert_eq!(kind_name(&text), Some("EvalSet"), "{end:?}");
+        }
+        // In the value, after the colon, on a line that ends with a CR.
+        let text = lines.join("\r").replace("exp|ect: y", "expect: |y");
+        let in_value = at(&text, "|");
+        assert!(in_value.in_value && in_value.key.as_deref() == Some("expect"));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use std::borrow::Cow;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use super::surrogates;
+use super::{LineIndex, separation, surrogates};
 
 /// One comment of a text: from its `#` to the end of its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,47 +45,130 @@ pub struct Comment<'t> {
 /// numi reads: saphyr refuses it, or a double-quoted scalar holds half of
 /// a surrogate pair escape.
 pub fn comments(text: &str) -> Option<Vec<Comment<'_>>> {
-    // saphyr refuses a surrogate escape; the probe spells each one as
-    // another escape of the same length, so every scalar stands where it
-    // stands in `text`.
-    let readable = match surrogates::rewrite(text) {
+    let scalars = scalar_extents(&readable(text)?)?;
+    Some(outside(text, &scalars))
+}
+
+/// `text` as saphyr can read it, every scalar where it stands in `text`:
+/// saphyr refuses a surrogate escape, so the probe spells each one as
+/// another escape of the same length; and it refuses a tab after a `:`
+/// before a word, so that tab is read as a space (see
+/// [`separation`]: a space and a tab separate alike, and inside a scalar
+/// either is one character of its text).
+pub(super) fn readable(text: &str) -> Option<Cow<'_, str>> {
+    let probed = match surrogates::rewrite(text) {
         None => Cow::Borrowed(text),
         Some(rewritten) if rewritten.lone.is_some() => return None,
         Some(_) => Cow::Owned(surrogates::probe(text)),
     };
-    let scalars = scalar_extents(&readable)?;
-    Some(outside(text, &scalars))
+    Some(match separation::rewrite(&probed) {
+        None => probed,
+        Some(found) => Cow::Owned(found.apply(&probed).into_owned()),
+    })
 }
 
 /// The byte ranges of `text` that its scalars hold, in text order, or
 /// `None` when saphyr refuses the text or a span does not read as its
 /// scalar.
 fn scalar_extents(text: &str) -> Option<Vec<(usize, usize)>> {
-    let mut cursor = Cursor::default();
-    let mut extents = Vec::new();
-    for next in Parser::new_from_str(text) {
-        let (event, span) = next.ok()?;
-        let Event::Scalar(value, style, anchor, tag) = event else {
-            continue;
-        };
-        let start = cursor.byte_of(text, span.start.index())?;
-        let end = cursor.byte_of(text, span.end.index())?;
-        let spanned = text.get(start..end)?;
-        let has_properties = anchor != 0 || tag.is_some();
-        let node = if has_properties {
-            after_properties(spanned)
-        } else {
-            0
-        };
-        let Some((from, to)) = extent(spanned, node, style, &value, has_properties)? else {
-            continue;
-        };
-        extents.push((start.checked_add(from)?, start.checked_add(to)?));
-    }
+    let (extents, whole) = styled_extents(text);
+    let mut extents: Vec<(usize, usize)> = whole?.then(|| {
+        extents
+            .iter()
+            .map(|&(start, end, _)| (start, end))
+            .collect()
+    })?;
     // Spans come in text order; sorting keeps the scan below right even if
     // a parser version did otherwise.
     extents.sort_unstable();
     Some(extents)
+}
+
+/// The byte ranges of `text` that its single- and double-quoted scalars
+/// hold, in text order, up to where saphyr stops reading it: there YAML
+/// allows every character but the C0 controls, as JSON does in a string.
+pub(super) fn quoted_extents(text: &str) -> Vec<(usize, usize)> {
+    let Some(readable) = readable(text) else {
+        return Vec::new();
+    };
+    let (extents, _) = styled_extents(&readable);
+    let mut quoted: Vec<(usize, usize)> = extents
+        .into_iter()
+        .filter(|&(_, _, style)| {
+            matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted)
+        })
+        .map(|(start, end, _)| (start, end))
+        .collect();
+    quoted.sort_unstable();
+    quoted
+}
+
+/// The byte ranges of `text` that its scalars hold, in text order, up to
+/// where saphyr stops reading it.
+pub(super) fn held_by_scalars(text: &str) -> Vec<(usize, usize)> {
+    let (extents, _) = styled_extents(text);
+    let mut held: Vec<(usize, usize)> = extents
+        .into_iter()
+        .map(|(start, end, _)| (start, end))
+        .collect();
+    held.sort_unstable();
+    held
+}
+
+/// The byte range and style of each scalar of `text` up to saphyr's first
+/// error, and whether saphyr read the whole text: `None` when a span does
+/// not read as its scalar.
+fn styled_extents(text: &str) -> (Vec<(usize, usize, ScalarStyle)>, Option<bool>) {
+    let mut cursor = Cursor::default();
+    let mut extents = Vec::new();
+    for next in Parser::new_from_str(text) {
+        let Ok((event, span)) = next else {
+            return (extents, Some(false));
+        };
+        let Event::Scalar(value, style, anchor, tag) = event else {
+            continue;
+        };
+        let Some(found) = styled_extent(
+            text,
+            &mut cursor,
+            &span,
+            style,
+            &value,
+            anchor != 0 || tag.is_some(),
+        ) else {
+            return (extents, None);
+        };
+        extents.extend(found);
+    }
+    (extents, Some(true))
+}
+
+/// The byte range of one scalar, from its span: `Some(None)` for a scalar
+/// that holds no text of the document.
+fn styled_extent(
+    text: &str,
+    cursor: &mut Cursor,
+    span: &saphyr_parser::Span,
+    style: ScalarStyle,
+    value: &str,
+    has_properties: bool,
+) -> Option<Option<(usize, usize, ScalarStyle)>> {
+    let start = cursor.byte_of(text, span.start.index())?;
+    let end = cursor.byte_of(text, span.end.index())?;
+    let spanned = text.get(start..end)?;
+    let node = if has_properties {
+        after_properties(spanned)
+    } else {
+        0
+    };
+    let Some((from, to)) = extent(spanned, node, style, value, has_properties)? else {
+        return Some(None);
+    };
+    Some(Some((
+        start.checked_add(from)?,
+        start.checked_add(to)?,
+        style,
+    )))
 }
 
 /// Where the scalar of a span stands within `spanned`, the text of its
@@ -176,9 +259,9 @@ fn quoted_length(quoted: &str, single: bool) -> Option<usize> {
 /// Every comment of `text` outside `scalars` (sorted byte ranges).
 fn outside<'t>(text: &'t str, scalars: &[(usize, usize)]) -> Vec<Comment<'t>> {
     let bytes = text.as_bytes();
+    let lines = LineIndex::new(text);
     let mut found = Vec::new();
     let mut scalars = scalars.iter().peekable();
-    let mut line: u32 = 1;
     let mut after_blank = true;
     let mut line_has_content = false;
     let mut at = 0;
@@ -187,10 +270,6 @@ fn outside<'t>(text: &'t str, scalars: &[(usize, usize)]) -> Vec<Comment<'t>> {
         let in_scalar = scalars.peek().is_some_and(|&&(start, _)| start <= at);
         match byte {
             b'\r' | b'\n' => {
-                let crlf = byte == b'\n' && at > 0 && bytes.get(at - 1) == Some(&b'\r');
-                if !crlf {
-                    line = line.saturating_add(1);
-                }
                 after_blank = true;
                 line_has_content = false;
             }
@@ -201,7 +280,7 @@ fn outside<'t>(text: &'t str, scalars: &[(usize, usize)]) -> Vec<Comment<'t>> {
                     .map_or(text.len(), |length| at + length);
                 found.push(Comment {
                     offset: at,
-                    line,
+                    line: lines.position(at).line,
                     alone: !line_has_content,
                     text: text.get(at..end).unwrap_or_default(),
                 });
@@ -300,12 +379,7 @@ fn misread(text: &str, found: Option<Vec<Comment<'_>>>) -> Option<String> {
 /// saphyr's events of `text`, spans left out, or `None` when it refuses it.
 #[cfg(any(test, fuzzing))]
 fn events(text: &str) -> Option<Vec<String>> {
-    let readable = match surrogates::rewrite(text) {
-        None => Cow::Borrowed(text),
-        Some(rewritten) if rewritten.lone.is_some() => return None,
-        Some(_) => Cow::Owned(surrogates::probe(text)),
-    };
-    Parser::new_from_str(&readable)
+    Parser::new_from_str(&readable(text)?)
         .map(|next| next.ok().map(|(event, _)| format!("{event:?}")))
         .collect()
 }

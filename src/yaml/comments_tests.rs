@@ -257,3 +257,17 @@ fn the_oracle_catches_a_misread_either_way() {
     assert!(misread(text, None).is_some());
     assert!(misread("a: [\n", Some(Vec::new())).is_some());
 }
+
+/// A tab between a `:` and its value, which saphyr alone refuses, leaves
+/// the comments readable; a `:` and a tab inside a scalar are its text.
+#[test]
+fn a_tab_after_a_colon_leaves_the_comments_readable() {
+    assert_eq!(
+        found("a: {\"a\":\t1} # real\nb:\ttrue # real\nc: 'k:\tv # not'\n"),
+        [(1, false, "# real"), (2, false, "# real")]
+    );
+    assert_eq!(
+        found("a:\t\"x:\tb # not\" # real\r# real\r"),
+        [(1, false, "# real"), (2, true, "# real")]
+    );
+}

@@ -3,6 +3,7 @@
 //! Each is checked on both paths: the fast path (which either takes a text
 //! and loads what saphyr loads, or leaves it to saphyr) and saphyr itself.
 
+use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::*;
@@ -427,4 +428,372 @@ fn lines_are_counted_as_saphyr_counts_them() {
         &json!({"a": "😀", "b": "😀"}),
         false,
     );
+}
+
+// Tabs between a `:` and its value.
+
+#[test]
+fn a_tab_after_a_colon_separates_like_a_space() {
+    let cases = [
+        ("{\"a\":\t1}", json!({"a": 1})),
+        (
+            "{\"a\":\ttrue, \"b\":\tfalse, \"c\":\tnull, \"d\":\t-2.5e3}",
+            json!({"a": true, "b": false, "c": null, "d": -2.5e3}),
+        ),
+        (
+            "{\"a\":\t\t\"x\", \"b\":\t[1,\t2]}",
+            json!({"a": "x", "b": [1, 2]}),
+        ),
+        (
+            "{\n\t\"a\":\t{\n\t\t\"b\":\t1\n\t}\n}\n",
+            json!({"a": {"b": 1}}),
+        ),
+        (
+            "a:\t1\nb:\tword\nc:\t-x\n",
+            json!({"a": 1, "b": "word", "c": "-x"}),
+        ),
+        ("a: [k:\tv]\n", json!({"a": [{"k": "v"}]})),
+        ("s:\n- a:\tb\n", json!({"s": [{"a": "b"}]})),
+        ("? x\n:\tvalue\n", json!({"x": "value"})),
+        ("a: {b:\tc}\r\nd:\t1\r\n", json!({"a": {"b": "c"}, "d": 1})),
+        // Beyond ASCII before the tab: saphyr counts characters.
+        ("é:\t1\nü: [x:\ty]\n", json!({"é": 1, "ü": [{"x": "y"}]})),
+    ];
+    for (text, expected) in cases {
+        loads(text, &expected, false);
+    }
+}
+
+#[test]
+fn a_colon_and_a_tab_inside_a_scalar_stay_its_text() {
+    let cases = [
+        ("{\"a\":\t\"k:\tv\"}", json!({"a": "k:\tv"})),
+        ("{\"k:\tv\":\t1}", json!({"k:\tv": 1})),
+        ("a:\t'k:\tv'\n", json!({"a": "k:\tv"})),
+        ("a: |\n  k:\tv\nb:\t1\n", json!({"a": "k:\tv\n", "b": 1})),
+        ("a:\t1 # k:\tv\n", json!({"a": 1})),
+        // Two keys that only a tab and a space tell apart.
+        (
+            "{\"k:\tv\":\t1, \"k: v\":\t2}",
+            json!({"k:\tv": 1, "k: v": 2}),
+        ),
+    ];
+    for (text, expected) in cases {
+        loads(text, &expected, false);
+    }
+}
+
+#[test]
+fn a_tab_after_a_colon_stands_where_it_was_written() {
+    let text = "a:\t1\nb: {c:\t\"d\"}\n";
+    let document = match saphyr(text) {
+        Ok(document) => document,
+        Err(error) => panic!("{error:?}"),
+    };
+    let lines = LineIndex::new(text);
+    let at = |pointer: &str| {
+        let node = document
+            .locate(&parse_pointer(&document.value, pointer))
+            .node;
+        (lines.position(node.start()), text.get(node.range()))
+    };
+    assert_eq!(at("/a"), (pos(1, 4), Some("1")));
+    assert_eq!(at("/b/c"), (pos(2, 8), Some("\"d\"")));
+}
+
+#[test]
+fn a_block_collection_after_a_tab_is_still_refused_at_the_tab() {
+    // The tab would indent the collection: YAML indents with spaces only.
+    for (text, at) in [
+        ("? x\n:\tk: v\n", pos(2, 2)),
+        ("? x\n:\t\t- a\n", pos(2, 2)),
+        ("a: 1\n? é\n:\tk: v\n", pos(3, 2)),
+    ] {
+        let error = refused_at(text, "yaml/syntax", at);
+        assert_eq!(
+            error.message,
+            format!(
+                "a tab separates ':' from the block collection after it at {at}; only spaces may indent a block collection"
+            )
+        );
+    }
+    // After a space and a tab, or starting with a quote or a property,
+    // which saphyr lets through.
+    for (text, at) in [
+        ("? x\n: \tk: v\n", pos(2, 3)),
+        ("? x\n:\t\"k\": v\n", pos(2, 2)),
+        ("? x\n:\t&a k: v\n", pos(2, 2)),
+        ("? x\n: \t- a\n", pos(2, 3)),
+    ] {
+        refused_at(text, "yaml/syntax", at);
+    }
+    // With spaces they are fine, and so is a flow collection after a tab;
+    // after a key on the same line, a block collection never is.
+    loads("? x\n: k: v\n", &json!({"x": {"k": "v"}}), false);
+    loads("? x\n: - a\n", &json!({"x": ["a"]}), false);
+    loads(
+        "a:\t[1]\nb: \t&x {c: d}\ne:\t!!map\t{f: g}\n",
+        &json!({"a": [1], "b": {"c": "d"}, "e": {"f": "g"}}),
+        false,
+    );
+    refused_at("a:\t- b\n", "yaml/syntax", pos(1, 4));
+    refused_at("a:\tk: v\n", "yaml/syntax", pos(1, 5));
+}
+
+// Characters outside `c-printable`.
+
+#[test]
+fn a_c0_control_character_is_refused_wherever_it_stands() {
+    let cases = [
+        ("{\u{2}\"a\": 1}", pos(1, 2), "U+0002", r"\x02"),
+        ("a: b\u{1}c\n", pos(1, 5), "U+0001", r"\x01"),
+        ("a:\n  \u{1b}b: 1\n", pos(2, 3), "U+001B", r"\x1B"),
+        // Inside quotes too: JSON refuses them in a string as well.
+        ("a: \"x\u{1f}\"\n", pos(1, 6), "U+001F", r"\x1F"),
+        ("é: 'ü\u{8}'\n", pos(1, 6), "U+0008", r"\x08"),
+        ("a: 1 # \u{c}\n", pos(1, 8), "U+000C", r"\x0C"),
+        ("a: |\n  \u{b}\n", pos(2, 3), "U+000B", r"\x0B"),
+        ("a: 1\rb: \u{e}\n", pos(2, 4), "U+000E", r"\x0E"),
+        ("a: \0\n", pos(1, 4), "U+0000", r"\x00"),
+    ];
+    for (text, at, code, escape) in cases {
+        let error = refused_at(text, "yaml/syntax", at);
+        assert_eq!(
+            error.message,
+            format!(
+                "found {code}, a control character YAML does not allow in a document, at {at}; write it as the escape {escape} in a double-quoted string"
+            ),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn del_c1_controls_and_noncharacters_are_refused_outside_quotes() {
+    let cases = [
+        (
+            "a: x\u{7f}\n",
+            pos(1, 5),
+            "U+007F, a control character",
+            r"\x7F",
+        ),
+        (
+            "é: ü\u{80}\n",
+            pos(1, 5),
+            "U+0080, a control character",
+            r"\x80",
+        ),
+        (
+            "a: \u{9f}\r\n",
+            pos(1, 4),
+            "U+009F, a control character",
+            r"\x9F",
+        ),
+        (
+            "a: 1\rb: \u{fffe}\n",
+            pos(2, 4),
+            "U+FFFE, a noncharacter",
+            r"\uFFFE",
+        ),
+        (
+            "{\"a\":\u{ffff}1}",
+            pos(1, 6),
+            "U+FFFF, a noncharacter",
+            r"\uFFFF",
+        ),
+        (
+            "a: |\n  \u{84}\n",
+            pos(2, 3),
+            "U+0084, a control character",
+            r"\x84",
+        ),
+        (
+            "a: 1 # \u{7f}\n",
+            pos(1, 8),
+            "U+007F, a control character",
+            r"\x7F",
+        ),
+        // After a quoted scalar that holds one.
+        (
+            "a: ['\u{7f}', x\u{7f}]\n",
+            pos(1, 11),
+            "U+007F, a control character",
+            r"\x7F",
+        ),
+    ];
+    for (text, at, what, escape) in cases {
+        let error = refused_at(text, "yaml/syntax", at);
+        assert_eq!(
+            error.message,
+            format!(
+                "found {what} YAML allows only in a quoted string, at {at}; quote the text, or write it as the escape {escape} in a double-quoted string"
+            ),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn an_escape_of_such_a_character_and_every_printable_one_load() {
+    let cases = [
+        (r#"a: "\x02""#, json!({"a": "\u{2}"})),
+        (
+            r#"{"a": "\u0002\u007f\u0080\ufffe"}"#,
+            json!({"a": "\u{2}\u{7f}\u{80}\u{fffe}"}),
+        ),
+        ("a: \"x\ty\"\n", json!({"a": "x\ty"})),
+        ("a: b\u{85}c\n", json!({"a": "b\u{85}c"})),
+        (
+            "a: \u{a0}x \u{fffd} \u{1F600}\n",
+            json!({"a": "\u{a0}x \u{fffd} \u{1F600}"}),
+        ),
+        // Written as they are in a quoted scalar, as in a JSON string.
+        (
+            "{\"a\u{80}\": \"x\u{7f}\u{9f}\u{ffff}\"}",
+            json!({"a\u{80}": "x\u{7f}\u{9f}\u{ffff}"}),
+        ),
+        (
+            "a: 'ü\u{80}'\nb: \"\u{fffe}\n  \u{7f}\"\n",
+            json!({"a": "ü\u{80}", "b": "\u{fffe} \u{7f}"}),
+        ),
+    ];
+    for (text, expected) in cases {
+        let fast = fast_path(text).is_some();
+        loads(text, &expected, fast);
+    }
+}
+
+#[test]
+fn the_first_problem_in_the_text_is_reported_such_a_character_or_another() {
+    refused_at("a: [1\nb: \u{2}\n", "yaml/syntax", pos(2, 2));
+    refused_at("a: 1\na: 2\nb: \u{2}\n", "yaml/duplicate-key", pos(2, 1));
+    refused_at("b: \u{2}\na: 1\na: 2\n", "yaml/syntax", pos(1, 4));
+    refused_at("a: \u{2}\nb: [1\n", "yaml/syntax", pos(1, 4));
+}
+
+// Indicators that cannot start a plain scalar.
+
+#[test]
+fn a_block_scalar_indicator_cannot_start_a_plain_scalar_in_flow() {
+    for (text, at, indicator) in [
+        ("{a: |}\n", pos(1, 5), '|'),
+        ("{a: >}\n", pos(1, 5), '>'),
+        ("a: [x, >y]\n", pos(1, 8), '>'),
+        ("a: [x, |-]\n", pos(1, 8), '|'),
+        ("{|: a}\n", pos(1, 2), '|'),
+        ("a: {b: !!str |}\n", pos(1, 8), '|'),
+    ] {
+        let error = refused_at(text, "yaml/syntax", at);
+        assert_eq!(
+            error.message,
+            format!(
+                "a plain scalar cannot start with '{indicator}', a block scalar indicator, at {at}; quote the text"
+            ),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn a_block_scalar_indicator_quoted_inside_or_in_block_context_is_fine() {
+    let cases = [
+        ("{a: \"|\", b: '>'}\n", json!({"a": "|", "b": ">"})),
+        ("a: [x|y, x>y, x |]\n", json!({"a": ["x|y", "x>y", "x |"]})),
+        (
+            "a: |\n  text\nb: >\n  more\n",
+            json!({"a": "text\n", "b": "more\n"}),
+        ),
+        ("{\"a\": \"|\"}", json!({"a": "|"})),
+    ];
+    for (text, expected) in cases {
+        let fast = fast_path(text).is_some();
+        loads(text, &expected, fast);
+    }
+}
+
+// JSON, whatever white space it is written with.
+
+#[test]
+fn the_json_oracle_catches_a_difference_and_passes_what_json_reads_alike() {
+    assert_eq!(json_disagreement("{\"a\":\t1, \"b\": [-0, 1.0]}"), None);
+    // Not a JSON object, or a key twice: nothing to compare.
+    assert_eq!(json_disagreement("[1]"), None);
+    assert_eq!(json_disagreement("{\"a\": 1, \"a\": 2}"), None);
+    assert_eq!(json_disagreement("{a: 1}"), None);
+    // A C0 control in a string JSON refuses too: nothing to compare.
+    assert_eq!(json_disagreement("{\"a\": \"x\u{2}\"}"), None);
+    assert!(!same_json(&json!({"a": [1, 2]}), &json!({"a": [1]})));
+    assert!(!same_json(&json!({"a": 1}), &json!({"a": "1"})));
+    assert!(same_json(&json!({"a": 0}), &json!({"a": -0.0})));
+}
+
+/// A JSON value whose strings hold what matters to YAML.
+fn json_value() -> impl Strategy<Value = Value> {
+    let string = r#"[a-z:#|>'"\\\t \u{e9}-]{0,5}"#;
+    let atom = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-1000i64..1000).prop_map(Value::from),
+        prop::sample::select(vec![0.5, -2.5e3, 1e16, 0.1]).prop_map(Value::from),
+        string.prop_map(Value::String),
+    ];
+    atom.prop_recursive(3, 24, 4, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(string, inner, 0..4)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+/// `value` written as JSON with `spaces` (cycled) wherever JSON allows
+/// white space.
+fn render_spaced(value: &Value, spaces: &mut impl Iterator<Item = &'static str>, out: &mut String) {
+    let (open, close, entries): (char, char, Vec<(Option<&String>, &Value)>) = match value {
+        Value::Array(items) => ('[', ']', items.iter().map(|item| (None, item)).collect()),
+        Value::Object(map) => (
+            '{',
+            '}',
+            map.iter().map(|(key, item)| (Some(key), item)).collect(),
+        ),
+        atom => return out.push_str(&atom.to_string()),
+    };
+    out.push(open);
+    for (index, (key, item)) in entries.into_iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push_str(spaces.next().unwrap_or_default());
+        if let Some(key) = key {
+            out.push_str(&Value::String(key.clone()).to_string());
+            out.push_str(spaces.next().unwrap_or_default());
+            out.push(':');
+            out.push_str(spaces.next().unwrap_or_default());
+        }
+        render_spaced(item, spaces, out);
+        out.push_str(spaces.next().unwrap_or_default());
+    }
+    out.push(close);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+    /// Tabs, spaces and every line end between JSON's tokens: the text
+    /// loads as JSON reads it.
+    #[test]
+    fn json_loads_as_json_reads_it_whatever_its_white_space(
+        entries in prop::collection::btree_map("[a-z]{1,3}", json_value(), 0..5),
+        spaces in prop::collection::vec(
+            prop::sample::select(vec!["", " ", "\t", "\t\t", " \t", "\n", "\r\n", "\r", "\n\t"]),
+            1..16,
+        ),
+    ) {
+        let root = Value::Object(entries.into_iter().collect());
+        let mut spaces = spaces.into_iter().cycle();
+        let mut text = String::new();
+        render_spaced(&root, &mut spaces, &mut text);
+        let expected: Value = serde_json::from_str(&text).unwrap_or_default();
+        prop_assert_eq!(&expected, &root);
+        prop_assert_eq!(json_disagreement(&text), None, "{:?}", text);
+    }
 }

@@ -16,7 +16,7 @@
 
 use saphyr_parser::{Event, Marker, Span};
 
-use super::{Builder, Document, Limits, Positions, surrogates};
+use super::{Builder, Document, Limits, Positions, separation, surrogates};
 
 /// The fast path does not apply; load the file with the full parser.
 #[derive(Debug)]
@@ -38,7 +38,13 @@ pub(super) fn load(text: &str, limits: &Limits, positions: Positions) -> Result<
     if !is_printable_ascii(bytes) {
         return Err(GiveUp);
     }
-    let mut builder = Builder::new(text, limits, positions, &surrogates::NO_SHIFTS);
+    let mut builder = Builder::new(
+        text,
+        limits,
+        positions,
+        &surrogates::NO_SHIFTS,
+        &separation::NO_SEPARATIONS,
+    );
     builder.ascii = true;
     // Printable ASCII without escapes, each scalar on one line: so is every
     // key and string.
@@ -687,6 +693,15 @@ mod tests {
         "{\"a\": \"b\nc\"}",
         "{\"a\": 1}\n{\"b\": 2}",
         "{\"a\": \"q\t\"}",
+        // A tab after a colon, a character outside `c-printable`, a block
+        // scalar indicator in flow: saphyr's, and the loader's, to judge.
+        "{\"a\":\t1}",
+        "a:\t1\n",
+        "{\u{2}\"a\": 1}",
+        "a: b\u{7f}\n",
+        "{\"a\": \"\u{80}\"}",
+        "{a: |}\n",
+        "a: [>x]\n",
     ];
 
     #[test]
@@ -773,7 +788,7 @@ mod tests {
     fn document() -> impl Strategy<Value = String> {
         let scalar = prop_oneof![
             "[a-z0-9 ]{1,6}",
-            "[-a-z0-9 :,#.\\[\\]{}\"'&*!|>%@?~]{1,8}",
+            "[-a-z0-9 :,#.\\[\\]{}\"'&*!|>%@?~\t\u{2}\u{7f}]{1,8}",
             Just("\"x, y\"".to_owned()),
             Just("-1".to_owned()),
             Just("null".to_owned()),

@@ -82,6 +82,28 @@ impl<'t> LineIndex<'t> {
         Some((start, end))
     }
 
+    /// How many lines the text has: one more than its line ends.
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The text of line `line` (from 1, as numi's positions count lines),
+    /// its line break left out.
+    pub fn line(&self, line: u32) -> Option<&'t str> {
+        let index = usize::try_from(line.checked_sub(1)?).ok()?;
+        let (start, end) = self.line_bounds(index)?;
+        self.text.get(start..end)
+    }
+
+    /// Every line of the text, from the first, their line breaks left out.
+    pub fn lines(&self) -> impl Iterator<Item = &'t str> + '_ {
+        (0..self.starts.len()).map(|index| {
+            self.line_bounds(index)
+                .and_then(|(start, end)| self.text.get(start..end))
+                .unwrap_or_default()
+        })
+    }
+
     /// `offset` moved back onto a character boundary and into the text.
     fn floor(&self, offset: usize) -> usize {
         let mut offset = offset.min(self.text.len());
@@ -207,6 +229,19 @@ mod tests {
         // A text without line ends is one line; an empty text too.
         assert_eq!(LineIndex::new("abc").position(3), at(1, 4));
         assert_eq!(LineIndex::new("").position(0), at(1, 1));
+    }
+
+    #[test]
+    fn lines_are_cut_at_every_line_end_and_leave_it_out() {
+        for end in ["\n", "\r\n", "\r"] {
+            let text = ["a: 1", "", "  b", ""].join(end);
+            let index = LineIndex::new(&text);
+            assert_eq!(index.line_count(), 4, "{text:?}");
+            let lines: Vec<&str> = index.lines().collect();
+            assert_eq!(lines, ["a: 1", "", "  b", ""], "{text:?}");
+            assert_eq!(index.line(3), Some("  b"), "{text:?}");
+            assert_eq!((index.line(0), index.line(5)), (None, None), "{text:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,9 @@ mod fast;
 mod lines;
 pub mod plain;
 mod positions;
+mod printable;
 mod scalar;
+mod separation;
 pub mod strict_json;
 #[cfg(test)]
 mod suite;
@@ -29,6 +31,7 @@ pub use positions::{
 use scalar::{
     ScalarError, core_suffix, is_non_specific, is_null, resolve_plain, resolve_tagged, tag_name,
 };
+use separation::Separations;
 use surrogates::Shifts;
 
 /// Bounds that keep hostile input cheap.
@@ -194,13 +197,7 @@ const START: Position = Position { line: 1, column: 1 };
 
 /// The position just after `text`.
 fn end_of(text: &str) -> Position {
-    let line_start = text.rfind('\n').map_or(0, |newline| newline + 1);
-    let last_line = text.get(line_start..).unwrap_or_default();
-    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    Position {
-        line: count(text.matches('\n').count()).saturating_add(1),
-        column: count(last_line.chars().count()).saturating_add(1),
-    }
+    LineIndex::new(text).position(text.len())
 }
 
 /// The text of the node at `pointer` as `bytes` write it (`2.0`, `1e2`,
@@ -228,10 +225,46 @@ fn load_with(text: &str, limits: &Limits, positions: Positions) -> Result<Docume
     load_full(text, limits, positions, |builder| builder.finish())
 }
 
-/// saphyr's load of `text`; `finish` makes the builder's result. A text
-/// with a surrogate pair escape is read as rewritten by [`surrogates`], and a
-/// lone surrogate is its first problem unless another stands before it.
+/// saphyr's load of `text`; `finish` makes the builder's result. A
+/// character YAML does not allow where it stands is the text's first
+/// problem unless another stands before it.
 fn load_full<T>(
+    text: &str,
+    limits: &Limits,
+    positions: Positions,
+    finish: impl FnOnce(Builder<'_>) -> Result<T, YamlError>,
+) -> Result<T, YamlError> {
+    let Some((offset, character)) = first_disallowed(text) else {
+        return load_printable(text, limits, positions, finish);
+    };
+    let at = LineIndex::new(text).position(offset);
+    match load_printable(text, limits, positions, finish) {
+        Err(error) if error.position.is_some_and(|earlier| earlier < at) => Err(error),
+        _ => Err(unprintable(character, at)),
+    }
+}
+
+/// The first character outside `c-printable` that YAML does not allow where
+/// it stands (see [`printable`]): a C0 control anywhere, any other outside
+/// a quoted scalar.
+fn first_disallowed(text: &str) -> Option<(usize, char)> {
+    let mut found = printable::unprintable(text).peekable();
+    found.peek()?;
+    let mut quoted: Option<Vec<(usize, usize)>> = None;
+    found.find(|&(offset, character)| {
+        if !printable::allowed_quoted(character) {
+            return true;
+        }
+        let quoted = quoted.get_or_insert_with(|| comments::quoted_extents(text));
+        let at = quoted.partition_point(|&(_, end)| end <= offset);
+        quoted.get(at).is_none_or(|&(start, _)| start > offset)
+    })
+}
+
+/// [`load_full`] of a text of printable characters. A text with a
+/// surrogate pair escape is read as rewritten by [`surrogates`], and a lone
+/// surrogate is its first problem unless another stands before it.
+fn load_printable<T>(
     text: &str,
     limits: &Limits,
     positions: Positions,
@@ -262,6 +295,36 @@ fn load_full<T>(
     }
 }
 
+/// A character outside YAML's `c-printable` where YAML does not allow it.
+fn unprintable(character: char, at: Position) -> YamlError {
+    let code = u32::from(character);
+    let what = if character.is_control() {
+        "a control character"
+    } else {
+        "a noncharacter"
+    };
+    let (allowed, fix) = if printable::allowed_quoted(character) {
+        ("allows only in a quoted string", "quote the text, or ")
+    } else {
+        ("does not allow in a document", "")
+    };
+    let escape = if code <= 0xFF {
+        format!("\\x{code:02X}")
+    } else {
+        format!("\\u{code:04X}")
+    };
+    YamlError::new(
+        &crate::diagnostic::stages::yaml::SYNTAX,
+        format!(
+            "found U+{code:04X}, {what} YAML {allowed}, at {at}; \
+             {fix}write it as the escape {escape} in a double-quoted string"
+        ),
+        Some(at),
+    )
+}
+
+/// saphyr's load of `text`, with the tabs [`separation`] finds after a
+/// `:` written as spaces.
 fn parse<T>(
     text: &str,
     limits: &Limits,
@@ -269,12 +332,25 @@ fn parse<T>(
     shifts: &Shifts,
     finish: impl FnOnce(Builder<'_>) -> Result<T, YamlError>,
 ) -> Result<T, YamlError> {
-    let builder = Builder::new(text, limits, positions, shifts);
-    match feed(text, builder).and_then(|builder| finish(builder).map_err(Failure::Yaml)) {
+    let separations = match separation::rewrite(text) {
+        // A `:` and a tab inside a quoted or block scalar are its text: a
+        // first read says which scalars hold one, and those are left as
+        // they are. The scalars stand where they stood in that read, since
+        // a space and a tab separate alike.
+        Some(found) if found.rewrites() => {
+            found.without(&comments::held_by_scalars(&found.apply(text)))
+        }
+        // Nothing to rewrite: a collection never starts inside a scalar.
+        Some(found) => found,
+        None => Separations::default(),
+    };
+    let read = separations.apply(text);
+    let builder = Builder::new(&read, limits, positions, shifts, &separations);
+    match feed(&read, builder).and_then(|builder| finish(builder).map_err(Failure::Yaml)) {
         Ok(loaded) => Ok(loaded),
         Err(Failure::Yaml(error)) => Err(error),
         Err(Failure::Scan(error)) if error.info() == SCANNER_FLOW_LIMIT => {
-            Err(flow_too_deep(text, &error, limits, shifts))
+            Err(flow_too_deep(&read, &separations, &error, limits, shifts))
         }
         Err(Failure::Scan(error)) => Err(syntax_error(text, &error, shifts)),
     }
@@ -340,17 +416,70 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
     (fast.text.longest != full.text.longest).then(|| "text facts differ".to_owned())
 }
 
+/// How numi's load of `text` differs from JSON's reading of it, when
+/// `text` is a JSON object: every one is YAML 1.2 and must load as itself.
+/// JSON keeps the last of a key written twice, which numi refuses, and
+/// the loader's limits are its own; numbers compare as JSON numbers
+/// (`-0` is `0`). For the compatibility tests and the `fast_path` fuzz
+/// target.
+#[cfg(any(test, fuzzing))]
+#[doc(hidden)]
+pub fn json_disagreement(text: &str) -> Option<String> {
+    use crate::diagnostic::stages::yaml::{DUPLICATE_KEY, TOO_DEEP, TOO_MANY_NODES, TOO_MUCH_TEXT};
+    let Ok(expected @ Value::Object(_)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    match load(text, &Limits::default()) {
+        Ok(document) if same_json(&document.value, &expected) => None,
+        Ok(document) => Some(format!(
+            "loads {} where JSON reads {expected}",
+            document.value
+        )),
+        Err(error)
+            if [DUPLICATE_KEY, TOO_DEEP, TOO_MANY_NODES, TOO_MUCH_TEXT]
+                .iter()
+                .any(|rule| rule.id == error.rule.id) =>
+        {
+            None
+        }
+        Err(error) => Some(format!("refuses it: {} {}", error.rule, error.message)),
+    }
+}
+
+/// JSON's equality, numbers compared by their value.
+#[cfg(any(test, fuzzing))]
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_json(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(key, a)| b.get(key).is_some_and(|b| same_json(a, b)))
+        }
+        (a, b) => a == b,
+    }
+}
+
 /// The scanner gave up on flow nesting: load the text before the point where
 /// it did, so the first problem in document order is reported (normally the
 /// collection that passes `max_depth`) rather than the scanner's own words.
-fn flow_too_deep(text: &str, error: &ScanError, limits: &Limits, shifts: &Shifts) -> YamlError {
+fn flow_too_deep(
+    text: &str,
+    separations: &Separations,
+    error: &ScanError,
+    limits: &Limits,
+    shifts: &Shifts,
+) -> YamlError {
     let at = shifts.original(position(error.marker()));
     let cut = text
         .char_indices()
         .nth(error.marker().index())
         .map_or(text.len(), |(offset, _)| offset);
     let earlier = match text.get(..cut).map(|prefix| {
-        let builder = Builder::new(prefix, limits, Positions::Skip, shifts);
+        let builder = Builder::new(prefix, limits, Positions::Skip, shifts, separations);
         feed(prefix, builder).and_then(|builder| builder.finish().map_err(Failure::Yaml))
     }) {
         Some(Err(Failure::Yaml(found))) => Some(found),
@@ -388,7 +517,8 @@ fn syntax_error(text: &str, error: &ScanError, shifts: &Shifts) -> YamlError {
 /// saphyr marks a tab used as indentation just after the tabs: point at the
 /// first of the tabs right before the marker, when there are any.
 fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
-    let line = text.lines().nth(marker.line().checked_sub(1)?)?;
+    let line_number = u32::try_from(marker.line()).ok()?;
+    let line = LineIndex::new(text).line(line_number)?;
     let before: Vec<char> = line.chars().take(marker.col()).collect();
     if line.chars().nth(marker.col()) == Some('\t') {
         return None;
@@ -399,7 +529,7 @@ fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
     }
     let column = before.len() - tabs + 1;
     Some(Position {
-        line: u32::try_from(marker.line()).ok()?,
+        line: line_number,
         column: u32::try_from(column).ok()?,
     })
 }
@@ -408,7 +538,8 @@ fn at_leading_tabs(text: &str, marker: &Marker) -> Option<Position> {
 fn first_tab_from(text: &str, from: Position) -> Option<Position> {
     let first_line = usize::try_from(from.line.checked_sub(1)?).ok()?;
     let skip = usize::try_from(from.column.saturating_sub(1)).ok()?;
-    for (index, line) in text.lines().enumerate().skip(first_line) {
+    let lines = LineIndex::new(text);
+    for (index, line) in lines.lines().enumerate().skip(first_line) {
         let start = if index == first_line { skip } else { 0 };
         if let Some(column) = line.chars().skip(start).position(|c| c == '\t') {
             return Some(Position {
@@ -479,6 +610,9 @@ struct Builder<'a> {
     /// Where `text`, rewritten for its surrogate pairs, stands from the
     /// original: saphyr's positions are translated back as they arrive.
     shifts: &'a Shifts,
+    /// The tabs after a `:` that saphyr read as spaces: no block collection
+    /// may start right after one.
+    separations: &'a Separations,
     record: bool,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Anchored>,
@@ -502,11 +636,18 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(text: &'a str, limits: &'a Limits, positions: Positions, shifts: &'a Shifts) -> Self {
+    fn new(
+        text: &'a str,
+        limits: &'a Limits,
+        positions: Positions,
+        shifts: &'a Shifts,
+        separations: &'a Separations,
+    ) -> Self {
         Builder {
             text,
             limits,
             shifts,
+            separations,
             record: positions == Positions::Record,
             stack: Vec::new(),
             anchors: HashMap::new(),
@@ -616,6 +757,7 @@ impl<'a> Builder<'a> {
                 self.on_scalar(text, style, anchor, tag.as_deref(), at, bytes)?;
             }
             Event::SequenceStart(anchor, tag) => {
+                self.check_separation(start, at)?;
                 self.check_collection_tag(tag.as_deref(), "seq", at)?;
                 let bytes = self.bytes_of(span);
                 let (at, bytes) = match self.indentless_dash(at, start.index()) {
@@ -630,6 +772,7 @@ impl<'a> Builder<'a> {
                 self.open(Collection::Sequence(Vec::new()), anchor, at, bytes)?;
             }
             Event::MappingStart(anchor, tag) => {
+                self.check_separation(start, at)?;
                 self.check_collection_tag(tag.as_deref(), "map", at)?;
                 let bytes = self.bytes_of(span);
                 self.open(
@@ -648,6 +791,31 @@ impl<'a> Builder<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// A collection that starts right after a tab that follows a `:` is a
+    /// block collection on the line of its `:`, which the tab would indent:
+    /// YAML indents with spaces only. (A flow collection starts with a
+    /// bracket, which [`separation`] never finds after a tab.)
+    fn check_separation(&self, start: &Marker, at: Position) -> Result<(), YamlError> {
+        let Some(separation) = self.separations.value_at(start.index()) else {
+            return Ok(());
+        };
+        let back = separation.value_index - separation.tab_index;
+        let tab = Position {
+            line: at.line,
+            column: at
+                .column
+                .saturating_sub(u32::try_from(back).unwrap_or(u32::MAX)),
+        };
+        Err(YamlError::new(
+            &crate::diagnostic::stages::yaml::SYNTAX,
+            format!(
+                "a tab separates ':' from the block collection after it at {tab}; \
+                 only spaces may indent a block collection"
+            ),
+            Some(tab),
+        ))
     }
 
     fn check_collection_tag(
@@ -732,6 +900,20 @@ impl<'a> Builder<'a> {
         at: Position,
         bytes: Span,
     ) -> Result<(), YamlError> {
+        if style == ScalarStyle::Plain {
+            if let Some(indicator) = text.chars().next().filter(|c| matches!(c, '|' | '>')) {
+                // saphyr takes `|` and `>` for text in a flow collection;
+                // YAML 1.2 never lets an indicator start a plain scalar.
+                return Err(YamlError::new(
+                    &crate::diagnostic::stages::yaml::SYNTAX,
+                    format!(
+                        "a plain scalar cannot start with '{indicator}', a block scalar \
+                         indicator, at {at}; quote the text"
+                    ),
+                    Some(at),
+                ));
+            }
+        }
         self.spend(1, text.len(), at)?;
         let text_bytes = text.len();
         self.longest_text = self.longest_text.max(text_bytes);

@@ -32,7 +32,12 @@ pub fn plain_scalars(text: &str) -> Vec<PlainScalar> {
     // The path of the collection each frame stands for; `None` below a
     // key that is no string, whose values no pointer reaches.
     let mut paths: Vec<Option<Vec<PathSegment>>> = Vec::new();
-    let mut parser = Parser::new_from_str(text);
+    // Read as the loader reads it (a tab after a `:` as a space): every
+    // scalar stands where it stands in `text`.
+    let Some(read) = super::comments::readable(text) else {
+        return Vec::new();
+    };
+    let mut parser = Parser::new_from_str(&read);
     while let Some(next) = parser.next_event() {
         let Ok((event, span)) = next else {
             return Vec::new();
@@ -151,6 +156,7 @@ mod tests {
     #[test]
     fn tagged_aliased_and_unparsable_text_give_nothing_wrong() {
         assert_eq!(found("a: !!str yes\nb: &x on\nc: *x\n").len(), 1);
+        assert_eq!(found("a:\tyes\n"), [("/a".to_owned(), "yes".to_owned(), 1)]);
         assert_eq!(found("a: [unclosed\n"), Vec::new());
         assert_eq!(found("plain"), [(String::new(), "plain".to_owned(), 1)]);
     }

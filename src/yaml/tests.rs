@@ -481,18 +481,6 @@ fn syntax_error_for_a_tab_used_as_indentation_points_at_the_tab() {
 }
 
 #[test]
-fn syntax_error_for_a_nul_character() {
-    assert_eq!(
-        load_err("a: \0\n"),
-        error(
-            "yaml/syntax",
-            "found unprintable character at line 1 column 4",
-            Some(pos(1, 4))
-        )
-    );
-}
-
-#[test]
 fn syntax_error_for_a_mapping_on_the_line_of_a_mapping_value() {
     assert_eq!(
         load_err("a: b: c\n"),

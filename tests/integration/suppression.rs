@@ -232,3 +232,44 @@ fn an_authored_documents_scalar_text_does_not_suppress() {
         assert_eq!(result["suppressed"], serde_json::json!([]), "{text}");
     }
 }
+
+/// Lines end with a line feed, a CR and LF, or a lone CR, and a tab may
+/// separate a `:` from its value: the finding and its suppression stand on
+/// the same line whatever the text is written with, alone on the line above
+/// or at the end of the finding's own line.
+#[test]
+fn a_suppression_holds_whatever_the_line_ends_and_the_separating_tabs() {
+    for end in ["\n", "\r\n", "\r"] {
+        for colon in [": ", ":\t"] {
+            let above = [
+                "spec:",
+                "  change_type: \"bugfix\"",
+                &format!("  {IGNORE_MIN_RUNS}"),
+                &format!("  qualification{colon}{{min_runs{colon}0}}"),
+                "",
+            ]
+            .join("\n");
+            let same_line = [
+                "spec:",
+                &format!("  change_type{colon}bugfix"),
+                &format!("  qualification{colon}{{min_runs{colon}0}} {IGNORE_MIN_RUNS}"),
+                "",
+            ]
+            .join("\n");
+            // The finding's line: after the five lines of `playbook`.
+            for (spec, line) in [(above, 9), (same_line, 8)] {
+                let text = playbook(&spec).replace('\n', end);
+                let (code, result) = validate(&text);
+                assert_eq!(code, 0, "{text:?}\n{result}");
+                assert_eq!(result["suppressed"][0]["rule"], "playbook/min-runs");
+                // Without the comment, the finding stands on its line.
+                let bare = text.replace(IGNORE_MIN_RUNS, "");
+                let (code, result) = validate(&bare);
+                assert_eq!(code, 3, "{bare:?}\n{result}");
+                let found = diagnostics(&result);
+                assert_eq!(found[0].0, "playbook/min-runs", "{bare:?}");
+                assert_eq!(found[0].1, line, "{bare:?}");
+            }
+        }
+    }
+}

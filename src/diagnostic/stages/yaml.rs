@@ -26,9 +26,11 @@ pub const SYNTAX: RuleDoc = RuleDoc {
     summary: "The file is well-formed YAML.",
     explanation: "numi parses each file with a YAML 1.2 parser and reports the parser's message with the \
 line and column where it stopped: an unclosed quote or bracket, a tab used for \
-indentation, an alias with no anchor, a key at the wrong indentation.\n\nFix the text at \
-the position shown; the problem often starts a little before it, where a quote or \
-bracket was opened.",
+indentation, an alias with no anchor, a key at the wrong indentation, a control character \
+written as it is, a `|` or `>` starting a plain scalar in a flow collection.\n\nFix the \
+text at the position shown; the problem often starts a little before it, where a quote \
+or bracket was opened. Write a control character as an escape in a double-quoted string \
+(`\"\\x02\"`), and quote text that starts with an indicator (`{a: \"|\"}`).",
     failing: include_str!("examples/yaml/syntax.failing.yaml"),
     passing: include_str!("examples/yaml/syntax.passing.yaml"),
 };
