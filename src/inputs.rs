@@ -13,7 +13,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{DirEntry, WalkBuilder};
 
-use crate::location::io_reason;
+use crate::location::{NOT_A_REGULAR_FILE, io_reason};
 
 /// The folder that holds a repository's configuration tree.
 pub const CONFIGURATION_TREE: &str = ".numinance";
@@ -97,14 +97,22 @@ impl ExcludePatterns {
     /// Checks every pattern.
     pub fn new(patterns: &[String]) -> Result<Self, String> {
         let mut builder = GitignoreBuilder::new(".");
-        for pattern in patterns {
-            builder
-                .add_line(None, pattern)
-                .map_err(|error| format!("exclude: {pattern:?}: {}", glob_reason(&error)))?;
+        for (index, pattern) in patterns.iter().enumerate() {
+            builder.add_line(None, pattern).map_err(|error| {
+                format!("exclude[{index}]: {pattern:?}: {}", glob_reason(&error))
+            })?;
         }
         builder
             .build()
             .map(ExcludePatterns)
+            .map_err(|error| glob_reason(&error))
+    }
+
+    /// Why one pattern cannot be read, if it cannot.
+    pub fn check(pattern: &str) -> Result<(), String> {
+        GitignoreBuilder::new(".")
+            .add_line(None, pattern)
+            .map(|_| ())
             .map_err(|error| glob_reason(&error))
     }
 
@@ -152,12 +160,16 @@ pub fn stream_arguments<'a>(
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
+            // A folder named on the command line is walked as named (a link
+            // to a folder included); what is inside is read only while it
+            // stays inside.
             Ok(metadata) if metadata.is_dir() => FolderWalk::new(
                 path,
                 Scope {
                     base: path.to_path_buf(),
                     argument: Some(argument.clone()),
-                    confine: None,
+                    confine: fs::canonicalize(path).ok(),
+                    outside: OUTSIDE_THE_FOLDER,
                 },
                 selection,
             ),
@@ -181,6 +193,9 @@ pub const STDIN_ALREADY_READ: &str = "standard input is read once (- is given mo
 
 /// Why a link in the configuration tree is not followed.
 pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository";
+
+/// Why a link in a folder named with `--files` is not followed.
+pub const OUTSIDE_THE_FOLDER: &str = "the link leads outside the folder given";
 
 /// The inputs of `numi validate [DIR]`: the configuration tree
 /// `DIR/.numinance/`, with display names relative to DIR. Links are followed
@@ -214,6 +229,7 @@ pub fn stream_repository(root: &Path, selection: &Selection) -> impl Iterator<It
                     base: root.to_path_buf(),
                     argument: None,
                     confine,
+                    outside: OUTSIDE_THE_REPOSITORY,
                 },
                 selection,
             )
@@ -263,6 +279,7 @@ pub fn from_named_in_repository(
                     base: root.to_path_buf(),
                     argument: None,
                     confine: confine.clone(),
+                    outside: OUTSIDE_THE_REPOSITORY,
                 },
                 selection,
             )),
@@ -320,8 +337,11 @@ struct Scope {
     /// Paths as given start with the folder argument, when there is one.
     argument: Option<String>,
     /// A link that resolves outside this (canonical) folder is reported,
-    /// not followed.
+    /// not followed: a pull request must not make numi read, and print,
+    /// files elsewhere on the machine that runs it.
     confine: Option<PathBuf>,
+    /// The reason such a link is reported with.
+    outside: &'static str,
 }
 
 impl Scope {
@@ -443,9 +463,7 @@ impl FolderWalk {
                 }
                 if let Some(root) = &scope.confine {
                     if entry.path_is_symlink() && leads_outside(entry.path(), root) {
-                        return Some(
-                            scope.refused(entry.path(), OUTSIDE_THE_REPOSITORY.to_owned()),
-                        );
+                        return Some(scope.refused(entry.path(), scope.outside.to_owned()));
                     }
                 }
                 let display_name = relative_name(entry.path(), &scope.base);
@@ -493,7 +511,7 @@ impl Iterator for FolderWalk {
             if let Ok(mut outside) = self.outside.lock() {
                 for path in outside.drain(..) {
                     self.ready
-                        .push_back(scope.refused(&path, OUTSIDE_THE_REPOSITORY.to_owned()));
+                        .push_back(scope.refused(&path, scope.outside.to_owned()));
                 }
             }
             match entry {
@@ -608,9 +626,6 @@ fn is_dangling_other(error: &ignore::Error, path: &Path) -> bool {
             .is_some_and(|io_error| io_error.kind() == io::ErrorKind::NotFound)
         && fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
-
-/// Why a path that is neither a folder nor a regular file is not read.
-const NOT_A_REGULAR_FILE: &str = "not a regular file";
 
 fn file_input(display_name: String, given: String, path: &Path, metadata: &fs::Metadata) -> Input {
     let source = if metadata.is_file() {
