@@ -342,7 +342,7 @@ impl Config {
             rules: self.rules.clone(),
             overrides,
             exclude: ExcludePatterns::new(&self.exclude)
-                .map_err(|reason| format!("{file}{reason}"))?,
+                .map_err(|(index, reason)| format!("{file}exclude[{index}]: {reason}"))?,
         })
     }
 }

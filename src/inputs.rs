@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{DirEntry, WalkBuilder};
 
 use crate::location::{NOT_A_REGULAR_FILE, io_reason};
@@ -38,12 +37,12 @@ pub struct Input {
 }
 
 /// What a folder walk reads besides `*.yaml` and `*.yml` files, and what it
-/// passes over besides the ignore files: the `--exclude` globs,
+/// passes over besides the ignore files: the `--exclude` patterns,
 /// gitignore-style, relative to the folder argument (`--files`) or to the
 /// repository (DIR).
 #[derive(Debug, Clone)]
 pub struct Selection {
-    globs: Vec<String>,
+    excluded: Arc<ExcludePatterns>,
     /// Whether a file of another name is read, by its path.
     claimed: fn(&Path) -> bool,
 }
@@ -52,38 +51,31 @@ impl Default for Selection {
     /// YAML files only, nothing excluded.
     fn default() -> Self {
         Selection {
-            globs: Vec::new(),
+            excluded: Arc::default(),
             claimed: |_| false,
         }
     }
 }
 
 impl Selection {
-    /// Checks every glob once, so a bad one is a usage error before any walk.
+    /// Checks every pattern once, so a bad one is a usage error before any
+    /// walk.
     pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, String> {
-        let selection = Selection {
-            globs: globs.to_vec(),
+        let excluded = ExcludePatterns::new(globs).map_err(|(index, reason)| {
+            let glob = globs.get(index).map(String::as_str).unwrap_or_default();
+            format!("--exclude {glob:?}: {reason}")
+        })?;
+        Ok(Selection {
+            excluded: Arc::new(excluded),
             claimed,
-        };
-        selection.overrides(Path::new("."))?;
-        Ok(selection)
-    }
-
-    fn overrides(&self, root: &Path) -> Result<Override, String> {
-        let mut builder = OverrideBuilder::new(root);
-        for glob in &self.globs {
-            // An override glob selects; `!` turns it into one that excludes.
-            builder
-                .add(&format!("!{glob}"))
-                .map_err(|error| format!("--exclude {glob:?}: {}", glob_reason(&error)))?;
-        }
-        builder.build().map_err(|error| glob_reason(&error))
+        })
     }
 }
 
 /// Paths left out by gitignore-style patterns, matched against paths
-/// relative to one folder: `numi.toml`'s `exclude`, in the syntax
-/// `--exclude` takes.
+/// relative to one folder: `--exclude` (relative to the walk's base) and
+/// `numi.toml`'s `exclude` (relative to the file's folder) alike, one
+/// matcher for both.
 #[derive(Debug, Clone)]
 pub struct ExcludePatterns(Gitignore);
 
@@ -94,23 +86,24 @@ impl Default for ExcludePatterns {
 }
 
 impl ExcludePatterns {
-    /// Checks every pattern.
-    pub fn new(patterns: &[String]) -> Result<Self, String> {
-        let mut builder = GitignoreBuilder::new(".");
+    /// Checks every pattern; the error is the index of the first that
+    /// cannot be read, and why.
+    pub fn new(patterns: &[String]) -> Result<Self, (usize, String)> {
+        let mut builder = builder();
         for (index, pattern) in patterns.iter().enumerate() {
-            builder.add_line(None, pattern).map_err(|error| {
-                format!("exclude[{index}]: {pattern:?}: {}", glob_reason(&error))
-            })?;
+            builder
+                .add_line(None, pattern)
+                .map_err(|error| (index, glob_reason(&error)))?;
         }
         builder
             .build()
             .map(ExcludePatterns)
-            .map_err(|error| glob_reason(&error))
+            .map_err(|error| (0, glob_reason(&error)))
     }
 
     /// Why one pattern cannot be read, if it cannot.
     pub fn check(pattern: &str) -> Result<(), String> {
-        GitignoreBuilder::new(".")
+        builder()
             .add_line(None, pattern)
             .map(|_| ())
             .map_err(|error| glob_reason(&error))
@@ -123,9 +116,29 @@ impl ExcludePatterns {
     /// Whether the file at `relative` (`/` separated, relative to the
     /// patterns' folder) or a folder it is in is left out.
     pub fn excludes(&self, relative: &str) -> bool {
-        let path = Path::new(relative);
-        !path.has_root() && self.0.matched_path_or_any_parents(path, false).is_ignore()
+        self.excludes_path(Path::new(relative), false)
     }
+
+    /// [`ExcludePatterns::excludes`] for a path relative to the patterns'
+    /// folder, a folder when `is_dir`.
+    fn excludes_path(&self, relative: &Path, is_dir: bool) -> bool {
+        !self.is_empty()
+            && !relative.has_root()
+            && !relative.as_os_str().is_empty()
+            && self
+                .0
+                .matched_path_or_any_parents(relative, is_dir)
+                .is_ignore()
+    }
+}
+
+/// The matcher of exclude patterns. Unlike git, which reads `a[` as the
+/// two characters, an unclosed `[` is refused: in a pattern typed for numi
+/// it is a mistake more often than a name.
+fn builder() -> GitignoreBuilder {
+    let mut builder = GitignoreBuilder::new(".");
+    builder.allow_unclosed_class(false);
+    builder
 }
 
 /// The inputs of `numi validate --files PATH...`: arguments in the order
@@ -395,10 +408,6 @@ impl FolderWalk {
     }
 
     fn new(folder: &Path, scope: Scope, selection: &Selection) -> Self {
-        let overrides = match selection.overrides(&scope.base) {
-            Ok(overrides) => overrides,
-            Err(reason) => return FolderWalk::single(scope.refused(folder, reason)),
-        };
         let outside = Arc::new(Mutex::new(Vec::new()));
         let mut builder = WalkBuilder::new(folder);
         builder
@@ -410,9 +419,10 @@ impl FolderWalk {
             .git_global(false)
             .parents(true)
             .require_git(true)
-            .overrides(overrides)
             .sort_by_file_path(display_order);
         let confine = scope.confine.clone();
+        let base = scope.base.clone();
+        let excluded = Arc::clone(&selection.excluded);
         let found_outside = Arc::clone(&outside);
         builder.filter_entry(move |entry| {
             // Hidden files and folders are passed over, as ripgrep passes them,
@@ -424,6 +434,13 @@ impl FolderWalk {
                     .is_some_and(|name| name.starts_with('.') && name != CONFIGURATION_TREE);
             if hidden {
                 return false;
+            }
+            if entry.depth() > 0 {
+                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+                let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+                if excluded.excludes_path(relative, is_dir) {
+                    return false;
+                }
             }
             let Some(root) = &confine else {
                 return true;
