@@ -942,6 +942,11 @@ mod links_outside_the_repository {
     fn a_folder_walk_never_follows_a_link_out_of_the_folder() {
         let temp = tempfile::tempdir().expect("tempdir");
         layout(temp.path());
+        symlink(
+            "real/inside.yaml",
+            temp.path().join("repo/.numinance/alias.yaml"),
+        )
+        .expect("symlink");
         let args = [
             "validate",
             "--files",
@@ -954,6 +959,7 @@ mod links_outside_the_repository {
         assert_eq!(
             run.stdout,
             "revision: \"files\"\n\
+             ok       file \"alias.yaml\" Playbook \"bugfix-bounded\"\n\
              ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n\
              error    file \"linked-file.yaml\": read: the link leads outside the folder given\n\
              ok       file \"linked-folder/inside.yaml\" Playbook \"bugfix-bounded\"\n\
