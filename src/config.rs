@@ -210,20 +210,22 @@ pub fn parse(text: &str) -> Result<Config, String> {
     let mut patterns = 0usize;
     let mut check = |key: &str, globs: &[String], compile: &dyn Fn(&str) -> Result<(), String>| {
         for (index, glob) in globs.iter().enumerate() {
-            let at = format!("{key}[{index}]");
+            let at = || format!("{key}[{index}]");
             patterns = patterns.saturating_add(1);
             if patterns > MAX_PATTERNS {
                 return Err(format!(
-                    "{at}: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)"
+                    "{}: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)",
+                    at()
                 ));
             }
             if glob.len() > MAX_PATTERN_LENGTH {
                 return Err(format!(
-                    "{at}: a pattern of {} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have",
+                    "{}: a pattern of {} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have",
+                    at(),
                     glob.len()
                 ));
             }
-            compile(glob).map_err(|reason| format!("{at}: {}: {reason}", quote(glob)))?;
+            compile(glob).map_err(|reason| format!("{}: {}: {reason}", at(), quote(glob)))?;
         }
         Ok(())
     };
