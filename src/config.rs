@@ -2,29 +2,47 @@
 //! once instead of on every command line (alpha kinds, `--strict`, paths to
 //! leave out, a rule's severity, per-path overrides). Found from the folder
 //! a run starts in, upward to the repository root; read strictly (an
-//! unknown key is refused, with the nearest known one).
+//! unknown key is refused, with the nearest known one) into [`File`],
+//! whose types also write the file's JSON Schema.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use toml::{Table, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use crate::diagnostic::Severity;
 use crate::inputs::ExcludePatterns;
-use crate::location::io_reason;
+use crate::location::{ReadError, read_regular};
 use crate::suggest::nearest;
-use crate::text::quote;
+use crate::text::{human_size, quote};
 
 /// The file numi looks for.
 pub const FILE_NAME: &str = "numi.toml";
 
-/// The JSON Schema of the file, as `numi schema numi.toml` prints it.
+/// The largest configuration file read: a `numi.toml` is a few lines, and
+/// one far larger is a mistake or an attack on the machine that runs numi.
+pub const MAX_CONFIG_SIZE: u64 = 1024 * 1024;
+
+/// The most patterns (`exclude` and every `overrides` entry's `paths`
+/// together) a configuration may hold: each is compiled, so their number
+/// bounds the memory a run spends on them.
+pub const MAX_PATTERNS: usize = 1000;
+
+/// The longest pattern, in bytes.
+pub const MAX_PATTERN_LENGTH: usize = 1024;
+
+/// The JSON Schema of the file, as committed for editors and printed by
+/// `numi schema --config`; `tests/integration/config.rs` fails when it is
+/// not [`schema`]'s output.
 pub const SCHEMA: &str = include_str!("../schemas/numi.toml.schema.json");
 
 /// What a configuration can make of a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
     /// The rule does not run: its findings are dropped.
     Off,
@@ -41,6 +59,61 @@ impl Level {
             Level::Error => Some(Severity::Error),
         }
     }
+}
+
+/// numi's configuration file, at the repository root. Paths are relative to
+/// the file's folder.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[schemars(title = "numi.toml")]
+pub struct File {
+    /// Read alpha kinds (EvalSet) in the configuration tree, as
+    /// --enable-alpha does.
+    // TOML has no null: a key left out is how a setting is left unset.
+    #[schemars(with = "bool")]
+    pub enable_alpha: Option<bool>,
+    /// Producer-side findings fail the document, as --strict does.
+    #[schemars(with = "bool")]
+    pub strict: Option<bool>,
+    /// Gitignore-style patterns of paths left out when folders are walked,
+    /// as --exclude takes them. A file named on the command line is always
+    /// read.
+    #[serde(default)]
+    #[schemars(extend("maxItems" = MAX_PATTERNS), inner(length(max = MAX_PATTERN_LENGTH)))]
+    pub exclude: Vec<String>,
+    /// The level of a rule: off (it does not run), warning or error. Rules
+    /// of the rule stage and producer-side checks only.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Level>,
+    /// Levels for the paths matching globs; a later override wins over an
+    /// earlier one and over rules.
+    #[serde(default)]
+    pub overrides: Vec<FileOverride>,
+}
+
+/// One `[[overrides]]` entry.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileOverride {
+    /// Globs of the paths the levels hold for.
+    #[schemars(extend("maxItems" = MAX_PATTERNS), inner(length(max = MAX_PATTERN_LENGTH)))]
+    pub paths: Vec<String>,
+    /// The levels of rules for those paths.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Level>,
+}
+
+/// The JSON Schema of `numi.toml`, written from the types that read it.
+pub fn schema() -> String {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let mut schema = generator.into_root_schema_for::<File>();
+    schema.insert(
+        "$id".to_owned(),
+        "https://numinance.dev/schemas/numi.toml.schema.json".into(),
+    );
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// A configuration file, read and checked.
@@ -82,12 +155,15 @@ impl fmt::Display for ConfigError {
 }
 
 /// The nearest `numi.toml` from `start` upward, stopping at the folder that
-/// holds `.git` (the repository root) or at the filesystem root.
+/// holds `.git` (the repository root) or at the filesystem root. Whatever
+/// stands at that name counts, a link to nothing or a folder too: reading it
+/// then fails loudly, where passing over it would silently drop the
+/// settings it was meant to hold.
 pub fn discover(start: &Path) -> Option<PathBuf> {
     let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
     for folder in start.ancestors() {
         let candidate = folder.join(FILE_NAME);
-        if candidate.is_file() {
+        if fs::symlink_metadata(&candidate).is_ok() {
             return Some(candidate);
         }
         if folder.join(".git").exists() {
@@ -97,13 +173,23 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
     None
 }
 
-/// Reads and checks the configuration file at `path`.
+/// Reads and checks the configuration file at `path`: a regular file of at
+/// most [`MAX_CONFIG_SIZE`] bytes, read as documents are.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let fail = |message: String| ConfigError {
         path: path.to_path_buf(),
         message,
     };
-    let text = fs::read_to_string(path).map_err(|error| fail(io_reason(&error)))?;
+    let bytes = read_regular(path, MAX_CONFIG_SIZE).map_err(|error| {
+        fail(match error {
+            ReadError::TooLarge(limit) => format!(
+                "the file is larger than {}, the most a configuration may hold",
+                human_size(limit)
+            ),
+            ReadError::Unreadable(reason) => reason,
+        })
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8".to_owned()))?;
     let root = path
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
@@ -115,134 +201,104 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
     Ok(config)
 }
 
-const TOP_KEYS: &[&str] = &["enable-alpha", "strict", "exclude", "rules", "overrides"];
-const OVERRIDE_KEYS: &[&str] = &["paths", "rules"];
-
 /// Parses the text of a configuration file.
 pub fn parse(text: &str) -> Result<Config, String> {
-    let table: Table = text.parse().map_err(|error: toml::de::Error| {
-        let mut message = error.message().to_owned();
-        if let Some(span) = error.span() {
-            let (line, column) = line_column(text, span.start);
-            message = format!("{message} at line {line} column {column}");
+    let file: File = serde_path_to_error::deserialize(
+        toml::Deserializer::parse(text).map_err(|error| toml_reason(text, "", &error))?,
+    )
+    .map_err(|error| toml_reason(text, &error.path().to_string(), error.inner()))?;
+    let mut patterns = 0usize;
+    let mut check = |key: &str, globs: &[String], compile: &dyn Fn(&str) -> Result<(), String>| {
+        for (index, glob) in globs.iter().enumerate() {
+            let at = || format!("{key}[{index}]");
+            patterns = patterns.saturating_add(1);
+            if patterns > MAX_PATTERNS {
+                return Err(format!(
+                    "{}: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)",
+                    at()
+                ));
+            }
+            if glob.len() > MAX_PATTERN_LENGTH {
+                return Err(format!(
+                    "{}: a pattern of {} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have",
+                    at(),
+                    glob.len()
+                ));
+            }
+            compile(glob).map_err(|reason| format!("{}: {}: {reason}", at(), quote(glob)))?;
         }
-        message
-    })?;
-    known_keys(&table, TOP_KEYS, "")?;
-    let mut config = Config::default();
-    if let Some(value) = table.get("enable-alpha") {
-        config.enable_alpha = Some(boolean(value, "enable-alpha")?);
-    }
-    if let Some(value) = table.get("strict") {
-        config.strict = Some(boolean(value, "strict")?);
-    }
-    if let Some(value) = table.get("exclude") {
-        config.exclude = exclude_patterns(value)?;
-    }
-    if let Some(value) = table.get("rules") {
-        config.rules = levels(value, "rules")?;
-    }
-    if let Some(value) = table.get("overrides") {
-        let Value::Array(entries) = value else {
-            return Err("overrides is a list of tables ([[overrides]])".to_owned());
-        };
-        for (i, entry) in entries.iter().enumerate() {
-            let at = format!("overrides[{i}]");
-            let Value::Table(entry) = entry else {
-                return Err(format!("{at} is a table"));
-            };
-            known_keys(entry, OVERRIDE_KEYS, &format!("{at}."))?;
-            let paths = match entry.get("paths") {
-                Some(value) => globs(value, &format!("{at}.paths"))?,
-                None => return Err(format!("{at} needs paths")),
-            };
-            let rules = match entry.get("rules") {
-                Some(value) => levels(value, &format!("{at}.rules"))?,
-                None => Vec::new(),
-            };
-            config.overrides.push(Override { paths, rules });
-        }
-    }
-    Ok(config)
-}
-
-fn known_keys(table: &Table, known: &[&str], prefix: &str) -> Result<(), String> {
-    for key in table.keys() {
-        if !known.contains(&key.as_str()) {
-            let hint = nearest(key, known.iter().copied())
-                .map(|near| format!(" (did you mean {}?)", quote(&format!("{prefix}{near}"))))
-                .unwrap_or_default();
-            return Err(format!(
-                "unknown key {}{hint}",
-                quote(&format!("{prefix}{key}"))
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn boolean(value: &Value, key: &str) -> Result<bool, String> {
-    value
-        .as_bool()
-        .ok_or_else(|| format!("{key} is true or false"))
-}
-
-fn globs(value: &Value, key: &str) -> Result<Vec<String>, String> {
-    let Value::Array(items) = value else {
-        return Err(format!("{key} is a list of globs"));
+        Ok(())
     };
-    items
-        .iter()
-        .map(|item| {
-            let glob = item
-                .as_str()
-                .ok_or_else(|| format!("{key} is a list of globs"))?;
-            Glob::new(glob).map_err(|error| format!("{key}: {}: {}", quote(glob), error.kind()))?;
-            Ok(glob.to_owned())
-        })
-        .collect()
+    check("exclude", &file.exclude, &ExcludePatterns::check)?;
+    for (index, entry) in file.overrides.iter().enumerate() {
+        check(
+            &format!("overrides[{index}].paths"),
+            &entry.paths,
+            &|glob| {
+                Glob::new(glob)
+                    .map(|_| ())
+                    .map_err(|error| error.kind().to_string())
+            },
+        )?;
+    }
+    Ok(Config {
+        path: None,
+        root: PathBuf::new(),
+        enable_alpha: file.enable_alpha,
+        strict: file.strict,
+        exclude: file.exclude,
+        rules: file.rules.into_iter().collect(),
+        overrides: file
+            .overrides
+            .into_iter()
+            .map(|entry| Override {
+                paths: entry.paths,
+                rules: entry.rules.into_iter().collect(),
+            })
+            .collect(),
+    })
 }
 
-/// The `exclude` patterns, gitignore-style as `--exclude` takes them.
-fn exclude_patterns(value: &Value) -> Result<Vec<String>, String> {
-    let Value::Array(items) = value else {
-        return Err("exclude is a list of gitignore-style patterns".to_owned());
-    };
-    let patterns = items
-        .iter()
-        .map(|item| {
-            item.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| "exclude is a list of gitignore-style patterns".to_owned())
-        })
-        .collect::<Result<Vec<String>, String>>()?;
-    ExcludePatterns::new(&patterns)?;
-    Ok(patterns)
-}
-
-fn levels(value: &Value, key: &str) -> Result<Vec<(String, Level)>, String> {
-    let Value::Table(table) = value else {
-        return Err(format!(
-            "{key} is a table of rule ids and \"off\", \"warning\" or \"error\""
-        ));
-    };
-    table
-        .iter()
-        .map(|(rule, level)| {
-            let level = match level.as_str() {
-                Some("off") => Level::Off,
-                Some("warning") => Level::Warning,
-                Some("error") => Level::Error,
-                _ => {
-                    return Err(format!(
-                        "{key}.{}: the level is \"off\", \"warning\" or \"error\"",
-                        quote(rule)
-                    ));
+/// A TOML or shape error as a line of the configuration's error: the key
+/// it is about, an unknown key with the nearest known one, and where it is.
+fn toml_reason(text: &str, path: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim_end();
+    let mut reason = match unknown_field(message) {
+        Some((key, expected)) => {
+            let full = |name: &str| {
+                if path.is_empty() || path == "." {
+                    name.to_owned()
+                } else {
+                    let parent = path.strip_suffix(&format!(".{key}")).unwrap_or(path);
+                    if parent == key {
+                        name.to_owned()
+                    } else {
+                        format!("{parent}.{name}")
+                    }
                 }
             };
-            Ok((rule.clone(), level))
-        })
-        .collect()
+            let hint = nearest(key, expected.iter().copied())
+                .map(|near| format!(" (did you mean {}?)", quote(&full(near))))
+                .unwrap_or_default();
+            format!("unknown key {}{hint}", quote(&full(key)))
+        }
+        None if path.is_empty() || path == "." => message.to_owned(),
+        None => format!("{path}: {message}"),
+    };
+    if let Some(span) = error.span() {
+        let (line, column) = line_column(text, span.start);
+        reason = format!("{reason} at line {line} column {column}");
+    }
+    reason
+}
+
+/// The key and the expected keys of serde's "unknown field `key`, expected
+/// `a` or `b`" message, the names between backquotes.
+fn unknown_field(message: &str) -> Option<(&str, Vec<&str>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (key, rest) = rest.split_once('`')?;
+    let expected = rest.split('`').skip(1).step_by(2).collect();
+    Some((key, expected))
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -270,9 +326,16 @@ impl Config {
     /// a run are relative to `base` (the repository in repository mode, the
     /// current folder with `--files`).
     pub fn policy(&self, base: &Path) -> Result<Policy, String> {
+        let file = self
+            .path
+            .as_ref()
+            .map(|path| format!("{}: ", path.display()))
+            .unwrap_or_default();
         let mut overrides = Vec::new();
-        for entry in &self.overrides {
-            overrides.push((glob_set(&entry.paths)?, entry.rules.clone()));
+        for (index, entry) in self.overrides.iter().enumerate() {
+            let paths = glob_set(&entry.paths)
+                .map_err(|reason| format!("{file}overrides[{index}].paths: {reason}"))?;
+            overrides.push((paths, entry.rules.clone()));
         }
         let base = fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
         Ok(Policy {
@@ -280,7 +343,8 @@ impl Config {
             root: self.root.clone(),
             rules: self.rules.clone(),
             overrides,
-            exclude: ExcludePatterns::new(&self.exclude)?,
+            exclude: ExcludePatterns::new(&self.exclude)
+                .map_err(|(index, reason)| format!("{file}exclude[{index}]: {reason}"))?,
         })
     }
 }

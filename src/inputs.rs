@@ -10,10 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{DirEntry, WalkBuilder};
 
-use crate::location::io_reason;
+use crate::location::{NOT_A_REGULAR_FILE, io_reason};
 
 /// The folder that holds a repository's configuration tree.
 pub const CONFIGURATION_TREE: &str = ".numinance";
@@ -38,12 +37,12 @@ pub struct Input {
 }
 
 /// What a folder walk reads besides `*.yaml` and `*.yml` files, and what it
-/// passes over besides the ignore files: the `--exclude` globs,
+/// passes over besides the ignore files: the `--exclude` patterns,
 /// gitignore-style, relative to the folder argument (`--files`) or to the
 /// repository (DIR).
 #[derive(Debug, Clone)]
 pub struct Selection {
-    globs: Vec<String>,
+    excluded: Arc<ExcludePatterns>,
     /// Whether a file of another name is read, by its path.
     claimed: fn(&Path) -> bool,
 }
@@ -52,38 +51,31 @@ impl Default for Selection {
     /// YAML files only, nothing excluded.
     fn default() -> Self {
         Selection {
-            globs: Vec::new(),
+            excluded: Arc::default(),
             claimed: |_| false,
         }
     }
 }
 
 impl Selection {
-    /// Checks every glob once, so a bad one is a usage error before any walk.
+    /// Checks every pattern once, so a bad one is a usage error before any
+    /// walk.
     pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, String> {
-        let selection = Selection {
-            globs: globs.to_vec(),
+        let excluded = ExcludePatterns::new(globs).map_err(|(index, reason)| {
+            let glob = globs.get(index).map(String::as_str).unwrap_or_default();
+            format!("--exclude {glob:?}: {reason}")
+        })?;
+        Ok(Selection {
+            excluded: Arc::new(excluded),
             claimed,
-        };
-        selection.overrides(Path::new("."))?;
-        Ok(selection)
-    }
-
-    fn overrides(&self, root: &Path) -> Result<Override, String> {
-        let mut builder = OverrideBuilder::new(root);
-        for glob in &self.globs {
-            // An override glob selects; `!` turns it into one that excludes.
-            builder
-                .add(&format!("!{glob}"))
-                .map_err(|error| format!("--exclude {glob:?}: {}", glob_reason(&error)))?;
-        }
-        builder.build().map_err(|error| glob_reason(&error))
+        })
     }
 }
 
 /// Paths left out by gitignore-style patterns, matched against paths
-/// relative to one folder: `numi.toml`'s `exclude`, in the syntax
-/// `--exclude` takes.
+/// relative to one folder: `--exclude` (relative to the walk's base) and
+/// `numi.toml`'s `exclude` (relative to the file's folder) alike, one
+/// matcher for both.
 #[derive(Debug, Clone)]
 pub struct ExcludePatterns(Gitignore);
 
@@ -94,17 +86,26 @@ impl Default for ExcludePatterns {
 }
 
 impl ExcludePatterns {
-    /// Checks every pattern.
-    pub fn new(patterns: &[String]) -> Result<Self, String> {
-        let mut builder = GitignoreBuilder::new(".");
-        for pattern in patterns {
+    /// Checks every pattern; the error is the index of the first that
+    /// cannot be read, and why.
+    pub fn new(patterns: &[String]) -> Result<Self, (usize, String)> {
+        let mut builder = builder();
+        for (index, pattern) in patterns.iter().enumerate() {
             builder
                 .add_line(None, pattern)
-                .map_err(|error| format!("exclude: {pattern:?}: {}", glob_reason(&error)))?;
+                .map_err(|error| (index, glob_reason(&error)))?;
         }
         builder
             .build()
             .map(ExcludePatterns)
+            .map_err(|error| (0, glob_reason(&error)))
+    }
+
+    /// Why one pattern cannot be read, if it cannot.
+    pub fn check(pattern: &str) -> Result<(), String> {
+        builder()
+            .add_line(None, pattern)
+            .map(|_| ())
             .map_err(|error| glob_reason(&error))
     }
 
@@ -115,9 +116,29 @@ impl ExcludePatterns {
     /// Whether the file at `relative` (`/` separated, relative to the
     /// patterns' folder) or a folder it is in is left out.
     pub fn excludes(&self, relative: &str) -> bool {
-        let path = Path::new(relative);
-        !path.has_root() && self.0.matched_path_or_any_parents(path, false).is_ignore()
+        self.excludes_path(Path::new(relative), false)
     }
+
+    /// [`ExcludePatterns::excludes`] for a path relative to the patterns'
+    /// folder, a folder when `is_dir`.
+    fn excludes_path(&self, relative: &Path, is_dir: bool) -> bool {
+        !self.is_empty()
+            && !relative.has_root()
+            && !relative.as_os_str().is_empty()
+            && self
+                .0
+                .matched_path_or_any_parents(relative, is_dir)
+                .is_ignore()
+    }
+}
+
+/// The matcher of exclude patterns. Unlike git, which reads `a[` as the
+/// two characters, an unclosed `[` is refused: in a pattern typed for numi
+/// it is a mistake more often than a name.
+fn builder() -> GitignoreBuilder {
+    let mut builder = GitignoreBuilder::new(".");
+    builder.allow_unclosed_class(false);
+    builder
 }
 
 /// The inputs of `numi validate --files PATH...`: arguments in the order
@@ -152,12 +173,16 @@ pub fn stream_arguments<'a>(
         }
         let path = Path::new(argument);
         match fs::metadata(path) {
+            // A folder named on the command line is walked as named (a link
+            // to a folder included); what is inside is read only while it
+            // stays inside.
             Ok(metadata) if metadata.is_dir() => FolderWalk::new(
                 path,
                 Scope {
                     base: path.to_path_buf(),
                     argument: Some(argument.clone()),
-                    confine: None,
+                    confine: fs::canonicalize(path).ok(),
+                    outside: OUTSIDE_THE_FOLDER,
                 },
                 selection,
             ),
@@ -181,6 +206,9 @@ pub const STDIN_ALREADY_READ: &str = "standard input is read once (- is given mo
 
 /// Why a link in the configuration tree is not followed.
 pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository";
+
+/// Why a link in a folder named with `--files` is not followed.
+pub const OUTSIDE_THE_FOLDER: &str = "the link leads outside the folder given";
 
 /// The inputs of `numi validate [DIR]`: the configuration tree
 /// `DIR/.numinance/`, with display names relative to DIR. Links are followed
@@ -214,6 +242,7 @@ pub fn stream_repository(root: &Path, selection: &Selection) -> impl Iterator<It
                     base: root.to_path_buf(),
                     argument: None,
                     confine,
+                    outside: OUTSIDE_THE_REPOSITORY,
                 },
                 selection,
             )
@@ -263,6 +292,7 @@ pub fn from_named_in_repository(
                     base: root.to_path_buf(),
                     argument: None,
                     confine: confine.clone(),
+                    outside: OUTSIDE_THE_REPOSITORY,
                 },
                 selection,
             )),
@@ -320,8 +350,11 @@ struct Scope {
     /// Paths as given start with the folder argument, when there is one.
     argument: Option<String>,
     /// A link that resolves outside this (canonical) folder is reported,
-    /// not followed.
+    /// not followed: a pull request must not make numi read, and print,
+    /// files elsewhere on the machine that runs it.
     confine: Option<PathBuf>,
+    /// The reason such a link is reported with.
+    outside: &'static str,
 }
 
 impl Scope {
@@ -375,10 +408,6 @@ impl FolderWalk {
     }
 
     fn new(folder: &Path, scope: Scope, selection: &Selection) -> Self {
-        let overrides = match selection.overrides(&scope.base) {
-            Ok(overrides) => overrides,
-            Err(reason) => return FolderWalk::single(scope.refused(folder, reason)),
-        };
         let outside = Arc::new(Mutex::new(Vec::new()));
         let mut builder = WalkBuilder::new(folder);
         builder
@@ -390,9 +419,10 @@ impl FolderWalk {
             .git_global(false)
             .parents(true)
             .require_git(true)
-            .overrides(overrides)
             .sort_by_file_path(display_order);
         let confine = scope.confine.clone();
+        let base = scope.base.clone();
+        let excluded = Arc::clone(&selection.excluded);
         let found_outside = Arc::clone(&outside);
         builder.filter_entry(move |entry| {
             // Hidden files and folders are passed over, as ripgrep passes them,
@@ -404,6 +434,13 @@ impl FolderWalk {
                     .is_some_and(|name| name.starts_with('.') && name != CONFIGURATION_TREE);
             if hidden {
                 return false;
+            }
+            if entry.depth() > 0 {
+                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+                let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+                if excluded.excludes_path(relative, is_dir) {
+                    return false;
+                }
             }
             let Some(root) = &confine else {
                 return true;
@@ -443,9 +480,7 @@ impl FolderWalk {
                 }
                 if let Some(root) = &scope.confine {
                     if entry.path_is_symlink() && leads_outside(entry.path(), root) {
-                        return Some(
-                            scope.refused(entry.path(), OUTSIDE_THE_REPOSITORY.to_owned()),
-                        );
+                        return Some(scope.refused(entry.path(), scope.outside.to_owned()));
                     }
                 }
                 let display_name = relative_name(entry.path(), &scope.base);
@@ -493,7 +528,7 @@ impl Iterator for FolderWalk {
             if let Ok(mut outside) = self.outside.lock() {
                 for path in outside.drain(..) {
                     self.ready
-                        .push_back(scope.refused(&path, OUTSIDE_THE_REPOSITORY.to_owned()));
+                        .push_back(scope.refused(&path, scope.outside.to_owned()));
                 }
             }
             match entry {
@@ -608,9 +643,6 @@ fn is_dangling_other(error: &ignore::Error, path: &Path) -> bool {
             .is_some_and(|io_error| io_error.kind() == io::ErrorKind::NotFound)
         && fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
-
-/// Why a path that is neither a folder nor a regular file is not read.
-const NOT_A_REGULAR_FILE: &str = "not a regular file";
 
 fn file_input(display_name: String, given: String, path: &Path, metadata: &fs::Metadata) -> Input {
     let source = if metadata.is_file() {

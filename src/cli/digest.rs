@@ -1,13 +1,13 @@
 //! `numi digest`: one `<digest>  <path>` line per file, in the kinds'
 //! Digest format, of the file's bytes or of its canonical JSON.
 
-use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
+use std::path::Path;
 
 use clap::Args;
 
 use crate::digest::{self, CanonicalError};
-use crate::location::io_reason;
+use crate::location::{DEFAULT_MAX_FILE_SIZE, read_file, read_stdin};
 use crate::results::Exit;
 use crate::text::quote;
 use crate::yaml::Limits;
@@ -22,6 +22,10 @@ pub struct DigestArgs {
     /// file holds instead of its bytes, so reformatting does not change it.
     #[arg(long)]
     pub canonical: bool,
+
+    /// Refuse files larger than this many bytes without reading them.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
 }
 
 pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
@@ -29,8 +33,8 @@ pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
     let mut exit = Exit::Valid;
     for path in &args.files {
         let shown = display(path);
-        let digest = read(path)
-            .map_err(|error| format!("read: {}", io_reason(&error)))
+        let digest = read(path, args.max_file_size)
+            .map_err(|reason| format!("read: {reason}"))
             .and_then(|bytes| {
                 if args.canonical {
                     digest::canonical_sha256(&bytes, &Limits::default())
@@ -60,13 +64,13 @@ pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
     exit
 }
 
-fn read(path: &str) -> io::Result<Vec<u8>> {
+/// The bytes to digest, as every command reads a file: a regular file
+/// only, within the size limit.
+fn read(path: &str, limit: u64) -> Result<Vec<u8>, String> {
     if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin().lock().read_to_end(&mut bytes)?;
-        Ok(bytes)
+        read_stdin(limit)
     } else {
-        fs::read(path)
+        read_file(Path::new(path), limit)
     }
 }
 

@@ -53,15 +53,18 @@ fn an_empty_file_sets_nothing() {
 fn unknown_keys_are_refused_with_the_nearest_known_one() {
     assert_eq!(
         parse("strcit = true").map(|_| ()),
-        Err("unknown key \"strcit\" (did you mean \"strict\"?)".to_owned())
+        Err("unknown key \"strcit\" (did you mean \"strict\"?) at line 1 column 1".to_owned())
     );
     assert_eq!(
         parse("[[overrides]]\npath = [\"a\"]").map(|_| ()),
-        Err("unknown key \"overrides[0].path\" (did you mean \"overrides[0].paths\"?)".to_owned())
+        Err(
+            "unknown key \"overrides[0].path\" (did you mean \"overrides[0].paths\"?) at line 2 column 1"
+                .to_owned()
+        )
     );
     assert_eq!(
         parse("colour = 1").map(|_| ()),
-        Err("unknown key \"colour\"".to_owned())
+        Err("unknown key \"colour\" at line 1 column 1".to_owned())
     );
 }
 
@@ -69,24 +72,54 @@ fn unknown_keys_are_refused_with_the_nearest_known_one() {
 fn wrong_values_are_refused_with_where_they_are() {
     assert_eq!(
         parse("strict = \"yes\"").map(|_| ()),
-        Err("strict is true or false".to_owned())
+        Err(
+            "strict: invalid type: string \"yes\", expected a boolean at line 1 column 10"
+                .to_owned()
+        )
     );
     assert_eq!(
         parse("[rules]\n\"a/b\" = \"loud\"").map(|_| ()),
-        Err("rules.\"a/b\": the level is \"off\", \"warning\" or \"error\"".to_owned())
+        Err(
+            "rules.a/b: unknown variant `loud`, expected one of `off`, `warning`, `error` at line 2 column 9"
+                .to_owned()
+        )
     );
     assert_eq!(
         parse("exclude = [\"a/{b\"]")
             .map(|_| ())
-            .map_err(|e| e.starts_with("exclude: \"a/{b\"")),
+            .map_err(|e| e.starts_with("exclude[0]: \"a/{b\"")),
         Err(true)
     );
     assert_eq!(
         parse("[[overrides]]\nrules = {}").map(|_| ()),
-        Err("overrides[0] needs paths".to_owned())
+        Err("overrides[0]: missing field `paths` at line 1 column 1".to_owned())
     );
     let syntax = parse("strict = ").map(|_| ()).expect_err("not TOML");
     assert!(syntax.ends_with("at line 1 column 10"), "{syntax}");
+}
+
+#[test]
+fn patterns_are_bounded_in_number_and_length() {
+    let at_most: Vec<String> = (0..MAX_PATTERNS).map(|i| format!("\"a{i}\"")).collect();
+    let text = format!("exclude = [{}]", at_most.join(","));
+    assert!(parse(&text).is_ok());
+    // The count holds for the file: exclude and overrides together.
+    let text = format!("{text}\n[[overrides]]\npaths = [\"b\"]");
+    assert_eq!(
+        parse(&text).map(|_| ()),
+        Err(format!(
+            "overrides[0].paths[0]: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)"
+        ))
+    );
+    let long = "a".repeat(MAX_PATTERN_LENGTH);
+    assert!(parse(&format!("exclude = [\"{long}\"]")).is_ok());
+    assert_eq!(
+        parse(&format!("exclude = [\"x\", \"{long}b\"]")).map(|_| ()),
+        Err(format!(
+            "exclude[1]: a pattern of {} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have",
+            MAX_PATTERN_LENGTH + 1
+        ))
+    );
 }
 
 #[test]

@@ -80,7 +80,7 @@ impl<'a> Location<'a> {
         match fs::metadata(path) {
             Ok(metadata) if metadata.is_file() => Entry::File(metadata.len()),
             Ok(metadata) if metadata.is_dir() => Entry::Folder,
-            Ok(_) => Entry::Other("not a regular file".to_owned()),
+            Ok(_) => Entry::Other(NOT_A_REGULAR_FILE.to_owned()),
             Err(error) if error.kind() == io::ErrorKind::NotFound => Entry::Missing,
             Err(error) => Entry::Other(io_reason(&error)),
         }
@@ -88,12 +88,7 @@ impl<'a> Location<'a> {
 
     /// The bytes of the regular file at `path`, within the size limit.
     pub fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
-        match self.entry(path) {
-            Entry::File(_) => read_file(path, self.max_file_size),
-            Entry::Folder => Err("is a directory".to_owned()),
-            Entry::Missing => Err("no such file or directory".to_owned()),
-            Entry::Other(reason) => Err(reason),
-        }
+        read_file(path, self.max_file_size)
     }
 
     /// [`Location::read`] for a path that must stay inside `root` once its
@@ -176,18 +171,77 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 }
 
 /// The bytes of the file at `path`, refusing one larger than `limit`
-/// without reading it whole.
+/// (`--max-file-size`) without reading it whole: [`read_regular`] worded
+/// for a document.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let file = File::open(path).map_err(|error| io_reason(&error))?;
-    let length = file.metadata().map_err(|error| io_reason(&error))?.len();
-    if length > limit {
-        return Err(too_large(limit));
+    read_regular(path, limit).map_err(|error| match error {
+        ReadError::TooLarge(limit) => too_large(limit),
+        ReadError::Unreadable(reason) => reason,
+    })
+}
+
+/// Why [`read_regular`] returned no bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// The file holds more than this many bytes.
+    TooLarge(u64),
+    /// It cannot be opened or read, or is not a regular file; the reason
+    /// as people read it.
+    Unreadable(String),
+}
+
+/// The one way numi reads a file, whatever the command: the bytes of the
+/// regular file at `path` (links followed), at most `limit` of them.
+///
+/// The path is opened without waiting (a FIFO with no writer would block
+/// the open), and the descriptor so opened, not the path, is asked what it
+/// is: a FIFO or a device swapped in after an earlier look is refused, not
+/// read. The metadata length is not trusted (files under `/proc` say 0,
+/// a file may grow while read): at most `limit + 1` bytes are read, and
+/// the extra byte says the file is too large.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let unreadable = |error: io::Error| ReadError::Unreadable(io_reason(&error));
+    let file = open_without_waiting(path).map_err(unreadable)?;
+    let metadata = file.metadata().map_err(unreadable)?;
+    if metadata.is_dir() {
+        return Err(ReadError::Unreadable("is a directory".to_owned()));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
+    if !metadata.is_file() {
+        return Err(ReadError::Unreadable(NOT_A_REGULAR_FILE.to_owned()));
+    }
+    if metadata.len() > limit {
+        return Err(ReadError::TooLarge(limit));
+    }
+    let capacity = metadata.len().min(limit);
+    let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|error| io_reason(&error))?;
-    within_limit(bytes, limit)
+        .map_err(unreadable)?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+        return Err(ReadError::TooLarge(limit));
+    }
+    Ok(bytes)
+}
+
+/// Why a path that is neither a folder nor a regular file is not read.
+pub const NOT_A_REGULAR_FILE: &str = "not a regular file";
+
+/// Opens `path` for reading with `O_NONBLOCK`, so that opening a FIFO
+/// returns at once instead of waiting for a writer. A regular file reads
+/// the same with the flag as without it.
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// Elsewhere opening a named pipe does not wait for its other end.
+#[cfg(not(unix))]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    File::open(path)
 }
 
 /// Standard input, refusing more than `limit` bytes.

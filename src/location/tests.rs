@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Entry, Location, stays_within};
+use super::{Entry, Location, ReadError, read_regular, stays_within};
 
 #[test]
 fn a_location_resolves_beside_its_file() {
@@ -116,4 +116,40 @@ fn a_linked_folder_inside_the_root_is_judged_by_where_it_leads() {
         &linked_root,
         &linked_root.join("bundles/b.json")
     ));
+}
+
+/// The descriptor opened is what is checked: a FIFO opens without waiting
+/// for a writer and is refused, a device is refused, a regular file is read.
+#[cfg(unix)]
+#[test]
+fn only_a_regular_file_is_read_and_nothing_waits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|status| status.success());
+    assert!(made, "mkfifo works");
+    let refused = Err(ReadError::Unreadable("not a regular file".to_owned()));
+    assert_eq!(read_regular(&fifo, 10), refused);
+    assert_eq!(read_regular(Path::new("/dev/zero"), 10), refused);
+    assert_eq!(
+        read_regular(dir.path(), 10),
+        Err(ReadError::Unreadable("is a directory".to_owned()))
+    );
+    let file = dir.path().join("file");
+    std::fs::write(&file, "12345").expect("write");
+    assert_eq!(read_regular(&file, 5).as_deref(), Ok(&b"12345"[..]));
+    assert_eq!(read_regular(&file, 4), Err(ReadError::TooLarge(4)));
+}
+
+/// A file whose metadata says 0 bytes (as under /proc) is still held to
+/// the limit by what is read.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_limit_does_not_trust_the_size_the_file_reports() {
+    let maps = Path::new("/proc/self/maps");
+    assert_eq!(std::fs::metadata(maps).expect("Linux has /proc").len(), 0);
+    assert_eq!(read_regular(maps, 16), Err(ReadError::TooLarge(16)));
+    assert!(read_regular(maps, 1 << 24).is_ok_and(|bytes| bytes.len() > 16));
 }

@@ -260,6 +260,122 @@ fn the_schema_of_the_file_ships() {
     assert_eq!(run.code, 0, "{}", run.transcript());
     let schema: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(schema["title"], "numi.toml");
+    assert_eq!(run.stdout, numi::config::SCHEMA);
+}
+
+/// The committed schema is written from the types that read the file:
+/// `UPDATE_DOCS=1 cargo test --test integration config::` rewrites it.
+#[test]
+fn the_committed_schema_is_generated_from_the_reader() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/numi.toml.schema.json");
+    let generated = numi::config::schema();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        fs::write(&path, &generated).expect("the schema is writable");
+    }
+    let committed = fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "schemas/numi.toml.schema.json is stale: run UPDATE_DOCS=1 cargo test --test integration config::"
+    );
+    let schema: serde_json::Value = serde_json::from_str(&generated).expect("JSON");
+    assert_eq!(schema["additionalProperties"], false);
+    let overrides = &schema["$defs"]["FileOverride"];
+    assert_eq!(overrides["additionalProperties"], false, "{schema}");
+}
+
+#[test]
+fn a_configuration_past_its_limits_is_refused_naming_the_file_and_key() {
+    let many: Vec<String> = (0..=numi::config::MAX_PATTERNS)
+        .map(|i| format!("\"p{i}/\""))
+        .collect();
+    let dir = repository(Some(&format!("exclude = [{}]\n", many.join(", "))), &[]);
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("numi.toml: exclude[1000]: more than 1000 patterns"),
+        "{}",
+        run.transcript()
+    );
+
+    let long = "a".repeat(numi::config::MAX_PATTERN_LENGTH + 1);
+    let config = format!("[[overrides]]\npaths = [\"x\", \"{long}\"]\n");
+    let dir = repository(Some(&config), &[]);
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("numi.toml: overrides[0].paths[1]: a pattern of 1025 bytes"),
+        "{}",
+        run.transcript()
+    );
+
+    let dir = repository(Some("[[overrides]]\npaths = [\"a/{b\"]\n"), &[]);
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("numi.toml: overrides[0].paths[0]: \"a/{b\": unclosed alternate group"),
+        "{}",
+        run.transcript()
+    );
+
+    let dir = repository(Some(&format!("# {}\n", "x".repeat(1024 * 1024))), &[]);
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("numi.toml: the file is larger than 1 MiB"),
+        "{}",
+        run.transcript()
+    );
+
+    // At the limits, the file is read.
+    let most: Vec<String> = (0..numi::config::MAX_PATTERNS)
+        .map(|i| format!("\"p{i}/\""))
+        .collect();
+    let dir = repository(
+        Some(&format!("exclude = [{}]\n", most.join(", "))),
+        &[("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS)],
+    );
+    let run = numi(dir.path(), &["validate"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+/// One pattern, `exclude` in the file or `--exclude` on the command line,
+/// leaves out the same files, in repository mode as with `--files`.
+#[test]
+fn the_file_and_the_flag_exclude_the_same_paths_of_the_configuration_tree() {
+    let documents = [
+        ("evals/replay.yaml", "kind: [\n"),
+        ("policy/replay.yaml", "kind: [\n"),
+        ("policy/playbook.yaml", PLAYBOOK_WITHOUT_RUNS),
+    ];
+    for (in_file, on_the_line, left) in [
+        ("evals/", "evals/", "policy/replay.yaml"),
+        ("replay.yaml", "replay.yaml", "policy/playbook.yaml"),
+        (".numinance/evals", ".numinance/evals", "policy/replay.yaml"),
+    ] {
+        let configured = repository(Some(&format!("exclude = [\"{in_file}\"]\n")), &documents);
+        let by_file = numi(configured.path(), &["validate"]);
+        assert!(
+            !by_file.stdout.contains("evals/replay.yaml"),
+            "{in_file}: {}",
+            by_file.transcript()
+        );
+        assert!(by_file.stdout.contains(left), "{}", by_file.transcript());
+        let flagged = repository(None, &documents);
+        let by_flag = numi(flagged.path(), &["validate", "--exclude", on_the_line]);
+        assert_eq!(by_file.stdout, by_flag.stdout, "{in_file}");
+        assert_eq!(by_file.code, by_flag.code, "{in_file}");
+    }
+    let none = repository(None, &documents);
+    let run = numi(none.path(), &["validate"]);
+    assert!(
+        run.stdout.contains("evals/replay.yaml"),
+        "{}",
+        run.transcript()
+    );
 }
 
 #[test]

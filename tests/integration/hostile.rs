@@ -632,6 +632,151 @@ mod paths {
         insta::assert_snapshot!(run.transcript(&args));
     }
 
+    /// Runs `numi ARGS` in `cwd` and fails the test if it takes more than
+    /// a few seconds: a blocked open or an endless read would.
+    fn numi_quickly(cwd: &Path, args: &[&str]) -> Run {
+        let started = Instant::now();
+        let run = numi(cwd, args);
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "numi {args:?} took {:?}",
+            started.elapsed()
+        );
+        run
+    }
+
+    /// Every command reads a file the same way: a FIFO (which would block
+    /// the open) and a device (which would never end) are refused at once,
+    /// by `digest`, by `--config` and by `validate --files`; a regular
+    /// file is still read by each.
+    #[test]
+    fn fifos_and_devices_are_refused_at_once_by_every_command() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = temp.path();
+        let good = example("playbook-bugfix-bounded.yaml");
+        fs::write(dir.join("good.yaml"), &good).expect("write");
+        fs::write(dir.join("numi.toml"), "strict = true\n").expect("write");
+        assert!(mkfifo(&dir.join("fifo.yaml")), "mkfifo works");
+        assert!(mkfifo(&dir.join("fifo.toml")), "mkfifo works");
+
+        for path in ["fifo.yaml", "/dev/zero"] {
+            let run = numi_quickly(dir, &["digest", path]);
+            assert_eq!(run.code, 1, "{path}");
+            assert_eq!(run.stdout, "", "{path}");
+            assert_eq!(
+                run.stderr,
+                format!("numi: {path}: read: not a regular file\n")
+            );
+
+            let run = numi_quickly(dir, &["validate", "--files", path]);
+            assert_eq!(run.code, 1, "{path}");
+            assert!(
+                run.stdout.contains("\": read: not a regular file"),
+                "{}",
+                run.stdout
+            );
+        }
+        for config in ["fifo.toml", "/dev/zero"] {
+            let run = numi_quickly(
+                dir,
+                &["validate", "--files", "good.yaml", "--config", config],
+            );
+            assert_eq!(run.code, 2, "{config}: {}", run.stderr);
+            assert_eq!(run.stdout, "");
+            assert_eq!(run.stderr, format!("numi: {config}: not a regular file\n"));
+        }
+
+        // The same commands read a regular file.
+        let run = numi_quickly(dir, &["digest", "good.yaml"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stdout.ends_with("  good.yaml\n"), "{}", run.stdout);
+        let run = numi_quickly(
+            dir,
+            &["validate", "--files", "good.yaml", "--config", "numi.toml"],
+        );
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        // And keep the size limit: digest refuses what validate refuses.
+        let run = numi_quickly(dir, &["digest", "--max-file-size", "16", "good.yaml"]);
+        assert_eq!(run.code, 1);
+        assert_eq!(
+            run.stderr,
+            "numi: good.yaml: read: the file is larger than 16 bytes (--max-file-size)\n"
+        );
+    }
+
+    /// A `numi.toml` that is there but cannot be read (a link to nothing, a
+    /// link loop, a folder, a FIFO) fails the run naming it, where passing
+    /// over it would drop `strict = true` and pass a failing document.
+    #[test]
+    fn a_configuration_file_that_cannot_be_read_fails_loudly() {
+        let failing =
+            include_str!("../../src/kinds/playbook/examples/min-runs.failing.yaml").as_bytes();
+        type Make = fn(&Path);
+        let cases: [(&str, Make, &str); 4] = [
+            (
+                "dangling",
+                |path| symlink("nowhere.toml", path).expect("symlink"),
+                "no such file or directory",
+            ),
+            (
+                "loop",
+                |path| symlink("numi.toml", path).expect("symlink"),
+                "too many levels of symbolic links",
+            ),
+            (
+                "folder",
+                |path| fs::create_dir(path).expect("mkdir"),
+                "is a directory",
+            ),
+            (
+                "fifo",
+                |path| assert!(mkfifo(path), "mkfifo works"),
+                "not a regular file",
+            ),
+        ];
+        for (name, make, reason) in cases {
+            let temp = tempfile::tempdir().expect("tempdir");
+            let repo = temp.path();
+            fs::create_dir(repo.join(".git")).expect("mkdir");
+            fs::create_dir(repo.join(".numinance")).expect("mkdir");
+            fs::write(repo.join(".numinance/playbook.yaml"), failing).expect("write");
+            let run = numi_quickly(repo, &["validate"]);
+            assert_eq!(run.code, 0, "{name}: without a configuration it passes");
+            make(&repo.join("numi.toml"));
+            let run = numi_quickly(repo, &["validate"]);
+            assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+            assert_eq!(run.stdout, "", "{name}");
+            assert!(
+                run.stderr.starts_with("numi: ")
+                    && run.stderr.contains("numi.toml: ")
+                    && run.stderr.ends_with(&format!("{reason}\n")),
+                "{name}: {}",
+                run.stderr
+            );
+        }
+    }
+
+    /// A file that says it is empty and is not (as under /proc) is read up
+    /// to the limit, not trusted.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_limit_holds_whatever_the_file_says_its_size_is() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = temp.path();
+        assert_eq!(
+            fs::metadata("/proc/self/maps")
+                .expect("Linux has /proc")
+                .len(),
+            0
+        );
+        let run = numi_quickly(dir, &["digest", "--max-file-size", "64", "/proc/self/maps"]);
+        assert_eq!(run.code, 1);
+        assert_eq!(
+            run.stderr,
+            "numi: /proc/self/maps: read: the file is larger than 64 bytes (--max-file-size)\n"
+        );
+    }
+
     /// A file and a folder without read permission. Root reads them anyway,
     /// so the check runs only when the test cannot read them itself.
     #[test]
@@ -683,9 +828,10 @@ mod unreadable_as_root {
 
     /// A regular file whose read fails for root too: /proc/self/mem is a
     /// regular file that opens, but reading its first page (never mapped)
-    /// fails with EIO. Reached through a link named `*.yaml`, as an
-    /// argument and inside a folder: the error line names the path and the
-    /// reason, and the files beside it are still reported.
+    /// fails with EIO. Reached through a link named `*.yaml` given as an
+    /// argument: the error line names the path and the reason, and the
+    /// files beside it are still reported. Inside a folder the same link
+    /// leads out of the folder and is refused unread.
     #[test]
     fn a_file_whose_read_fails_is_an_error_line() {
         let temp = tempfile::tempdir().expect("tempdir");
@@ -714,7 +860,7 @@ mod unreadable_as_root {
              ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n\
              error    file \"memory.yaml\": read: input/output error\n\
              ok       file \"a-good.yaml\" Playbook \"bugfix-bounded\"\n\
-             error    file \"b-memory.yaml\": read: input/output error\n\
+             error    file \"b-memory.yaml\": read: the link leads outside the folder given\n\
              ok       file \"c-good.yaml\" Playbook \"bugfix-bounded\"\n\
              ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n"
         );
@@ -786,34 +932,64 @@ mod links_outside_the_repository {
         assert_eq!(run.code, 1);
     }
 
-    /// `--files` names its paths: links are followed wherever they lead.
+    /// A folder named with `--files` is walked without leaving it: a link
+    /// out of it (to a file or a folder, `/proc/self/mem` too) is refused
+    /// with one error line, as in a repository, and never read, whatever
+    /// the format (`pretty` would print its content). A link inside the
+    /// folder is followed, and a file named on the command line is read as
+    /// named, wherever its link leads.
     #[test]
-    fn files_mode_follows_links_wherever_they_lead() {
+    fn a_folder_walk_never_follows_a_link_out_of_the_folder() {
         let temp = tempfile::tempdir().expect("tempdir");
         layout(temp.path());
-        fs::remove_file(temp.path().join("repo/.numinance/out-absolute.yaml")).expect("rm");
+        symlink(
+            "real/inside.yaml",
+            temp.path().join("repo/.numinance/alias.yaml"),
+        )
+        .expect("symlink");
         let args = [
             "validate",
             "--files",
             "repo/.numinance",
             "borrowed/.numinance",
+            "repo/.numinance/out-file.yaml",
         ];
         let run = numi(temp.path(), &args);
         assert_well_formed(&run);
         assert_eq!(
             run.stdout,
             "revision: \"files\"\n\
+             ok       file \"alias.yaml\" Playbook \"bugfix-bounded\"\n\
              ok       file \"good.yaml\" Playbook \"bugfix-bounded\"\n\
-             ok       file \"linked-file.yaml\" Playbook \"bugfix-bounded\"\n\
+             error    file \"linked-file.yaml\": read: the link leads outside the folder given\n\
              ok       file \"linked-folder/inside.yaml\" Playbook \"bugfix-bounded\"\n\
-             ok       file \"out-file.yaml\" Playbook \"bugfix-bounded\"\n\
-             ok       file \"out-folder/deeper/also-secret.yaml\" Playbook \"bugfix-bounded\"\n\
-             ok       file \"out-folder/secret.yaml\" Playbook \"bugfix-bounded\"\n\
+             error    file \"out-absolute.yaml\": read: the link leads outside the folder given\n\
+             error    file \"out-file.yaml\": read: the link leads outside the folder given\n\
+             error    file \"out-folder\": read: the link leads outside the folder given\n\
              ok       file \"real/inside.yaml\" Playbook \"bugfix-bounded\"\n\
              ok       file \"deeper/also-secret.yaml\" Playbook \"bugfix-bounded\"\n\
-             ok       file \"secret.yaml\" Playbook \"bugfix-bounded\"\n"
+             ok       file \"secret.yaml\" Playbook \"bugfix-bounded\"\n\
+             ok       file \"out-file.yaml\" Playbook \"bugfix-bounded\"\n"
         );
-        assert_eq!(run.code, 0);
+        assert_eq!(run.code, 1);
+
+        // A link to the environment of the process that runs numi, in a
+        // folder a pull request adds: never shown.
+        let folder = temp.path().join("pull-request");
+        fs::create_dir(&folder).expect("mkdir");
+        symlink("/proc/self/environ", folder.join("environ.yaml")).expect("symlink");
+        let run = numi(
+            temp.path(),
+            &["validate", "--files", "pull-request", "--format", "pretty"],
+        );
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(
+            run.stdout
+                .contains("the link leads outside the folder given"),
+            "{}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("PATH="), "{}", run.stdout);
     }
 }
 
