@@ -13,15 +13,27 @@ pub fn quote(text: &str) -> String {
             '\\' => quoted.push_str("\\\\"),
             '\n' => quoted.push_str("\\n"),
             '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            c if c.is_control() || is_invisible_format(c) => {
-                quoted.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
-            }
-            c => quoted.push(c),
+            c => match escaped_unseen(c) {
+                Some(escape) => quoted.push_str(&escape),
+                None => quoted.push(c),
+            },
         }
     }
     quoted.push('"');
     quoted
+}
+
+/// A character that would not show as itself (a tab, a control or an
+/// invisible formatting character) as [`quote`] writes it: `\t`,
+/// `\u{001b}`; `None` for any other.
+pub fn escaped_unseen(c: char) -> Option<String> {
+    match c {
+        '\t' => Some("\\t".to_owned()),
+        c if c.is_control() || is_invisible_format(c) => {
+            Some(format!("\\u{{{:04x}}}", u32::from(c)))
+        }
+        _ => None,
+    }
 }
 
 /// User text cut to a length fit for a one-line message.

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::io;
 
-use super::{Reporter, message_with_note, repository_path};
+use super::{Reporter, message_with_note, repository_path, shown_path};
 use crate::diagnostic::Diagnostic;
 use crate::results::{FileResult, Status, Summary};
 
@@ -101,8 +101,10 @@ fn testcase(xml: &mut String, result: &FileResult) -> std::fmt::Result {
 }
 
 /// One diagnostic as a compiler would print it:
-/// `path:line:column: severity rule: message`.
+/// `path:line:column: severity rule: message`, the path quoted when it
+/// could break the line.
 fn listing(path: &str, diagnostic: &Diagnostic) -> String {
+    let path = shown_path(path);
     let place = match diagnostic.position {
         Some(position) => format!("{path}:{}:{}", position.line, position.column),
         None => path.to_owned(),
