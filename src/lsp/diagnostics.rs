@@ -126,7 +126,7 @@ pub fn to_lsp(
                 uri: uri.clone(),
                 range,
             },
-            message: note.clone(),
+            message: crate::report::masked(note, diagnostic),
         }]
     });
     lsp_types::Diagnostic {
@@ -147,16 +147,18 @@ pub fn to_lsp(
     }
 }
 
-/// The message with its stage, as the text format words it after the name.
+/// The message with its stage, as the text format words it after the name;
+/// a credential in it masked.
 fn message(diagnostic: &Diagnostic) -> String {
     use crate::diagnostic::Stage;
-    match diagnostic.stage {
+    let message = match diagnostic.stage {
         Stage::Schema => match &diagnostic.pointer {
             Some(pointer) => format!("{}: {}", crate::text::quote(pointer), diagnostic.message),
             None => diagnostic.message.clone(),
         },
         _ => diagnostic.message.clone(),
-    }
+    };
+    crate::report::masked(&message, diagnostic)
 }
 
 pub fn lsp_range(text: &str, span: &Range<usize>, encoding: Encoding) -> lsp_types::Range {
