@@ -36,9 +36,13 @@ pub fn escaped_unseen(c: char) -> Option<String> {
     }
 }
 
-/// User text cut to a length fit for a one-line message.
+/// User text cut to a length fit for a one-line message. A credential in it
+/// is masked first: a cut inside one could leave a part the detector no
+/// longer recognises when a renderer masks the message.
 pub fn shorten(text: &str) -> String {
     const MAX_CHARS: usize = 64;
+    let none: [&str; 0] = [];
+    let text = crate::secrets::mask(text, &none);
     let mut shown: String = text.chars().take(MAX_CHARS).collect();
     if shown.len() < text.len() {
         shown.push('…');
@@ -70,7 +74,18 @@ pub fn human_size(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{human_size, quote};
+    use super::{human_size, quote, shorten};
+
+    #[test]
+    fn shortening_never_cuts_a_credential_into_an_unrecognisable_part() {
+        let password = "p".repeat(70);
+        let url = format!("https://bot:{password}@wiki.example.com/x");
+        let shown = shorten(&url);
+        assert!(shown.starts_with("https://****"), "{shown}");
+        assert!(!shown.contains("ppp"), "{shown}");
+        let plain = "a".repeat(70);
+        assert_eq!(shorten(&plain), format!("{}…", "a".repeat(64)));
+    }
 
     #[test]
     fn quoting_keeps_output_on_one_line() {

@@ -71,6 +71,15 @@ fn the_pretty_snippet_keeps_the_rest_of_the_ref_and_its_columns() {
 /// secret parts no output may show: masking does not wait for a finding.
 const EARLY_FAILURES: &[(&str, &[&str])] = &[
     ("yaml-error.yaml", &["hunter2-s3cr3t"]),
+    // The message quotes the kind cut to 64 characters, before the `@`
+    // that makes the rest a password.
+    (
+        "kind-error.yaml",
+        &[
+            "Vq7Rw2Lx9Kt4Nz8Bp3Hs6Jd1Fm5Gc0Yw2Ea7Tu4Ri9Oq3Pl8Mk1Nj6Hb5Vg0Cf2Xd7Sz4Aq9",
+            "Vq7Rw2Lx9Kt4",
+        ],
+    ),
     (
         "schema-error.yaml",
         &[
