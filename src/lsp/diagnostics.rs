@@ -185,6 +185,18 @@ mod tests {
         assert_eq!(version.and_then(|s| BROKEN.get(s)), Some("\"1.0\""));
     }
 
+    #[test]
+    fn a_credential_in_a_message_is_masked_whatever_stage_failed() {
+        #![allow(clippy::unwrap_used)]
+        let text = "apiVersion: numinance.dev/v1\nkind: https://deploy:hunter2-s3cr3t@wiki.example.com/x\nspec: {}\n";
+        let findings = check(text, None, Flags::default());
+        assert_eq!(rules_of(&findings), ["kind/unknown"]);
+        let uri = Uri::from_str("file:///tmp/b.yaml").unwrap();
+        let shown = to_lsp(findings.first().unwrap(), text, Encoding::Utf16, &uri).message;
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("https://*****"), "{shown}");
+    }
+
     fn rules_of(findings: &[Finding]) -> Vec<&'static str> {
         findings.iter().map(|f| f.diagnostic.rule.id).collect()
     }
