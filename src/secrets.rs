@@ -1,8 +1,11 @@
 //! Credentials: finding them in a document's text ([`credentials`], the
-//! one detector every check asks), and masking what no output may show. A
-//! diagnostic about a credential carries the credential's text in
-//! `Diagnostic::secrets`; every renderer that shows source text or a
-//! message passes it through [`mask`] first.
+//! one detector every check asks), and masking what no output may show.
+//! Every renderer passes whatever text it shows of a document (the source,
+//! a message, a note) through [`mask`], which masks every credential the
+//! detector recognises in that text, whatever stage failed and whether or
+//! not a rule reported it, and the secrets a diagnostic about a credential
+//! carries in `Diagnostic::secrets` (which the text may hold written
+//! otherwise, as a quoted scalar with escapes).
 
 mod credentials;
 
@@ -16,14 +19,18 @@ pub use credentials::{Credential, credentials};
 /// and underlines still fall where they did.
 pub const MASK: char = '*';
 
-/// `text` with every occurrence of every secret replaced, character for
-/// character, by [`MASK`]. Longer secrets go first, so a secret that holds a
-/// shorter one is masked whole.
-pub fn mask<'t, S: AsRef<str>>(text: &'t str, secrets: &[S]) -> Cow<'t, str> {
-    let mut ordered: Vec<&str> = secrets
+/// `text` with every occurrence of every credential the detector finds in
+/// it, and of every secret of `known`, replaced character for character by
+/// [`MASK`]. Longer secrets go first, so a secret that holds a shorter one
+/// is masked whole.
+pub fn mask<'t, S: AsRef<str>>(text: &'t str, known: &[S]) -> Cow<'t, str> {
+    let found = credentials(text);
+    let mut ordered: Vec<&str> = known
         .iter()
         .map(AsRef::as_ref)
-        .filter(|secret| !secret.is_empty() && text.contains(*secret))
+        .filter(|secret| text.contains(*secret))
+        .chain(found.iter().map(|credential| credential.secret))
+        .filter(|secret| !secret.is_empty())
         .collect();
     if ordered.is_empty() {
         return Cow::Borrowed(text);
@@ -60,7 +67,26 @@ mod tests {
     }
 
     #[test]
+    fn a_credential_no_finding_named_is_masked_too() {
+        let none: [&str; 0] = [];
+        assert_eq!(
+            mask("ref: https://bot:hunter2@h.example/x [unclosed", &none),
+            "ref: https://***********@h.example/x [unclosed"
+        );
+        assert_eq!(
+            mask(
+                "value \"ghp_abcdefghijklmnopqrstuvwxyz\" is not one of",
+                &none
+            ),
+            "value \"******************************\" is not one of"
+        );
+    }
+
+    #[test]
     fn a_secret_holding_another_is_masked_whole() {
-        assert_eq!(mask("a=bé:pw@h", &["bé", "bé:pw"]), "a=*****@h");
+        assert_eq!(
+            mask("said bé:pw and bé", &["bé", "bé:pw"]),
+            "said ***** and **"
+        );
     }
 }

@@ -13,20 +13,36 @@ pub fn quote(text: &str) -> String {
             '\\' => quoted.push_str("\\\\"),
             '\n' => quoted.push_str("\\n"),
             '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            c if c.is_control() || is_invisible_format(c) => {
-                quoted.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
-            }
-            c => quoted.push(c),
+            c => match escaped_unseen(c) {
+                Some(escape) => quoted.push_str(&escape),
+                None => quoted.push(c),
+            },
         }
     }
     quoted.push('"');
     quoted
 }
 
-/// User text cut to a length fit for a one-line message.
+/// A character that would not show as itself (a tab, a control or an
+/// invisible formatting character) as [`quote`] writes it: `\t`,
+/// `\u{001b}`; `None` for any other.
+pub fn escaped_unseen(c: char) -> Option<String> {
+    match c {
+        '\t' => Some("\\t".to_owned()),
+        c if c.is_control() || is_invisible_format(c) => {
+            Some(format!("\\u{{{:04x}}}", u32::from(c)))
+        }
+        _ => None,
+    }
+}
+
+/// User text cut to a length fit for a one-line message. A credential in it
+/// is masked first: a cut inside one could leave a part the detector no
+/// longer recognises when a renderer masks the message.
 pub fn shorten(text: &str) -> String {
     const MAX_CHARS: usize = 64;
+    let none: [&str; 0] = [];
+    let text = crate::secrets::mask(text, &none);
     let mut shown: String = text.chars().take(MAX_CHARS).collect();
     if shown.len() < text.len() {
         shown.push('…');
@@ -58,7 +74,18 @@ pub fn human_size(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{human_size, quote};
+    use super::{human_size, quote, shorten};
+
+    #[test]
+    fn shortening_never_cuts_a_credential_into_an_unrecognisable_part() {
+        let password = "p".repeat(70);
+        let url = format!("https://bot:{password}@wiki.example.com/x");
+        let shown = shorten(&url);
+        assert!(shown.starts_with("https://****"), "{shown}");
+        assert!(!shown.contains("ppp"), "{shown}");
+        let plain = "a".repeat(70);
+        assert_eq!(shorten(&plain), format!("{}…", "a".repeat(64)));
+    }
 
     #[test]
     fn quoting_keeps_output_on_one_line() {

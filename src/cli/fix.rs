@@ -283,7 +283,11 @@ impl Document<'_> {
                     Some(unfixable) => {
                         format!("{}: not fixable: {}", error.rule.id, unfixable.reason)
                     }
-                    None => format!("{}: {}", error.rule.id, error.message),
+                    None => format!(
+                        "{}: {}",
+                        error.rule.id,
+                        crate::report::masked(&error.message, error)
+                    ),
                 };
                 self.line("left", &rest)
             })

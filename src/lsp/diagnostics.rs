@@ -126,7 +126,7 @@ pub fn to_lsp(
                 uri: uri.clone(),
                 range,
             },
-            message: note.clone(),
+            message: crate::report::masked(note, diagnostic),
         }]
     });
     lsp_types::Diagnostic {
@@ -147,16 +147,18 @@ pub fn to_lsp(
     }
 }
 
-/// The message with its stage, as the text format words it after the name.
+/// The message with its stage, as the text format words it after the name;
+/// a credential in it masked.
 fn message(diagnostic: &Diagnostic) -> String {
     use crate::diagnostic::Stage;
-    match diagnostic.stage {
+    let message = match diagnostic.stage {
         Stage::Schema => match &diagnostic.pointer {
             Some(pointer) => format!("{}: {}", crate::text::quote(pointer), diagnostic.message),
             None => diagnostic.message.clone(),
         },
         _ => diagnostic.message.clone(),
-    }
+    };
+    crate::report::masked(&message, diagnostic)
 }
 
 pub fn lsp_range(text: &str, span: &Range<usize>, encoding: Encoding) -> lsp_types::Range {
@@ -181,6 +183,18 @@ mod tests {
             .find(|f| f.diagnostic.rule == "evalset/version")
             .map(|f| f.span.clone());
         assert_eq!(version.and_then(|s| BROKEN.get(s)), Some("\"1.0\""));
+    }
+
+    #[test]
+    fn a_credential_in_a_message_is_masked_whatever_stage_failed() {
+        #![allow(clippy::unwrap_used)]
+        let text = "apiVersion: numinance.dev/v1\nkind: https://deploy:hunter2-s3cr3t@wiki.example.com/x\nspec: {}\n";
+        let findings = check(text, None, Flags::default());
+        assert_eq!(rules_of(&findings), ["kind/unknown"]);
+        let uri = Uri::from_str("file:///tmp/b.yaml").unwrap();
+        let shown = to_lsp(findings.first().unwrap(), text, Encoding::Utf16, &uri).message;
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("https://*****"), "{shown}");
     }
 
     fn rules_of(findings: &[Finding]) -> Vec<&'static str> {

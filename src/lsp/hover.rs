@@ -24,12 +24,12 @@ fn explain(finding: &Finding) -> String {
     let diagnostic = &finding.diagnostic;
     let mut shown = format!(
         "**{}** ([`{}`]({}))",
-        diagnostic.message,
+        crate::report::masked(&diagnostic.message, diagnostic),
         diagnostic.rule,
         crate::rules::link(diagnostic.rule.id)
     );
     if let Some(note) = &diagnostic.note {
-        shown.push_str(&format!("\n\n{note}"));
+        shown.push_str(&format!("\n\n{}", crate::report::masked(note, diagnostic)));
     }
     shown.push_str(&format!(
         "\n\n{}\n\n{}",

@@ -6,10 +6,9 @@
 
 use std::io;
 
-use super::{Reporter, message_with_note};
+use super::{Reporter, message_with_note, shown_path};
 use crate::diagnostic::Diagnostic;
 use crate::results::{FileResult, Summary};
-use crate::text::quote;
 
 #[derive(Debug, Default)]
 pub struct ConciseReporter;
@@ -52,14 +51,6 @@ pub fn line(path: &str, diagnostic: &Diagnostic) -> String {
         diagnostic.rule,
         message_with_note(diagnostic)
     )
-}
-
-/// The path as given when it is plain text, else quoted, so a file name
-/// cannot break or forge a line.
-fn shown_path(path: &str) -> String {
-    let quoted = quote(path);
-    let plain = quoted.len() == path.len() + 2 && !path.contains(": ");
-    if plain { path.to_owned() } else { quoted }
 }
 
 #[cfg(test)]

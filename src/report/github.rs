@@ -8,6 +8,7 @@ use std::io;
 use super::{Reporter, message_with_note, repository_path};
 use crate::diagnostic::Severity;
 use crate::results::{FileResult, Summary};
+use crate::text::escaped_unseen;
 
 #[derive(Debug, Default)]
 pub struct GithubReporter;
@@ -54,11 +55,25 @@ impl Reporter for GithubReporter {
     }
 }
 
-/// The message of a workflow command, escaped as the runner unescapes it.
+/// The message of a workflow command, escaped as the runner unescapes it:
+/// `%`, CR and LF as `%25`, `%0D`, `%0A`. The runner knows no escape for
+/// other control characters, which a terminal or log viewer would act on
+/// (ESC starts a sequence), so they are written as `\u{001b}`, as every
+/// other format shows them.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => escaped.push_str("%25"),
+            '\r' => escaped.push_str("%0D"),
+            '\n' => escaped.push_str("%0A"),
+            c => match escaped_unseen(c).filter(|_| c != '\t') {
+                Some(escape) => escaped.push_str(&escape),
+                None => escaped.push(c),
+            },
+        }
+    }
+    escaped
 }
 
 /// A property value: the message escapes, and `:` and `,`, which would end it.
@@ -78,5 +93,14 @@ mod tests {
     #[test]
     fn properties_also_escape_colons_and_commas() {
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+
+    #[test]
+    fn control_characters_are_written_visibly() {
+        assert_eq!(
+            escape_property("a\u{1b}[31m\u{7}b\u{202e}.yaml"),
+            "a\\u{001b}[31m\\u{0007}b\\u{202e}.yaml"
+        );
+        assert_eq!(escape_data("tab\tkept"), "tab\tkept");
     }
 }

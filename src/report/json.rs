@@ -7,7 +7,7 @@ use std::io;
 
 use serde::Serialize;
 
-use super::{Reporter, status_name};
+use super::{Reporter, indented, status_name};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::results::{FileResult, Summary};
 use crate::secrets::mask;
@@ -35,7 +35,7 @@ struct ResultRecord<'a> {
 struct SuppressedRecord<'a> {
     #[serde(flatten)]
     diagnostic: DiagnosticRecord<'a>,
-    reason: &'a str,
+    reason: Cow<'a, str>,
 }
 
 #[derive(Serialize)]
@@ -45,7 +45,7 @@ struct DiagnosticRecord<'a> {
     severity: &'static str,
     message: Cow<'a, str>,
     note: Option<Cow<'a, str>>,
-    pointer: Option<&'a str>,
+    pointer: Option<Cow<'a, str>>,
     line: Option<u32>,
     column: Option<u32>,
     end: Option<EndRecord>,
@@ -90,7 +90,10 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
                 .note
                 .as_deref()
                 .map(|note| mask(note, &diagnostic.secrets)),
-            pointer: diagnostic.pointer.as_deref(),
+            pointer: diagnostic
+                .pointer
+                .as_deref()
+                .map(|pointer| mask(pointer, &diagnostic.secrets)),
             line: diagnostic.position.map(|position| position.line),
             column: diagnostic.position.map(|position| position.column),
             end: diagnostic.end.map(|end| EndRecord {
@@ -131,7 +134,7 @@ impl Reporter for JsonReporter {
                 .iter()
                 .map(|suppressed| SuppressedRecord {
                     diagnostic: (&suppressed.diagnostic).into(),
-                    reason: &suppressed.reason,
+                    reason: mask(&suppressed.reason, &suppressed.diagnostic.secrets),
                 })
                 .collect(),
         };
@@ -161,12 +164,4 @@ impl Reporter for JsonReporter {
             indented(&record, 2)?
         )
     }
-}
-
-/// Pretty JSON whose lines after the first are indented by `by` spaces, to
-/// nest inside the document being streamed. JSON strings hold no raw line
-/// breaks, so every line break is the printer's.
-fn indented(value: &impl Serialize, by: usize) -> io::Result<String> {
-    let pretty = serde_json::to_string_pretty(value)?;
-    Ok(pretty.replace('\n', &format!("\n{}", " ".repeat(by))))
 }

@@ -1,29 +1,81 @@
 //! `--format junit`: JUnit XML for GitLab, Jenkins and other CI test
 //! reports. One testsuite, one testcase per document: `<failure>` for an
 //! invalid document, `<error>` for one that could not be checked. The suite's
-//! counts open the document, so testcases are kept until the end.
+//! counts open the document, so the testcases wait for the end: in an
+//! anonymous temporary file, which keeps memory bounded whatever the size
+//! of the run.
 
 use std::fmt::Write as _;
-use std::io;
+use std::io::{self, Seek, Write as _};
 
-use super::{Reporter, message_with_note, repository_path};
+use super::{Reporter, message_with_note, repository_path, shown_path};
 use crate::diagnostic::Diagnostic;
 use crate::results::{FileResult, Status, Summary};
 
 #[derive(Debug, Default)]
 pub struct JunitReporter {
     revision: String,
-    testcases: String,
+    testcases: Testcases,
+}
+
+/// Where the testcases wait for the counts.
+#[derive(Debug)]
+enum Testcases {
+    /// An anonymous temporary file, gone when it is closed.
+    File(io::BufWriter<std::fs::File>),
+    /// Memory, when no temporary file can be made (a read-only or full
+    /// temporary directory): the report is still written.
+    Memory(Vec<u8>),
+}
+
+impl Default for Testcases {
+    fn default() -> Self {
+        Testcases::Memory(Vec::new())
+    }
+}
+
+impl Testcases {
+    fn new() -> Self {
+        tempfile::tempfile().map_or_else(
+            |_| Testcases::default(),
+            |file| Testcases::File(io::BufWriter::new(file)),
+        )
+    }
+
+    fn write(&mut self, xml: &str) -> io::Result<()> {
+        match self {
+            Testcases::File(file) => file.write_all(xml.as_bytes()),
+            Testcases::Memory(bytes) => {
+                bytes.extend_from_slice(xml.as_bytes());
+                Ok(())
+            }
+        }
+    }
+
+    /// Every testcase written, copied to `out`.
+    fn copy_to(&mut self, out: &mut dyn io::Write) -> io::Result<()> {
+        match std::mem::take(self) {
+            Testcases::Memory(bytes) => out.write_all(&bytes),
+            Testcases::File(file) => {
+                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.rewind()?;
+                io::copy(&mut file, out).map(|_| ())
+            }
+        }
+    }
 }
 
 impl Reporter for JunitReporter {
     fn begin(&mut self, _out: &mut dyn io::Write, revision: &str) -> io::Result<()> {
         self.revision = revision.to_owned();
+        self.testcases = Testcases::new();
         Ok(())
     }
 
     fn result(&mut self, _out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
-        testcase(&mut self.testcases, result).map_err(io::Error::other)
+        let mut xml = String::new();
+        testcase(&mut xml, result).map_err(io::Error::other)?;
+        self.testcases.write(&xml)
     }
 
     fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
@@ -46,7 +98,7 @@ impl Reporter for JunitReporter {
             escape(&self.revision, Context::Attribute)
         )?;
         writeln!(out, "    </properties>")?;
-        out.write_all(self.testcases.as_bytes())?;
+        self.testcases.copy_to(out)?;
         writeln!(out, "  </testsuite>")?;
         writeln!(out, "</testsuites>")
     }
@@ -101,8 +153,10 @@ fn testcase(xml: &mut String, result: &FileResult) -> std::fmt::Result {
 }
 
 /// One diagnostic as a compiler would print it:
-/// `path:line:column: severity rule: message`.
+/// `path:line:column: severity rule: message`, the path quoted when it
+/// could break the line.
 fn listing(path: &str, diagnostic: &Diagnostic) -> String {
+    let path = shown_path(path);
     let place = match diagnostic.position {
         Some(position) => format!("{path}:{}:{}", position.line, position.column),
         None => path.to_owned(),

@@ -121,6 +121,22 @@ pub fn masked(text: &str, diagnostic: &Diagnostic) -> String {
     mask(text, &diagnostic.secrets).into_owned()
 }
 
+/// Pretty JSON whose lines after the first are indented by `by` spaces, to
+/// nest inside a document being streamed. JSON strings hold no raw line
+/// breaks, so every line break is the printer's.
+pub fn indented(value: &impl serde::Serialize, by: usize) -> io::Result<String> {
+    let pretty = serde_json::to_string_pretty(value)?;
+    Ok(pretty.replace('\n', &format!("\n{}", " ".repeat(by))))
+}
+
+/// A path in a line of text: as given when it is plain, else quoted, so a
+/// file name cannot break or forge a line.
+pub fn shown_path(path: &str) -> String {
+    let quoted = crate::text::quote(path);
+    let plain = quoted.len() == path.len() + 2 && !path.contains(": ");
+    if plain { path.to_owned() } else { quoted }
+}
+
 /// A path as given, without the leading `./` steps that tools matching
 /// repository paths do not expect.
 pub fn repository_path(path: &str) -> &str {

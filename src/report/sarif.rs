@@ -1,17 +1,21 @@
 //! `--format sarif`: one SARIF 2.1.0 log with one run, as GitHub code
-//! scanning takes it. Built from serde-sarif's typed structures; the results
-//! are kept until the end because the rules they use come first in the log.
+//! scanning takes it, streamed a result at a time as `--format json` is:
+//! the log's head, each result as it comes (serde-sarif's typed result), then
+//! the tool with the rules the results used, in the order of their first
+//! use, which each result's `ruleIndex` already points at, and the
+//! invocation, whose success is known only at the end. Memory stays bounded
+//! by the rules, whatever the number of results.
 
-use std::collections::BTreeSet;
+use std::collections::HashMap;
 use std::io;
 
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, PhysicalLocation,
-    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Suppression, Tool,
+    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Suppression, Tool,
     ToolComponent,
 };
 
-use super::{Reporter, message_with_note, repository_path};
+use super::{Reporter, indented, masked, message_with_note, repository_path};
 use crate::diagnostic::{Diagnostic, RuleDoc, Severity};
 use crate::results::{FileResult, Summary};
 use crate::rules;
@@ -20,70 +24,103 @@ use crate::rules;
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
+/// How deep a result stands in the log: `runs[0].results[i]`.
+const RESULT_INDENT: usize = 8;
+
+/// How deep the run's members stand.
+const RUN_MEMBER_INDENT: usize = 6;
+
 #[derive(Debug, Default)]
 pub struct SarifReporter {
-    results: Vec<SarifResult>,
-    rule_ids: BTreeSet<&'static str>,
+    results: usize,
+    /// The rules used so far, in the order of their first use: the order of
+    /// `tool.driver.rules`.
+    rule_ids: Vec<&'static str>,
+    rule_indexes: HashMap<&'static str, usize>,
+}
+
+impl SarifReporter {
+    /// Where `id` stands in the rules array, which it joins on first use.
+    fn rule_index(&mut self, id: &'static str) -> usize {
+        let next = self.rule_ids.len();
+        let index = *self.rule_indexes.entry(id).or_insert(next);
+        if index == next {
+            self.rule_ids.push(id);
+        }
+        index
+    }
+
+    fn write_result(&mut self, out: &mut dyn io::Write, result: &SarifResult) -> io::Result<()> {
+        let separator = if self.results == 0 { "" } else { "," };
+        self.results += 1;
+        write!(
+            out,
+            "{separator}\n{}{}",
+            " ".repeat(RESULT_INDENT),
+            indented(result, RESULT_INDENT)?
+        )
+    }
 }
 
 impl Reporter for SarifReporter {
-    fn begin(&mut self, _out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
-        Ok(())
+    fn begin(&mut self, out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
+        write!(
+            out,
+            "{{\n  \"$schema\": {},\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {{\n      \
+             \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [",
+            serde_json::to_string(SCHEMA)?
+        )
     }
 
-    fn result(&mut self, _out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
         for diagnostic in &result.checked.diagnostics {
-            self.rule_ids.insert(diagnostic.rule.id);
-            self.results.push(sarif_result(&result.path, diagnostic));
+            let index = self.rule_index(diagnostic.rule.id);
+            let sarif = sarif_result(&result.path, diagnostic, index);
+            self.write_result(out, &sarif)?;
         }
         // Code scanning shows a suppressed result as dismissed, with its
         // justification, instead of losing it.
         for suppressed in &result.checked.suppressed {
-            self.rule_ids.insert(suppressed.diagnostic.rule.id);
-            let mut sarif = sarif_result(&result.path, &suppressed.diagnostic);
+            let diagnostic = &suppressed.diagnostic;
+            let index = self.rule_index(diagnostic.rule.id);
+            let mut sarif = sarif_result(&result.path, diagnostic, index);
             sarif.suppressions = Some(vec![
                 Suppression::builder()
                     .kind(serde_json::json!("inSource"))
-                    .justification(suppressed.reason.as_str())
+                    .justification(masked(&suppressed.reason, diagnostic))
                     .build(),
             ]);
-            self.results.push(sarif);
+            self.write_result(out, &sarif)?;
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut dyn io::Write, summary: &Summary) -> io::Result<()> {
-        let rule_ids: Vec<&str> = self.rule_ids.iter().copied().collect();
-        let mut results = std::mem::take(&mut self.results);
-        for result in &mut results {
-            let index = result
-                .rule_id
-                .as_deref()
-                .and_then(|id| rule_ids.binary_search(&id).ok());
-            result.rule_index = index.and_then(|index| i64::try_from(index).ok());
-        }
+        let close = if self.results == 0 { "]" } else { "\n      ]" };
         let driver = ToolComponent::builder()
             .name("numi")
             .version(env!("CARGO_PKG_VERSION"))
             .information_uri(rules::REPOSITORY_URL)
-            .rules(rule_ids.iter().map(|id| descriptor(id)).collect::<Vec<_>>())
+            .rules(
+                self.rule_ids
+                    .iter()
+                    .map(|id| descriptor(id))
+                    .collect::<Vec<_>>(),
+            )
             .build();
-        let invocation = Invocation::builder()
-            .execution_successful(summary.error == 0 && summary.total() > 0)
-            .build();
-        let run = Run::builder()
-            .tool(Tool::builder().driver(driver).build())
-            .invocations(vec![invocation])
-            .column_kind(serde_json::json!("unicodeCodePoints"))
-            .results(results)
-            .build();
-        let log = Sarif::builder()
-            .schema(SCHEMA)
-            .version(serde_json::json!("2.1.0"))
-            .runs(vec![run])
-            .build();
-        serde_json::to_writer_pretty(&mut *out, &log)?;
-        writeln!(out)
+        let tool = Tool::builder().driver(driver).build();
+        let invocations = vec![
+            Invocation::builder()
+                .execution_successful(summary.error == 0 && summary.total() > 0)
+                .build(),
+        ];
+        let member = " ".repeat(RUN_MEMBER_INDENT);
+        writeln!(
+            out,
+            "{close},\n{member}\"tool\": {},\n{member}\"invocations\": {}\n    }}\n  ]\n}}",
+            indented(&tool, RUN_MEMBER_INDENT)?,
+            indented(&invocations, RUN_MEMBER_INDENT)?
+        )
     }
 }
 
@@ -142,7 +179,7 @@ fn help_markdown(doc: &RuleDoc) -> String {
     text
 }
 
-fn sarif_result(path: &str, diagnostic: &Diagnostic) -> SarifResult {
+fn sarif_result(path: &str, diagnostic: &Diagnostic, rule_index: usize) -> SarifResult {
     let level = match diagnostic.severity {
         Severity::Error => ResultLevel::Error,
         Severity::Warning => ResultLevel::Warning,
@@ -155,6 +192,7 @@ fn sarif_result(path: &str, diagnostic: &Diagnostic) -> SarifResult {
         .level(level)
         .message(message)
         .build();
+    result.rule_index = i64::try_from(rule_index).ok();
     result.locations = location(path, diagnostic).map(|location| vec![location]);
     result
 }

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::Reporter;
+use super::{Reporter, masked};
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::results::{FileResult, Status, Summary};
 use crate::schema;
@@ -46,7 +46,7 @@ pub fn warning_line(result: &FileResult, warning: &Diagnostic) -> String {
         result.origin.name(),
         quote(&result.display_name),
         warning.rule,
-        warning.message
+        masked(&warning.message, warning)
     )
 }
 
@@ -80,13 +80,14 @@ fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
     let Some(first) = diagnostics.first() else {
         return String::new();
     };
+    let shown = masked(&first.message, first);
     match first.stage {
-        Stage::Read => format!("read: {}", first.message),
-        Stage::Yaml => format!("yaml: {}", first.message),
-        Stage::Kind => format!("kind: {}", first.message),
+        Stage::Read => format!("read: {shown}"),
+        Stage::Yaml => format!("yaml: {shown}"),
+        Stage::Kind => format!("kind: {shown}"),
         Stage::Schema => schema_message(diagnostics, unlisted),
-        Stage::Rule => format!("kind: invalid: {}", first.message),
-        Stage::Internal => format!("internal: {}", first.message),
+        Stage::Rule => format!("kind: invalid: {shown}"),
+        Stage::Internal => format!("internal: {shown}"),
     }
 }
 
@@ -99,7 +100,7 @@ fn schema_message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
         .filter(|diagnostic| diagnostic.stage == Stage::Schema)
         .map(|diagnostic| {
             let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-            let escaped = quote(pointer);
+            let escaped = quote(&masked(pointer, diagnostic));
             let inner = escaped
                 .get(1..escaped.len().saturating_sub(1))
                 .unwrap_or_default();

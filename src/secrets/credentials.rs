@@ -279,14 +279,8 @@ fn in_url(word: &str) -> Vec<Credential<'_>> {
         .unwrap_or(after_scheme.len());
     let authority = after_scheme.get(..authority_end).unwrap_or_default();
     if let Some((userinfo, host)) = authority.rsplit_once('@') {
-        // Without a scheme, `name@host` is an address: only a password
-        // makes it userinfo.
-        let is_userinfo = !userinfo.is_empty()
-            && !host.is_empty()
-            && (has_scheme
-                || userinfo.split_once(':').is_some_and(|(user, password)| {
-                    !user.is_empty() && !password.is_empty() && user != "mailto"
-                }));
+        let is_userinfo =
+            !userinfo.is_empty() && !host.is_empty() && (has_scheme || has_password(userinfo));
         if is_userinfo {
             found.push(Credential {
                 what: USERINFO,
@@ -312,6 +306,29 @@ fn in_url(word: &str) -> Vec<Credential<'_>> {
         }
     }
     found
+}
+
+/// Address-field names written before an email address (`to:a@b.example`),
+/// compared without regard to case: the address is no password.
+const ADDRESS_FIELDS: [&str; 9] = [
+    "mailto", "to", "cc", "bcc", "from", "reply-to", "email", "e-mail", "re",
+];
+
+/// Whether the userinfo of a URL without a scheme holds a password: without
+/// a scheme, `name@host` is an address and `host:path` with `git@` before
+/// it is an SCP-like path, so only `user:password@` is a credential. A
+/// field name before an address (`cc:bob@host`) and a clock time or ratio
+/// (`10:30@room`) are not.
+fn has_password(userinfo: &str) -> bool {
+    let Some((user, password)) = userinfo.split_once(':') else {
+        return false;
+    };
+    let numeric = |part: &str| part.chars().all(|c| c.is_ascii_digit());
+    let address_field = ADDRESS_FIELDS
+        .iter()
+        .any(|field| user.eq_ignore_ascii_case(field));
+    let clock = numeric(user) && numeric(password);
+    !user.is_empty() && !password.is_empty() && !address_field && !clock
 }
 
 fn is_scheme_character(c: char) -> bool {

@@ -524,3 +524,68 @@ fn every_line_end_puts_a_finding_at_the_same_line_and_column() {
         );
     }
 }
+
+/// A file name holding ESC, BEL, CR, LF and the characters workflow
+/// commands and URIs reserve, in every format: no raw control byte reaches
+/// the output, no line starts with the name's tail, and each format writes
+/// the name as its own escaping says.
+#[test]
+fn every_format_escapes_a_hostile_file_name() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let name = "odd\u{1b}[31m\u{7}\r\n%:,tail.yaml";
+    std::fs::write(temp.path().join(name), "a: [unclosed\n").expect("write");
+    let shown_in = |format: &str| {
+        let run = numi(
+            temp.path(),
+            &[
+                "validate", "--files", name, "--format", format, "--color", "never",
+            ],
+        );
+        assert_eq!(run.code, 3, "{format}: {}", run.stderr);
+        for byte in ['\u{1b}', '\u{7}', '\r'] {
+            assert!(
+                !run.stdout.contains(byte) && !run.stderr.contains(byte),
+                "{format} writes {byte:?} raw:\n{run:?}"
+            );
+        }
+        assert!(
+            !run.stdout.lines().any(|line| line.starts_with("%:,tail")),
+            "{format} breaks the line at the name's LF:\n{}",
+            run.stdout
+        );
+        run.stdout
+    };
+    let quoted = "\"odd\\u{001b}[31m\\u{0007}\\r\\n%:,tail.yaml\"";
+    assert!(
+        shown_in("text").contains(&format!("invalid  file {quoted}: yaml: ")),
+        "text"
+    );
+    assert!(
+        shown_in("concise").starts_with(&format!("{quoted}:2:1:")),
+        "concise"
+    );
+    assert!(shown_in("pretty").contains(quoted), "pretty");
+    let json: Value = serde_json::from_str(&shown_in("json")).expect("JSON");
+    assert_eq!(json["results"][0]["path"], name);
+    let sarif: Value = serde_json::from_str(&shown_in("sarif")).expect("JSON");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "odd%1B%5B31m%07%0D%0A%25%3A%2Ctail.yaml"
+    );
+    let junit = shown_in("junit");
+    let xml = roxmltree::Document::parse(&junit).expect("well-formed XML");
+    let testcase = xml
+        .descendants()
+        .find(|node| node.has_tag_name("testcase"))
+        .expect("a testcase");
+    assert!(junit.contains(&format!("{quoted}:2:1:")), "junit listing");
+    assert_eq!(
+        testcase.attribute("file"),
+        Some("odd\\u{001b}[31m\\u{0007}\r\n%:,tail.yaml")
+    );
+    assert!(
+        shown_in("github")
+            .starts_with("::error file=odd\\u{001b}[31m\\u{0007}%0D%0A%25%3A%2Ctail.yaml,line=2,"),
+        "github"
+    );
+}

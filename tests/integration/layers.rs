@@ -11,9 +11,12 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top. A module may use the modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    // Shared text helpers, "did you mean", and the diagnostic model.
-    // What a fix is, as kinds declare it; masking secrets in shown text.
-    &["text", "suggest", "diagnostic", "repair", "secrets"],
+    // The one credential detector, and masking secrets in shown text.
+    &["secrets"],
+    // Shared text helpers (shortening masks a credential before it cuts
+    // one), "did you mean", and the diagnostic model. What a fix is, as
+    // kinds declare it.
+    &["text", "suggest", "diagnostic", "repair"],
     // The YAML loader, the one way to read a file beside a document, and
     // where a node stands in a document's text.
     &["yaml", "location"],

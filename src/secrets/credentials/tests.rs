@@ -51,7 +51,15 @@ fn near_misses_are_not_credentials() {
         "https://example.com/docs?page=2&sort=asc",
         "https://example.com/a#token=x",
         "git@github.com:org/repo.git",
+        "git@github.com:org/repo",
         "mail me at someone@example.com",
+        "a@b.c",
+        "mailto:someone@example.com",
+        "cc:bob@example.com and To:alice@example.com",
+        "the stand-up is at 10:30@room-4",
+        "user:@host.example/x",
+        ":pass@host.example/x",
+        "bot:pass@",
         "-----BEGIN PUBLIC KEY-----",
         "https://wiki.example.com/refunds",
     ] {
@@ -68,6 +76,18 @@ fn url_userinfo_with_or_without_a_scheme() {
     assert_eq!(
         found("clone bot:hunter2@wiki.example.com/x"),
         [("URL userinfo (user:pass@)", "bot:hunter2")]
+    );
+    assert_eq!(
+        found("bot:pass@host/x"),
+        [("URL userinfo (user:pass@)", "bot:pass")]
+    );
+    assert_eq!(
+        found("(bot:pass@host)"),
+        [("URL userinfo (user:pass@)", "bot:pass")]
+    );
+    assert_eq!(
+        found("admin:1234@10.0.0.1"),
+        [("URL userinfo (user:pass@)", "admin:1234")]
     );
     assert_eq!(
         found("https://deploy@git.example.com/x"),
