@@ -6,22 +6,37 @@
 /// an output line.
 pub fn quote(text: &str) -> String {
     let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
+    quote_into(&mut quoted, text);
+    quoted
+}
+
+/// [`quote`], appended to `out`.
+pub fn quote_into(out: &mut String, text: &str) {
+    out.push('"');
+    // Nearly every name and path is printable ASCII with nothing to escape:
+    // it is copied whole.
+    if text
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     for c in text.chars() {
         match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
             c if c.is_control() || is_invisible_format(c) => {
-                quoted.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+                out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
             }
-            c => quoted.push(c),
+            c => out.push(c),
         }
     }
-    quoted.push('"');
-    quoted
+    out.push('"');
 }
 
 /// User text cut to a length fit for a one-line message.
@@ -58,7 +73,7 @@ pub fn human_size(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{human_size, quote};
+    use super::{human_size, quote, quote_into};
 
     #[test]
     fn quoting_keeps_output_on_one_line() {
@@ -67,6 +82,17 @@ mod tests {
         assert_eq!(quote("a\nb\tc\u{7}"), "\"a\\nb\\tc\\u{0007}\"");
         assert_eq!(quote("x\u{202E}y"), "\"x\\u{202e}y\"");
         assert_eq!(quote("café"), "\"café\"");
+        assert_eq!(quote("a\u{7f}"), "\"a\\u{007f}\"");
+        assert_eq!(quote(""), "\"\"");
+    }
+
+    #[test]
+    fn quoting_appends_to_what_is_there() {
+        let mut line = "ok ".to_owned();
+        quote_into(&mut line, "policy/a.yaml");
+        line.push(' ');
+        quote_into(&mut line, "x\\y");
+        assert_eq!(line, "ok \"policy/a.yaml\" \"x\\\\y\"");
     }
 
     #[test]
