@@ -179,12 +179,22 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 /// without reading it whole.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = File::open(path).map_err(|error| io_reason(&error))?;
-    let length = file.metadata().map_err(|error| io_reason(&error))?.len();
+    let metadata = file.metadata().map_err(|error| io_reason(&error))?;
+    let length = metadata.len();
     if length > limit {
         return Err(too_large(limit));
     }
     let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
-    file.take(limit.saturating_add(1))
+    // A regular file is read to the size it had when opened: once that
+    // many bytes are in, no further read asks the system for an end it
+    // already told. Anything else (a pipe, a file the system sizes as
+    // empty) is read to its end.
+    let to_read = if metadata.is_file() && length > 0 {
+        length
+    } else {
+        limit.saturating_add(1)
+    };
+    file.take(to_read)
         .read_to_end(&mut bytes)
         .map_err(|error| io_reason(&error))?;
     within_limit(bytes, limit)
