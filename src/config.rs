@@ -376,8 +376,11 @@ impl Policy {
     /// The level the configuration sets for `rule` on the file at `path`
     /// (as given: relative to the run's base, or absolute), if it sets one.
     pub fn level(&self, rule: &str, path: &Path) -> Option<Level> {
-        let relative = self.relative(path);
         let mut level = find_level(&self.rules, rule);
+        if self.overrides.is_empty() {
+            return level;
+        }
+        let relative = self.relative(path);
         for (paths, rules) in &self.overrides {
             if relative.as_deref().is_some_and(|path| paths.is_match(path)) {
                 level = find_level(rules, rule).or(level);
@@ -388,8 +391,11 @@ impl Policy {
 
     /// Whether a path found by walking a folder is left out.
     pub fn excludes(&self, path: &Path) -> bool {
-        self.relative(path)
-            .is_some_and(|relative| self.exclude.excludes(&relative))
+        // Every file of a walk asks: without patterns, no path is worked out.
+        !self.exclude.is_empty()
+            && self
+                .relative(path)
+                .is_some_and(|relative| self.exclude.excludes(&relative))
     }
 
     /// `path` relative to the configuration's folder, `/` separated; `None`

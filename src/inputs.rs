@@ -673,12 +673,13 @@ fn file_display_name(path: &Path) -> String {
 
 /// A folder argument joined with a `/` separated path inside it.
 fn join_given(argument: &str, inside: &str) -> String {
-    let argument = slashed(argument);
-    if argument.is_empty() || argument.ends_with('/') {
-        format!("{argument}{inside}")
-    } else {
-        format!("{argument}/{inside}")
+    let mut joined = slashed(argument);
+    joined.reserve(inside.len() + 1);
+    if !(joined.is_empty() || joined.ends_with('/')) {
+        joined.push('/');
     }
+    joined.push_str(inside);
+    joined
 }
 
 /// A path as typed, with the platform's separators written as `/`.
@@ -693,11 +694,15 @@ fn slashed(path: &str) -> String {
 /// `path` relative to `base`, with `/` separators.
 fn relative_name(path: &Path, base: &Path) -> String {
     let relative = path.strip_prefix(base).unwrap_or(path);
-    let parts: Vec<String> = relative
-        .components()
-        .map(|part| part.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    parts.join("/")
+    // Every file of a walk is named here: one string, no copy per part.
+    let mut name = String::with_capacity(relative.as_os_str().len());
+    for (index, part) in relative.components().enumerate() {
+        if index > 0 {
+            name.push('/');
+        }
+        name.push_str(&part.as_os_str().to_string_lossy());
+    }
+    name
 }
 
 fn walk_reason(error: &ignore::Error) -> String {

@@ -6,21 +6,36 @@
 /// an output line.
 pub fn quote(text: &str) -> String {
     let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
+    quote_into(&mut quoted, text);
+    quoted
+}
+
+/// [`quote`], appended to `out`.
+pub fn quote_into(out: &mut String, text: &str) {
+    out.push('"');
+    // Nearly every name and path is printable ASCII with nothing to escape:
+    // it is copied whole.
+    if text
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     for c in text.chars() {
         match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
             c => match escaped_unseen(c) {
-                Some(escape) => quoted.push_str(&escape),
-                None => quoted.push(c),
+                Some(escape) => out.push_str(&escape),
+                None => out.push(c),
             },
         }
     }
-    quoted.push('"');
-    quoted
+    out.push('"');
 }
 
 /// A character that would not show as itself (a tab, a control or an
@@ -74,7 +89,7 @@ pub fn human_size(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{human_size, quote, shorten};
+    use super::{human_size, quote, quote_into, shorten};
 
     #[test]
     fn shortening_never_cuts_a_credential_into_an_unrecognisable_part() {
@@ -94,6 +109,17 @@ mod tests {
         assert_eq!(quote("a\nb\tc\u{7}"), "\"a\\nb\\tc\\u{0007}\"");
         assert_eq!(quote("x\u{202E}y"), "\"x\\u{202e}y\"");
         assert_eq!(quote("café"), "\"café\"");
+        assert_eq!(quote("a\u{7f}"), "\"a\\u{007f}\"");
+        assert_eq!(quote(""), "\"\"");
+    }
+
+    #[test]
+    fn quoting_appends_to_what_is_there() {
+        let mut line = "ok ".to_owned();
+        quote_into(&mut line, "policy/a.yaml");
+        line.push(' ');
+        quote_into(&mut line, "x\\y");
+        assert_eq!(line, "ok \"policy/a.yaml\" \"x\\\\y\"");
     }
 
     #[test]

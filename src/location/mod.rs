@@ -212,9 +212,18 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     if metadata.len() > limit {
         return Err(ReadError::TooLarge(limit));
     }
-    let capacity = metadata.len().min(limit);
-    let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-    file.take(limit.saturating_add(1))
+    let length = metadata.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
+    // A regular file is read to the size it had when opened: once that
+    // many bytes are in, no further read asks the system for an end it
+    // already told. A file the system sizes as empty (under `/proc`) is
+    // read to its end, within the limit.
+    let to_read = if length > 0 {
+        length
+    } else {
+        limit.saturating_add(1)
+    };
+    file.take(to_read)
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {

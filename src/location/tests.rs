@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Entry, Location, ReadError, read_regular, stays_within};
+use super::{Entry, Location, ReadError, read_file, read_regular, stays_within};
 
 #[test]
 fn a_location_resolves_beside_its_file() {
@@ -36,6 +36,30 @@ fn entries_are_told_without_opening_and_reads_keep_the_limit() {
         Ok(&b"12345"[..])
     );
     assert_eq!(location.read(dir.path()), Err("is a directory".to_owned()));
+}
+
+#[test]
+fn a_file_is_read_whole_and_an_empty_one_as_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("doc.yaml");
+    let text = "kind: Playbook\n".repeat(1000);
+    std::fs::write(&file, &text).expect("write");
+    assert_eq!(read_file(&file, 1 << 20).as_deref(), Ok(text.as_bytes()));
+    let empty = dir.path().join("empty.yaml");
+    std::fs::write(&empty, "").expect("write");
+    assert_eq!(read_file(&empty, 1 << 20).as_deref(), Ok(&b""[..]));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_the_system_sizes_as_empty_is_read_to_its_end() {
+    // /proc files report no size and hold text all the same.
+    let read = read_file(Path::new("/proc/self/status"), 1 << 20).expect("readable");
+    assert!(
+        read.starts_with(b"Name:"),
+        "{:?}",
+        String::from_utf8_lossy(&read)
+    );
 }
 
 #[cfg(unix)]

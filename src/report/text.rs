@@ -7,7 +7,7 @@ use super::{Reporter, masked};
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::results::{FileResult, Status, Summary};
 use crate::schema;
-use crate::text::quote;
+use crate::text::{quote, quote_into};
 
 #[derive(Debug, Default)]
 pub struct TextReporter;
@@ -18,7 +18,9 @@ impl Reporter for TextReporter {
     }
 
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
-        writeln!(out, "{}", line(result))
+        let mut line = line(result);
+        line.push('\n');
+        out.write_all(line.as_bytes())
     }
 
     fn end(&mut self, _out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
@@ -52,28 +54,44 @@ pub fn warning_line(result: &FileResult, warning: &Diagnostic) -> String {
 
 /// The one line a document gets.
 pub fn line(result: &FileResult) -> String {
-    let status = match result.status() {
+    let outcome = result.status();
+    let status = match outcome {
         Status::Ok => "ok",
         Status::Invalid => "invalid",
         Status::Error => "error",
     };
-    let head = format!(
-        "{status:<9}{} {}",
-        result.origin.name(),
-        quote(&result.display_name)
-    );
-    match result.status() {
-        Status::Ok => match (&result.checked.kind, &result.checked.name) {
-            (Some(kind), Some(name)) => format!("{head} {kind} {}", quote(name)),
-            (Some(kind), None) => format!("{head} {kind}"),
-            (None, _) => head,
-        },
+    // One string, grown once: this line is written for every document.
+    let mut line = String::with_capacity(64 + 2 * result.display_name.len());
+    line.push_str(status);
+    line.extend(std::iter::repeat_n(
+        ' ',
+        STATUS_WIDTH.saturating_sub(status.len()),
+    ));
+    line.push_str(result.origin.name());
+    line.push(' ');
+    quote_into(&mut line, &result.display_name);
+    match outcome {
+        Status::Ok => {
+            if let Some(kind) = &result.checked.kind {
+                line.push(' ');
+                line.push_str(kind);
+                if let Some(name) = &result.checked.name {
+                    line.push(' ');
+                    quote_into(&mut line, name);
+                }
+            }
+        }
         Status::Invalid | Status::Error => {
             let errors: Vec<&Diagnostic> = result.checked.errors().collect();
-            format!("{head}: {}", message(&errors, result.checked.unlisted))
+            line.push_str(": ");
+            line.push_str(&message(&errors, result.checked.unlisted));
         }
     }
+    line
 }
+
+/// The width the status is padded to, so names line up.
+const STATUS_WIDTH: usize = 9;
 
 /// The message of the first failing stage, with its stage prefix.
 fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {

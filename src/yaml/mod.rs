@@ -558,6 +558,12 @@ fn position(marker: &Marker) -> Position {
     }
 }
 
+/// The keys a mapping has room for when it opens: as many as a table of
+/// eight slots holds, so the small mappings documents are made of (most
+/// have two to seven keys) are allocated once and never grown, which would
+/// allocate again and move every entry.
+const MAPPING_CAPACITY: usize = 7;
+
 /// A finished node on its way into its parent.
 struct Node {
     value: Value,
@@ -777,7 +783,7 @@ impl<'a> Builder<'a> {
                 let bytes = self.bytes_of(span);
                 self.open(
                     Collection::Mapping {
-                        map: Map::new(),
+                        map: Map::with_capacity(MAPPING_CAPACITY),
                         awaiting_value: false,
                     },
                     anchor,

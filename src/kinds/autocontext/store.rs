@@ -95,6 +95,11 @@ fn scenario_of(root: &Path) -> Option<String> {
 /// The store folder `path` stands in, as typed, and its place there: by
 /// the names below the store folder alone.
 fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
+    // Every file a store holds is JSON; every document read asks, so any
+    // other is answered from its name alone.
+    if !path.file_name()?.to_str()?.ends_with(".json") {
+        return None;
+    }
     let names: Vec<&str> = path
         .components()
         .map(|part| match part {
