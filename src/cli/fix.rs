@@ -225,13 +225,6 @@ impl Document<'_> {
             }
         };
         let changed = fixed.text != text;
-        if changed {
-            counts.fixed += 1;
-            let verb = if dry_run { "fixable" } else { "fixed" };
-            for (rule, title) in &fixed.applied {
-                report.push(self.line(verb, &format!("{rule}: {title}")));
-            }
-        }
         if self.args.diff && changed {
             output.extend(diff(&self.input.path, &text, &fixed.text).into_bytes());
         }
@@ -240,12 +233,22 @@ impl Document<'_> {
                 Ok(Source::Stdin) => output.extend(fixed.text.as_bytes()),
                 Ok(Source::Path(path)) if changed => {
                     let root = self.root_of(path);
-                    if let Err(refused) = write_atomically(&root, path, &fixed.text) {
-                        counts.fixed -= 1;
+                    if let Err(refused) =
+                        write_atomically(&root, path, text.as_bytes(), &fixed.text)
+                    {
                         return self.failed(counts, report, &refused.reason);
                     }
                 }
                 _ => {}
+            }
+        }
+        // Reported once they are made: a fix that was not written is not
+        // `fixed`.
+        if changed {
+            counts.fixed += 1;
+            let verb = if dry_run { "fixable" } else { "fixed" };
+            for (rule, title) in &fixed.applied {
+                report.push(self.line(verb, &format!("{rule}: {title}")));
             }
         }
         let left = self.left(&fixed);
@@ -300,11 +303,52 @@ impl Document<'_> {
     }
 }
 
-/// A unified diff of one file, as `git diff` and `patch` read it.
+/// A unified diff of one file, as `git diff` and `patch` read it: lines
+/// end at a line feed, as those tools count them (a line ending in a lone
+/// carriage return runs on to the next line feed), and a last line without
+/// one is marked so.
 fn diff(path: &str, before: &str, after: &str) -> String {
-    similar::TextDiff::from_lines(before, after)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
+    let old: Vec<&str> = before.split_inclusive('\n').collect();
+    let new: Vec<&str> = after.split_inclusive('\n').collect();
+    let operations = similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new);
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    for hunk in similar::group_diff_ops(operations, 3) {
+        let (Some(first), Some(last)) = (hunk.first(), hunk.last()) else {
+            continue;
+        };
+        let old_lines = first.old_range().start..last.old_range().end;
+        let new_lines = first.new_range().start..last.new_range().end;
+        out.push_str(&format!(
+            "@@ -{} +{} @@\n",
+            hunk_range(&old_lines),
+            hunk_range(&new_lines)
+        ));
+        for operation in &hunk {
+            for change in operation.iter_changes(&old, &new) {
+                let sign = match change.tag() {
+                    similar::ChangeTag::Equal => ' ',
+                    similar::ChangeTag::Delete => '-',
+                    similar::ChangeTag::Insert => '+',
+                };
+                let line = change.value();
+                out.push(sign);
+                out.push_str(line);
+                if !line.ends_with('\n') {
+                    out.push_str("\n\\ No newline at end of file\n");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A hunk's lines as a unified diff writes them: the first line (from 1)
+/// and the count, the count left out when it is 1; an empty range names
+/// the line before it.
+fn hunk_range(lines: &std::ops::Range<usize>) -> String {
+    match lines.len() {
+        1 => format!("{}", lines.start + 1),
+        0 => format!("{},0", lines.start),
+        count => format!("{},{count}", lines.start + 1),
+    }
 }

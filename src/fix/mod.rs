@@ -69,6 +69,15 @@ pub enum Change {
     Lowercase { path: Vec<PathSegment> },
 }
 
+impl Change {
+    /// The node the change is made to.
+    pub fn path(&self) -> &[PathSegment] {
+        match self {
+            Change::Sort { path, .. } | Change::Lowercase { path } => path,
+        }
+    }
+}
+
 /// One safe fix of one finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fix {

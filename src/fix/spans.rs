@@ -8,24 +8,7 @@
 
 use std::ops::Range;
 
-/// The start of the line that holds `offset`.
-fn line_start(text: &str, offset: usize) -> usize {
-    text.get(..offset)
-        .and_then(|before| before.rfind('\n'))
-        .map_or(0, |newline| newline + 1)
-}
-
-/// The end of the line that holds `offset`, before its line break.
-fn line_end(text: &str, offset: usize) -> usize {
-    text.get(offset..)
-        .and_then(|after| after.find('\n'))
-        .map_or(text.len(), |newline| offset + newline)
-}
-
-/// The line that starts at `start`, without its line break.
-fn line_at(text: &str, start: usize) -> &str {
-    text.get(start..line_end(text, start)).unwrap_or_default()
-}
+use crate::yaml::LineIndex;
 
 fn indentation(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
@@ -37,12 +20,6 @@ fn is_blank(line: &str) -> bool {
 
 fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
-}
-
-/// The start of the line before the one that starts at `start`.
-fn previous_line(text: &str, start: usize) -> Option<usize> {
-    let before = start.checked_sub(1)?;
-    Some(line_start(text, before))
 }
 
 /// One item of a sequence, as a splice sees it.
@@ -67,19 +44,24 @@ pub(crate) fn sequence_items(
     sequence: usize,
     items: &[usize],
 ) -> Option<Vec<ItemSpan>> {
+    // The lines as YAML counts them: a line feed, a carriage return or
+    // both end a line, so a moved item keeps the line ends it was written
+    // with, whichever they are.
+    let lines = LineIndex::new(text);
     match text.get(sequence..)?.chars().next()? {
-        '[' => flow_items(text, items),
-        '-' => block_items(text, items),
+        '[' => flow_items(&lines, items),
+        '-' => block_items(&lines, items),
         _ => None,
     }
 }
 
-fn block_items(text: &str, items: &[usize]) -> Option<Vec<ItemSpan>> {
+fn block_items(lines: &LineIndex<'_>, items: &[usize]) -> Option<Vec<ItemSpan>> {
+    let text = lines.text();
     let mut dashes = Vec::with_capacity(items.len());
     let mut column = None;
     for &item in items {
         let dash = dash_before(text, item)?;
-        let start = line_start(text, dash);
+        let start = lines.line_start(dash);
         let before = text.get(start..dash)?;
         if !before.bytes().all(|b| b == b' ') {
             return None;
@@ -93,14 +75,14 @@ fn block_items(text: &str, items: &[usize]) -> Option<Vec<ItemSpan>> {
     let column = column?;
     let starts: Vec<usize> = dashes
         .iter()
-        .map(|&dash_line| leading_comments(text, dash_line, column))
+        .map(|&dash_line| leading_comments(lines, dash_line, column))
         .collect();
     let mut spans = Vec::with_capacity(items.len());
     for (i, &dash_line) in dashes.iter().enumerate() {
         let start = *starts.get(i)?;
         let end = match starts.get(i + 1) {
-            Some(&next) => last_content_before(text, dash_line, next),
-            None => end_of_last_item(text, dash_line, column),
+            Some(&next) => last_content_before(lines, dash_line, next),
+            None => end_of_last_item(lines, dash_line, column),
         };
         if end < start
             || spans
@@ -132,10 +114,10 @@ fn dash_before(text: &str, item: usize) -> Option<usize> {
 /// Where an item's lines start: its dash line, or the comment lines
 /// directly above it that are no more indented than its dash (a comment
 /// indented further belongs to the body of the item before).
-fn leading_comments(text: &str, dash_line: usize, column: usize) -> usize {
+fn leading_comments(lines: &LineIndex<'_>, dash_line: usize, column: usize) -> usize {
     let mut start = dash_line;
-    while let Some(previous) = previous_line(text, start) {
-        let line = line_at(text, previous);
+    while let Some(previous) = lines.previous_line(start) {
+        let line = lines.line_text(previous);
         if is_comment(line) && indentation(line) <= column {
             start = previous;
         } else {
@@ -147,69 +129,69 @@ fn leading_comments(text: &str, dash_line: usize, column: usize) -> usize {
 
 /// The end of the last line that is neither blank before `next` (the start
 /// of the next item's lines), never before the end of the dash line.
-fn last_content_before(text: &str, dash_line: usize, next: usize) -> usize {
+fn last_content_before(lines: &LineIndex<'_>, dash_line: usize, next: usize) -> usize {
     let mut start = next;
-    while let Some(previous) = previous_line(text, start) {
-        if previous <= dash_line || !is_blank(line_at(text, previous)) {
-            return line_end(text, previous.max(dash_line));
+    while let Some(previous) = lines.previous_line(start) {
+        if previous <= dash_line || !is_blank(lines.line_text(previous)) {
+            return lines.line_end(previous.max(dash_line));
         }
         start = previous;
     }
-    line_end(text, dash_line)
+    lines.line_end(dash_line)
 }
 
 /// The end of the last item of a block sequence: its dash line and every
 /// line after it indented more than the dash, blank lines between them
 /// included, trailing blank lines not.
-fn end_of_last_item(text: &str, dash_line: usize, column: usize) -> usize {
-    let mut end = line_end(text, dash_line);
-    let mut next = end + 1;
-    while next < text.len() {
-        let line = line_at(text, next);
-        if is_blank(line) {
-            next = line_end(text, next) + 1;
-            continue;
+fn end_of_last_item(lines: &LineIndex<'_>, dash_line: usize, column: usize) -> usize {
+    let mut end = lines.line_end(dash_line);
+    let mut next = lines.next_line(dash_line);
+    while let Some(start) = next {
+        let line = lines.line_text(start);
+        if !is_blank(line) {
+            if indentation(line) <= column {
+                break;
+            }
+            end = lines.line_end(start);
         }
-        if indentation(line) <= column {
-            break;
-        }
-        end = line_end(text, next);
-        next = end + 1;
+        next = lines.next_line(start);
     }
     end
 }
 
-fn flow_items(text: &str, items: &[usize]) -> Option<Vec<ItemSpan>> {
+fn flow_items(lines: &LineIndex<'_>, items: &[usize]) -> Option<Vec<ItemSpan>> {
+    let text = lines.text();
     let mut spans: Vec<ItemSpan> = Vec::with_capacity(items.len());
     for &item in items {
-        let end = flow_node_end(text, item)?;
-        let line = line_start(text, item);
+        let end = flow_node_end(lines, item)?;
+        let line = lines.line_start(item);
         let starts_line = text.get(line..item)?.bytes().all(|b| b == b' ');
         let mut start = item;
         if starts_line {
             let mut above = line;
-            while let Some(previous) = previous_line(text, above) {
-                if !is_comment(line_at(text, previous)) {
+            while let Some(previous) = lines.previous_line(above) {
+                if !is_comment(lines.line_text(previous)) {
                     break;
                 }
                 above = previous;
             }
             if above < line {
                 // From the comment's `#`: the indentation stays in place.
-                start = above + indentation(line_at(text, above));
+                start = above + indentation(lines.line_text(above));
             }
         }
         if spans.last().is_some_and(|last| last.body.end > start) {
             return None;
         }
-        let after = text.get(end..line_end(text, end))?;
+        let line_end = lines.line_end(end);
+        let after = text.get(end..line_end)?;
         let spaces = after.len() - after.trim_start_matches(' ').len();
         let separator_end = match after.get(spaces..)?.strip_prefix(',') {
             Some(_) => end + spaces + 1,
             None => end,
         };
-        let rest = text.get(separator_end..line_end(text, end))?;
-        let tail = (is_blank(rest) || is_comment(rest)).then(|| separator_end..line_end(text, end));
+        let rest = text.get(separator_end..line_end)?;
+        let tail = (is_blank(rest) || is_comment(rest)).then_some(separator_end..line_end);
         spans.push(ItemSpan {
             body: start..end,
             separator: end..separator_end,
@@ -221,8 +203,8 @@ fn flow_items(text: &str, items: &[usize]) -> Option<Vec<ItemSpan>> {
 
 /// The end of the flow mapping or sequence that starts at `start`; `None`
 /// for any other node.
-pub(crate) fn flow_node_end(text: &str, start: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
+fn flow_node_end(lines: &LineIndex<'_>, start: usize) -> Option<usize> {
+    let bytes = lines.text().as_bytes();
     if !matches!(bytes.get(start), Some(b'{' | b'[')) {
         return None;
     }
@@ -250,7 +232,7 @@ pub(crate) fn flow_node_end(text: &str, start: usize) -> Option<usize> {
                 continue;
             }
             b'#' if token_start => {
-                i = line_end(text, i);
+                i = lines.line_end(i);
                 continue;
             }
             b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' => token_start = true,
@@ -365,11 +347,14 @@ mod tests {
 
     #[test]
     fn flow_items_end_at_their_bracket_whatever_they_quote() {
+        let end = |text: &str, start: usize| flow_node_end(&LineIndex::new(text), start);
         let text = "[{a: \"}#\", b: 'it''s'}, {c: it's}]";
-        assert_eq!(flow_node_end(text, 1), Some(22));
-        assert_eq!(flow_node_end(text, 24), Some(33));
-        assert_eq!(flow_node_end("{a: [1, 2}", 0), None);
-        assert_eq!(flow_node_end("a", 0), None);
+        assert_eq!(end(text, 1), Some(22));
+        assert_eq!(end(text, 24), Some(33));
+        assert_eq!(end("{a: [1, 2}", 0), None);
+        assert_eq!(end("a", 0), None);
+        // A comment ends at any line break, a lone carriage return too.
+        assert_eq!(end("{a: 1, # }\r}", 0), Some(12));
     }
 
     #[test]

@@ -389,3 +389,39 @@ fn only_a_real_comment_keeps_a_finding_from_being_fixed() {
     let offered = fixes_for(&would_be, Mode::Files, here(), Verdict::unconfigured());
     assert_eq!(rules_of(&offered), vec!["evalset/cases-sorted"]);
 }
+
+/// Every line end of an LF text written as `eol`.
+fn with_line_ends(text: &str, eol: &str) -> String {
+    text.replace('\n', eol)
+}
+
+#[test]
+fn a_moved_last_item_keeps_the_line_ends_and_the_missing_final_one() {
+    let digest = format!("sha256:{HEX}");
+    let block = evalset(&format!("{}{}", case("b", &digest), case("a", &digest)));
+    let block_sorted = evalset(&format!("{}{}", case("a", &digest), case("b", &digest)));
+    let flow = "kind: EvalSet\napiVersion: numinance.dev/v1alpha1\nmetadata: {name: core}\nspec:\n  version: 1.0.0\n  cases:\n    - name: a\n      outcome: {value: \"D\"}\n      expect:\n        acceptance: EVAL_ACCEPTANCE_REJECTED\n        merged: false\n        severe: false\n        verification_failures: [\n          {layer: tests, count: 1},\n          {layer: lint, count: 1}]\n"
+        .replace("\"D\"", &format!("\"{digest}\""));
+    let flow_sorted = flow.replace(
+        "{layer: tests, count: 1},\n          {layer: lint, count: 1}",
+        "{layer: lint, count: 1},\n          {layer: tests, count: 1}",
+    );
+    for (text, sorted) in [(&block, &block_sorted), (&flow, &flow_sorted)] {
+        for eol in ["\n", "\r\n", "\r"] {
+            for final_line_end in [true, false] {
+                let mut original = with_line_ends(text, eol);
+                let mut expected = with_line_ends(sorted, eol);
+                if !final_line_end {
+                    original.truncate(original.trim_end().len());
+                    expected.truncate(expected.trim_end().len());
+                }
+                let result = fixed(&original);
+                assert_eq!(
+                    result.text, expected,
+                    "{eol:?}, final line end {final_line_end}"
+                );
+                assert_eq!(result.applied.len(), 1, "{eol:?}");
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::Mode;
 use crate::verdict::Verdict;
-use crate::yaml::LineIndex;
+use crate::yaml::format_pointer;
 
 /// One replacement of a byte range of the document's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,43 +31,46 @@ pub struct Fix {
 }
 
 /// Where fixes come from: for a finding of a document's text, the fixes
-/// `numi fix` would make.
+/// `numi fix` would make; for the whole text, the text `numi fix` would
+/// write.
 pub trait Fixer: Send + Sync {
     fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix>;
+
+    /// `text` with every fix made, round after round; `None` when nothing
+    /// would change.
+    fn fix_all(&self, text: &str) -> Option<String>;
 }
 
 /// The fixes of `numi fix` (`crate::fix`), each offered for the finding it
-/// repairs: the one fix of its rule in the document, or the one whose edit
-/// stands on the finding's line.
+/// repairs (the node it changes holds the finding), and fix-all as the
+/// fix loop of `numi fix --files` with no configuration.
 #[derive(Debug, Default)]
 pub struct FixEngine;
+
+impl FixEngine {
+    fn location() -> Location<'static> {
+        Location::detached(DEFAULT_MAX_FILE_SIZE)
+    }
+}
 
 impl Fixer for FixEngine {
     fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
         // The finding was weighed when it was shown; its inline
         // suppressions still decide which fixes of its rule are offered.
-        let offered = crate::fix::fixes_for(
-            text,
-            Mode::Files,
-            Location::detached(DEFAULT_MAX_FILE_SIZE),
-            Verdict::unconfigured(),
-        );
-        let of_rule: Vec<crate::fix::Fix> = offered
+        let offered =
+            crate::fix::fixes_for(text, Mode::Files, Self::location(), Verdict::unconfigured());
+        let Some(pointer) = diagnostic.pointer.as_deref() else {
+            return Vec::new();
+        };
+        offered
             .fixes
             .into_iter()
-            .filter(|fix| fix.rule == diagnostic.rule.id)
-            .collect();
-        let only_one = of_rule.len() == 1;
-        let lines = LineIndex::new(text);
-        of_rule
-            .into_iter()
             .filter(|fix| {
-                only_one
-                    || diagnostic.position.is_some_and(|position| {
-                        fix.edits
-                            .iter()
-                            .any(|edit| lines.position(edit.range.start).line == position.line)
-                    })
+                let changed = format_pointer(fix.change.path());
+                fix.rule == diagnostic.rule.id
+                    && pointer
+                        .strip_prefix(changed.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             })
             .map(|fix| Fix {
                 title: fix.title,
@@ -82,6 +85,13 @@ impl Fixer for FixEngine {
             })
             .collect()
     }
+
+    fn fix_all(&self, text: &str) -> Option<String> {
+        let fixed =
+            crate::fix::fix_document(text, Mode::Files, Self::location(), Verdict::unconfigured())
+                .ok()?;
+        (fixed.text != text).then_some(fixed.text)
+    }
 }
 
 /// A fixer that knows no fix: the server offers no action.
@@ -92,13 +102,17 @@ impl Fixer for NoFixes {
     fn fixes(&self, _text: &str, _diagnostic: &Diagnostic) -> Vec<Fix> {
         Vec::new()
     }
+
+    fn fix_all(&self, _text: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The title of the action that applies every fix of the file at once.
 pub const FIX_ALL_TITLE: &str = "numi: fix all in file";
 
 /// The actions for the findings whose node meets `wanted`, each fix as a
-/// quick fix, then "fix all in file" when the file has a fix at all.
+/// quick fix, then "fix all in file" when fixing the file changes it.
 pub fn actions(
     fixer: &dyn Fixer,
     uri: &Uri,
@@ -108,30 +122,31 @@ pub fn actions(
     encoding: Encoding,
 ) -> Vec<CodeActionOrCommand> {
     let mut actions = Vec::new();
-    let mut every_edit = Vec::new();
     for finding in findings {
-        let fixes = fixer.fixes(text, &finding.diagnostic);
-        let under_cursor = meets(&finding.span, &wanted);
-        for fix in fixes {
-            every_edit.push(fix.edits.clone());
-            if under_cursor {
-                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                    title: fix.title,
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: Some(vec![to_lsp(finding, text, encoding, uri)]),
-                    edit: Some(workspace_edit(uri, text, &fix.edits, encoding)),
-                    is_preferred: Some(true),
-                    ..CodeAction::default()
-                }));
-            }
+        if !meets(&finding.span, &wanted) {
+            continue;
+        }
+        for fix in fixer.fixes(text, &finding.diagnostic) {
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: fix.title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![to_lsp(finding, text, encoding, uri)]),
+                edit: Some(workspace_edit(uri, text, &fix.edits, encoding)),
+                is_preferred: Some(true),
+                ..CodeAction::default()
+            }));
         }
     }
-    let combined = without_overlaps(every_edit);
-    if !combined.is_empty() {
+    if let Some(fixed) = fixer.fix_all(text) {
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: FIX_ALL_TITLE.to_owned(),
             kind: Some(CodeActionKind::SOURCE_FIX_ALL),
-            edit: Some(workspace_edit(uri, text, &combined, encoding)),
+            edit: Some(workspace_edit(
+                uri,
+                text,
+                &[one_edit(text, &fixed)],
+                encoding,
+            )),
             ..CodeAction::default()
         }));
     }
@@ -144,23 +159,45 @@ fn meets(node: &Range<usize>, wanted: &Range<usize>) -> bool {
     node.start <= wanted.end && wanted.start <= node.end
 }
 
-/// The edits of every fix that overlaps no fix before it, in document
-/// order: a later fix of the same text is left for the next round.
-fn without_overlaps(fixes: Vec<Vec<ByteEdit>>) -> Vec<ByteEdit> {
-    let mut taken: Vec<ByteEdit> = Vec::new();
-    for edits in fixes {
-        let overlaps = edits.iter().any(|edit| {
-            taken.iter().any(|other| {
-                edit.range.start < other.range.end && other.range.start < edit.range.end
-                    || edit.range == other.range
-            })
-        });
-        if !overlaps {
-            taken.extend(edits);
-        }
+/// The one edit that turns `before` into `after`: the text between their
+/// common start and their common end. Its ends fall on character
+/// boundaries and never between the two halves of a CRLF, so an editor
+/// places them on a line and column of both texts.
+fn one_edit(before: &str, after: &str) -> ByteEdit {
+    let cuts_badly = |text: &str, at: usize| {
+        !text.is_char_boundary(at)
+            || (text.as_bytes().get(at.wrapping_sub(1)) == Some(&b'\r')
+                && text.as_bytes().get(at) == Some(&b'\n'))
+    };
+    let mut start = before
+        .bytes()
+        .zip(after.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while start > 0 && (cuts_badly(before, start) || cuts_badly(after, start)) {
+        start -= 1;
     }
-    taken.sort_by_key(|edit| (edit.range.start, edit.range.end));
-    taken
+    let room = before.len().min(after.len()) - start;
+    let mut common_end = before
+        .bytes()
+        .rev()
+        .zip(after.bytes().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while common_end > 0
+        && (cuts_badly(before, before.len() - common_end)
+            || cuts_badly(after, after.len() - common_end))
+    {
+        common_end -= 1;
+    }
+    ByteEdit {
+        range: start..before.len() - common_end,
+        replacement: after
+            .get(start..after.len() - common_end)
+            .unwrap_or_default()
+            .to_owned(),
+    }
 }
 
 /// Byte edits as the client applies them, in its position encoding.
@@ -243,6 +280,13 @@ mod tests {
                 }],
             }]
         }
+
+        fn fix_all(&self, text: &str) -> Option<String> {
+            let fixed = text
+                .replace("é1", self.1)
+                .replace(": 2", &format!(": {}", self.1));
+            (fixed != text).then_some(fixed)
+        }
     }
 
     fn finding(line: u32, column: u32, span: Range<usize>) -> Finding {
@@ -278,9 +322,11 @@ mod tests {
             panic!("an action")
         };
         let edits = &all.edit.as_ref().unwrap().changes.as_ref().unwrap()[&uri];
-        assert_eq!(edits.len(), 2);
-        // "é1" ends at UTF-16 column 5 though it ends at byte 7.
-        assert_eq!(edits[0].range.end.character, 5);
+        assert_eq!(edits.len(), 1);
+        // One edit from "é1" to the "2" of the next line.
+        assert_eq!(edits[0].range.start.character, 3);
+        assert_eq!(edits[0].range.end.line, 1);
+        assert_eq!(applied(text, &found[1], &uri), "a: 0\nb: 0\n");
     }
 
     #[test]
@@ -294,13 +340,137 @@ mod tests {
         assert!(found.is_empty());
     }
 
-    #[test]
-    fn overlapping_fixes_are_applied_one_at_a_time() {
-        let edit = |range: Range<usize>| ByteEdit {
-            range,
-            replacement: String::new(),
+    /// Every edit of one file of a workspace edit applied to `text`, as a
+    /// client does.
+    fn applied(text: &str, action: &CodeActionOrCommand, uri: &Uri) -> String {
+        let CodeActionOrCommand::CodeAction(action) = action else {
+            panic!("an action")
         };
-        let kept = without_overlaps(vec![vec![edit(5..8)], vec![edit(6..9)], vec![edit(0..2)]]);
-        assert_eq!(kept, vec![edit(0..2), edit(5..8)]);
+        let edits = &action.edit.as_ref().unwrap().changes.as_ref().unwrap()[uri];
+        let index = crate::yaml::LineIndex::new(text);
+        let mut edits: Vec<(Range<usize>, &str)> = edits
+            .iter()
+            .map(|edit| {
+                let at = |p: lsp_types::Position| {
+                    index.offset_at(p.line, p.character, crate::yaml::Column::Utf16)
+                };
+                (
+                    at(edit.range.start)..at(edit.range.end),
+                    edit.new_text.as_str(),
+                )
+            })
+            .collect();
+        edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+        let mut result = text.to_owned();
+        for (range, new_text) in edits {
+            result.replace_range(range, new_text);
+        }
+        result
+    }
+
+    const HEX: &str = "0b2958497ee0c936c59fa8dfb74b43077ad626e5dafd62df6521c4dd1e581242";
+
+    fn case(name: &str, hex: &str, failures: &str) -> String {
+        format!(
+            "    - name: {name}\n      outcome: {{value: \"sha256:{hex}\"}}\n      expect:\n        acceptance: EVAL_ACCEPTANCE_REJECTED\n        merged: false\n        severe: false\n        verification_failures: [{failures}]\n"
+        )
+    }
+
+    fn evalset(cases: &[String]) -> String {
+        format!(
+            "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {{name: core}}\nspec:\n  version: 1.0.0\n  cases:\n{}",
+            cases.concat()
+        )
+    }
+
+    const UNSORTED: &str = "{layer: tests, count: 1}, {layer: lint, count: 1}";
+
+    #[test]
+    fn fix_all_writes_what_numi_fix_writes() {
+        let uri = Uri::from_str("file:///x.yaml").unwrap();
+        // A digest inside a case and the sort of the cases: two rounds. Two
+        // unsorted lists: two fixes of one rule in one round.
+        let two_rounds = evalset(&[case("b", &HEX.to_uppercase(), ""), case("a", HEX, "")]);
+        let two_lists = evalset(&[case("a", HEX, UNSORTED), case("b", HEX, UNSORTED)]);
+        for text in [two_rounds, two_lists] {
+            let written = crate::fix::fix_document(
+                &text,
+                Mode::Files,
+                FixEngine::location(),
+                Verdict::unconfigured(),
+            )
+            .unwrap()
+            .text;
+            assert_ne!(written, text);
+            let checked = crate::validate_bytes(
+                text.as_bytes(),
+                Mode::Files,
+                &crate::yaml::Limits::default(),
+            );
+            let findings: Vec<Finding> = checked
+                .diagnostics
+                .into_iter()
+                .map(|diagnostic| Finding {
+                    span: diagnostic.span.map_or(0..0, |s| s.start()..s.end()),
+                    diagnostic,
+                })
+                .collect();
+            assert!(findings.len() >= 2, "{findings:?}");
+            let found = actions(&FixEngine, &uri, &text, &findings, 0..0, Encoding::Utf16);
+            let all = found
+                .iter()
+                .find(|action| titles(std::slice::from_ref(action)) == [FIX_ALL_TITLE])
+                .expect("fix all is offered");
+            assert_eq!(applied(&text, all, &uri), written);
+            // Fixed, the file offers no fix-all.
+            assert_eq!(FixEngine.fix_all(&written), None);
+        }
+    }
+
+    #[test]
+    fn each_unsorted_list_offers_its_own_quick_fix() {
+        let text = evalset(&[case("a", HEX, UNSORTED), case("b", HEX, UNSORTED)]);
+        let checked = crate::validate_bytes(
+            text.as_bytes(),
+            Mode::Files,
+            &crate::yaml::Limits::default(),
+        );
+        let titles: Vec<Vec<String>> = checked
+            .diagnostics
+            .iter()
+            .map(|diagnostic| {
+                FixEngine
+                    .fixes(&text, diagnostic)
+                    .into_iter()
+                    .map(|fix| fix.title)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                ["sort /spec/cases/0/expect/verification_failures by layer"],
+                ["sort /spec/cases/1/expect/verification_failures by layer"],
+            ]
+        );
+    }
+
+    #[test]
+    fn one_edit_spans_only_what_changed() {
+        let edit = |before: &str, after: &str| {
+            let edit = one_edit(before, after);
+            let mut result = before.to_owned();
+            result.replace_range(edit.range.clone(), &edit.replacement);
+            assert_eq!(result, after);
+            (edit.range, edit.replacement)
+        };
+        assert_eq!(edit("a: B1\n", "a: b1\n"), (3..4, "b".to_owned()));
+        assert_eq!(edit("x", "x"), (1..1, String::new()));
+        assert_eq!(edit("ab", "b"), (0..1, String::new()));
+        // "é" and "è" share their first byte: the edit takes the character.
+        assert_eq!(edit("é", "è"), (0..2, "è".to_owned()));
+        // Never between a carriage return and its line feed.
+        assert_eq!(edit("a\r\nb", "a\rb"), (1..3, "\r".to_owned()));
+        assert_eq!(edit("a\nb", "a\r\nb"), (1..2, "\r\n".to_owned()));
     }
 }

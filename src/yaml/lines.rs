@@ -104,6 +104,39 @@ impl<'t> LineIndex<'t> {
         })
     }
 
+    /// Where the line that holds `offset` starts.
+    pub(crate) fn line_start(&self, offset: usize) -> usize {
+        self.starts.get(self.line_of(offset)).copied().unwrap_or(0)
+    }
+
+    /// Where the content of the line that holds `offset` ends, before its
+    /// line break.
+    pub(crate) fn line_end(&self, offset: usize) -> usize {
+        self.line_bounds(self.line_of(offset))
+            .map_or(self.text.len(), |(_, end)| end)
+    }
+
+    /// The content of the line that holds `offset`, without its line break.
+    pub(crate) fn line_text(&self, offset: usize) -> &'t str {
+        let line = self.line_of(offset);
+        self.line_bounds(line)
+            .and_then(|(start, end)| self.text.get(start..end))
+            .unwrap_or_default()
+    }
+
+    /// Where the line after the one that holds `offset` starts; `None` on
+    /// the last line.
+    pub(crate) fn next_line(&self, offset: usize) -> Option<usize> {
+        self.starts.get(self.line_of(offset) + 1).copied()
+    }
+
+    /// Where the line before the one that holds `offset` starts; `None` on
+    /// the first line.
+    pub(crate) fn previous_line(&self, offset: usize) -> Option<usize> {
+        let line = self.line_of(offset).checked_sub(1)?;
+        self.starts.get(line).copied()
+    }
+
     /// `offset` moved back onto a character boundary and into the text.
     fn floor(&self, offset: usize) -> usize {
         let mut offset = offset.min(self.text.len());
@@ -288,6 +321,29 @@ mod tests {
         // A text ending in a line break has an empty last line.
         let index = LineIndex::new("a\n");
         assert_eq!(index.position(2), at(2, 1));
+    }
+
+    #[test]
+    fn lines_are_walked_the_same_whatever_their_line_ends() {
+        for eol in ["\n", "\r\n", "\r"] {
+            let text = format!("ab{eol}{eol}cd");
+            let index = LineIndex::new(&text);
+            let second = 2 + eol.len();
+            let third = second + eol.len();
+            assert_eq!(index.line_start(1), 0, "{eol:?}");
+            assert_eq!(index.line_end(0), 2, "{eol:?}");
+            // The line break belongs to the line it ends.
+            assert_eq!(index.line_end(2), 2, "{eol:?}");
+            assert_eq!(index.line_start(third - 1), second, "{eol:?}");
+            assert_eq!(index.line_text(0), "ab", "{eol:?}");
+            assert_eq!(index.line_text(second), "", "{eol:?}");
+            assert_eq!(index.line_text(third), "cd", "{eol:?}");
+            assert_eq!(index.next_line(0), Some(second), "{eol:?}");
+            assert_eq!(index.next_line(third), None, "{eol:?}");
+            assert_eq!(index.previous_line(third + 1), Some(second), "{eol:?}");
+            assert_eq!(index.previous_line(1), None, "{eol:?}");
+            assert_eq!(index.line_end(third), text.len(), "{eol:?}");
+        }
     }
 
     #[test]

@@ -180,6 +180,15 @@ fn a_link_out_of_the_repository_is_never_written_through() {
     let named = numi(repo.path(), &["fix", "--files", ".numinance/linked.yaml"]);
     assert_eq!(named.code, 1, "{}", named.transcript());
     assert!(named.stdout.contains("lies outside the tree being fixed"));
+    // What was not written is not reported fixed.
+    assert!(!named.stdout.contains("fixed    "), "{}", named.stdout);
+    assert!(
+        named
+            .stdout
+            .ends_with("1 document: 0 fixed, 0 with findings left, 1 not fixed\n"),
+        "{}",
+        named.stdout
+    );
     assert_eq!(fs::read_to_string(&target).unwrap(), before);
     assert!(tree.join("linked.yaml").is_symlink());
 }
@@ -360,4 +369,89 @@ fn strict_in_the_configuration_makes_producer_findings_left() {
         "{}",
         strict.stdout
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_private_file_stays_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = copy("block", dir.path());
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+    let run = numi(dir.path(), &["fix", "--files", "block.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert_eq!(fs::read_to_string(&file).unwrap(), after("block"));
+    let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+/// An EvalSet whose last case sorts first, with the line ends `eol`, and
+/// with or without a line end after its last line.
+fn last_case_first(eol: &str, final_line_end: bool) -> (String, String) {
+    let digest = "sha256:0b2958497ee0c936c59fa8dfb74b43077ad626e5dafd62df6521c4dd1e581242";
+    let case = |name: &str| {
+        format!(
+            "    - name: {name}\n      outcome: {{value: \"{digest}\"}}\n      expect: {{acceptance: EVAL_ACCEPTANCE_ACCEPTED, merged: true, severe: false}}\n"
+        )
+    };
+    let head = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {name: core}\nspec:\n  version: 1.0.0\n  cases:\n";
+    let written = |first: &str, second: &str| {
+        let text = format!("{head}{}{}", case(first), case(second)).replace('\n', eol);
+        if final_line_end {
+            text
+        } else {
+            text.trim_end().to_owned()
+        }
+    };
+    (written("b", "a"), written("a", "b"))
+}
+
+/// Whatever a file's line ends, the fixed file keeps them, and the diff,
+/// applied by `patch` (or `git apply` where `patch` is missing), builds the
+/// file `numi fix` writes.
+#[test]
+fn line_ends_are_kept_and_the_diff_builds_the_written_file() {
+    let patch_installed = std::process::Command::new("patch")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    for eol in ["\n", "\r\n", "\r"] {
+        for final_line_end in [true, false] {
+            let case = format!("{eol:?}, final line end {final_line_end}");
+            let (before, sorted) = last_case_first(eol, final_line_end);
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("x.yaml");
+            fs::write(&file, &before).unwrap();
+            let diff = numi(dir.path(), &["fix", "--diff", "--files", "x.yaml"]);
+            assert_eq!(diff.code, 3, "{case}: {}", diff.transcript());
+            let run = numi(dir.path(), &["fix", "--files", "x.yaml"]);
+            assert_eq!(run.code, 0, "{case}: {}", run.transcript());
+            let written = fs::read_to_string(&file).unwrap();
+            assert_eq!(written, sorted, "{case}");
+
+            fs::write(&file, &before).unwrap();
+            fs::write(dir.path().join("fix.patch"), &diff.stdout).unwrap();
+            let applied = if patch_installed {
+                std::process::Command::new("patch")
+                    .args(["-p1", "--binary", "-i", "fix.patch"])
+                    .current_dir(dir.path())
+                    .output()
+                    .unwrap()
+            } else {
+                std::process::Command::new("git")
+                    .args(["apply", "--unsafe-paths", "fix.patch"])
+                    .current_dir(dir.path())
+                    .output()
+                    .unwrap()
+            };
+            assert!(
+                applied.status.success(),
+                "{case}: {}{}\n{}",
+                String::from_utf8_lossy(&applied.stdout),
+                String::from_utf8_lossy(&applied.stderr),
+                diff.stdout
+            );
+            assert_eq!(fs::read_to_string(&file).unwrap(), written, "{case}");
+        }
+    }
 }

@@ -41,6 +41,15 @@ impl Fixer for ApiVersionFix {
             }],
         }]
     }
+
+    fn fix_all(&self, text: &str) -> Option<String> {
+        let fixed = text.replacen(
+            "apiVersion: numinance.dev/v1\n",
+            "apiVersion: numinance.dev/v1alpha1\n",
+            1,
+        );
+        (fixed != text).then_some(fixed)
+    }
 }
 
 /// A client connected to a server running on a thread of its own.
@@ -410,4 +419,104 @@ fn a_near_miss_carries_its_suggestion_to_the_editor() {
     assert_eq!(diagnostic["code"], "schema/enum", "{published}");
     assert_eq!(diagnostic.get("relatedInformation"), None, "{published}");
     client.shutdown();
+}
+
+/// A case of an EvalSet whose verification failures are `failures`.
+fn replay_case(name: &str, digest: &str, failures: &str) -> String {
+    format!(
+        "    - name: {name}\n      outcome: {{value: \"sha256:{digest}\"}}\n      expect:\n        acceptance: EVAL_ACCEPTANCE_REJECTED\n        merged: false\n        severe: false\n        verification_failures: [{failures}]\n"
+    )
+}
+
+/// Each edit of the one file of a workspace edit, applied as a client
+/// applies them (UTF-16 columns, the last edit first).
+fn apply_workspace_edit(text: &str, edit: &Value) -> String {
+    let edits = edit["changes"][URI].as_array().unwrap();
+    let offset = |position: &Value| {
+        let line = position["line"].as_u64().unwrap() as usize;
+        let character = position["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let rest = &text[start..];
+        let mut units = 0;
+        for (at, c) in rest.char_indices() {
+            if units >= character {
+                return start + at;
+            }
+            units += c.len_utf16();
+        }
+        text.len()
+    };
+    let mut ranges: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|edit| {
+            (
+                offset(&edit["range"]["start"]),
+                offset(&edit["range"]["end"]),
+                edit["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    ranges.sort_by_key(|range| std::cmp::Reverse(range.0));
+    let mut result = text.to_owned();
+    for (start, end, new_text) in ranges {
+        result.replace_range(start..end, new_text);
+    }
+    result
+}
+
+#[test]
+fn fix_all_applies_what_numi_fix_writes() {
+    const HEX: &str = "0b2958497ee0c936c59fa8dfb74b43077ad626e5dafd62df6521c4dd1e581242";
+    const UNSORTED: &str = "{layer: tests, count: 1}, {layer: lint, count: 1}";
+    let evalset = |cases: [String; 2]| {
+        format!(
+            "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {{name: core}}\nspec:\n  version: 1.0.0\n  cases:\n{}",
+            cases.concat()
+        )
+    };
+    // An upper-case digest in a case and the sort of the cases: two rounds
+    // of `numi fix`. Two unsorted lists: two fixes of one rule.
+    let two_rounds = evalset([
+        replay_case("b", &HEX.to_uppercase(), ""),
+        replay_case("a", HEX, ""),
+    ]);
+    let two_lists = evalset([
+        replay_case("a", HEX, UNSORTED),
+        replay_case("b", HEX, UNSORTED),
+    ]);
+    for text in [two_rounds, two_lists] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("x.yaml"), &text).unwrap();
+        let run = crate::common::numi(dir.path(), &["fix", "--files", "x.yaml"]);
+        assert_eq!(run.code, 0, "{}", run.transcript());
+        let written = std::fs::read_to_string(dir.path().join("x.yaml")).unwrap();
+        assert_ne!(written, text);
+
+        let (mut client, _) = Client::initialized(Arc::new(numi::lsp::FixEngine), json!({}));
+        client.open(URI, 1, &text);
+        client.published_for(1);
+        let range =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}});
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": URI}, "range": range, "context": {"diagnostics": []}}),
+        );
+        let fix_all = actions["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|action| action["kind"] == "source.fixAll")
+            .unwrap_or_else(|| panic!("fix all is offered: {actions}"));
+        assert_eq!(apply_workspace_edit(&text, &fix_all["edit"]), written);
+
+        // The fixed text offers no action.
+        client.change(URI, 2, &written);
+        client.published_for(2);
+        let after = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": URI}, "range": range, "context": {"diagnostics": []}}),
+        );
+        assert_eq!(after["result"], json!([]), "{after}");
+        client.shutdown();
+    }
 }
