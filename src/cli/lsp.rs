@@ -30,11 +30,8 @@ pub fn execute(args: &LspArgs, _stdout: &mut dyn Write, stderr: &mut dyn Write) 
         enable_alpha: args.enable_alpha,
         strict: args.strict,
     };
-    let (connection, io_threads) = lsp_server::Connection::stdio();
-    let served = lsp::serve(&connection, flags, Arc::new(FixEngine));
-    drop(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
-    match served.and(joined) {
+    let input = std::io::BufReader::new(std::io::stdin());
+    match lsp::serve_stream(input, std::io::stdout(), flags, Arc::new(FixEngine)) {
         Ok(()) => Exit::Valid,
         Err(error) => {
             let _ = writeln!(stderr, "numi lsp: {error}");

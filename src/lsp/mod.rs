@@ -9,18 +9,22 @@ mod actions;
 mod completion;
 mod diagnostics;
 mod encoding;
+pub mod framing;
 mod hover;
 mod outline;
 mod store;
 
+use std::io::{BufRead, Write};
 use std::str::FromStr;
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit, Notification as _,
 };
-use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, Completion, HoverRequest, Initialize, Request as _, Shutdown,
+};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
@@ -35,11 +39,79 @@ pub use actions::{ByteEdit, FIX_ALL_TITLE, Fix, FixEngine, Fixer, NoFixes};
 pub use encoding::Encoding;
 use store::{Job, Store};
 
-/// Serves one client on `connection` until it shuts down, checking with
+/// Serves one client speaking the base protocol on `input` and `output`
+/// (standard input and output for `numi lsp`) until it exits; as
+/// [`serve`] ends.
+pub fn serve_stream<R, W>(
+    input: R,
+    output: W,
+    flags: Flags,
+    fixer: Arc<dyn Fixer>,
+) -> Result<(), String>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let output = Arc::new(Mutex::new(output));
+    let (to_server, from_client) = crossbeam_channel::bounded::<Message>(0);
+    let (to_client, from_server) = crossbeam_channel::unbounded::<Message>();
+    let writer = {
+        let output = Arc::clone(&output);
+        std::thread::Builder::new()
+            .name("numi-lsp-write".to_owned())
+            .spawn(move || {
+                for message in from_server {
+                    let mut out = output.lock().unwrap_or_else(PoisonError::into_inner);
+                    if message.write(&mut *out).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| e.to_string())?
+    };
+    // Not joined: once the server is done, the process may end with the
+    // reader still waiting on a client that keeps its end open.
+    std::thread::Builder::new()
+        .name("numi-lsp-read".to_owned())
+        .spawn(move || {
+            let mut reader = framing::Reader::new(input);
+            while let Ok(Some(incoming)) = reader.read() {
+                match incoming {
+                    framing::Incoming::Message(message) => {
+                        let exit = matches!(&message, Message::Notification(n) if n.method == Exit::METHOD);
+                        if to_server.send(message).is_err() || exit {
+                            break;
+                        }
+                    }
+                    framing::Incoming::Rejected(rejected) => {
+                        let body = serde_json::to_vec(&rejected.response()).unwrap_or_default();
+                        let mut out = output.lock().unwrap_or_else(PoisonError::into_inner);
+                        if framing::write(&mut *out, &body).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    let connection = Connection {
+        sender: to_client,
+        receiver: from_client,
+    };
+    let served = serve(&connection, flags, fixer);
+    drop(connection);
+    // Every answer is written before the server ends.
+    let _ = writer.join();
+    served
+}
+
+/// Serves one client on `connection` until it exits, checking with
 /// `flags` (the client's `initializationOptions` may turn them on too)
-/// and offering the fixes of `fixer`.
+/// and offering the fixes of `fixer`. It ends well after `shutdown` then
+/// `exit`; on `exit` without `shutdown`, or when the client goes away
+/// first, it ends with an error.
 pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let (id, params) = initialize_start(connection)?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let encoding = Encoding::negotiate(
         params
@@ -56,9 +128,7 @@ pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Re
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         },
     });
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    let _ = connection.sender.send(Response::new_ok(id, result).into());
 
     let store = Arc::new(Store::new(encoding));
     let (jobs, queue) = mpsc::channel::<Job>();
@@ -82,6 +152,34 @@ pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Re
     let _ = worker.join();
     outcome
 }
+
+/// Waits for `initialize`, answering every other request with the error the
+/// protocol says (`ServerNotInitialized`) and dropping notifications.
+fn initialize_start(connection: &Connection) -> Result<(RequestId, Value), String> {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == Initialize::METHOD => {
+                return Ok((request.id, request.params));
+            }
+            Message::Request(request) => {
+                let refused = Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!("{} before initialize", request.method),
+                );
+                let _ = connection.sender.send(refused.into());
+            }
+            Message::Notification(notification) if notification.method == Exit::METHOD => {
+                return Err(NOT_SHUT_DOWN.to_owned());
+            }
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    Err(GONE.to_owned())
+}
+
+const NOT_SHUT_DOWN: &str = "the client sent exit without shutdown";
+const GONE: &str = "the client closed the connection without exit";
 
 /// Flags the client passes as `initializationOptions`
 /// (`{"enableAlpha": true, "strict": true}`), added to those of the command line.
@@ -126,24 +224,39 @@ struct Server<'a> {
 
 impl Server<'_> {
     fn run(&self) -> Result<(), String> {
+        let mut shut_down = false;
         for message in &self.connection.receiver {
             match message {
+                Message::Request(request) if shut_down => {
+                    let response = Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        format!("{} after shutdown", request.method),
+                    );
+                    self.send(response.into());
+                }
+                Message::Request(request) if request.method == Shutdown::METHOD => {
+                    shut_down = true;
+                    self.send(Response::new_ok(request.id, Value::Null).into());
+                }
                 Message::Request(request) => {
-                    if self
-                        .connection
-                        .handle_shutdown(&request)
-                        .map_err(|e| e.to_string())?
-                    {
-                        return Ok(());
-                    }
                     let response = self.answer(request);
                     self.send(response.into());
                 }
+                Message::Notification(notification) if notification.method == Exit::METHOD => {
+                    return if shut_down {
+                        Ok(())
+                    } else {
+                        Err(NOT_SHUT_DOWN.to_owned())
+                    };
+                }
+                // After shutdown, notifications are dropped.
+                Message::Notification(_) if shut_down => {}
                 Message::Notification(notification) => self.notified(notification),
                 Message::Response(_) => {}
             }
         }
-        Ok(())
+        Err(GONE.to_owned())
     }
 
     fn send(&self, message: Message) {

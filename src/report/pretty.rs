@@ -6,7 +6,7 @@
 use std::fmt;
 use std::io;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
 use super::{Reporter, text};
 use crate::diagnostic::{Diagnostic, Severity, Span, Stage};
@@ -14,6 +14,7 @@ use crate::results::{FileResult, Status, Summary};
 use crate::secrets::{MASK, mask};
 use crate::text::{is_invisible_format, quote};
 use crate::yaml::LineIndex;
+use excerpt::Excerpt;
 
 /// Columns the report is wrapped to, whatever the terminal, so the output of
 /// a run does not depend on where it ran.
@@ -40,15 +41,12 @@ impl PrettyReporter {
         }
     }
 
-    /// The report of one diagnostic.
-    fn report<'a>(
-        &mut self,
-        diagnostic: &Diagnostic,
-        source: Option<&'a NamedSource<String>>,
-    ) -> Report<'a> {
-        let span = source.and_then(|source| {
-            let text = source.inner();
-            let shown = shown_span(&LineIndex::new(text), diagnostic)?;
+    /// The report of one diagnostic; `source` is the document as shown,
+    /// with its name.
+    fn report(&mut self, diagnostic: &Diagnostic, source: Option<&Shown<'_>>) -> Report {
+        let excerpt = source.and_then(|source| {
+            let text = source.index.text();
+            let shown = shown_span(&source.index, diagnostic)?;
             // A block mapping stands where its first key does; underlining
             // that key would blame it for what the mapping lacks.
             let points_at_mapping = diagnostic.rule == &crate::diagnostic::stages::schema::REQUIRED
@@ -60,12 +58,16 @@ impl PrettyReporter {
             } else {
                 shown.range().len()
             };
-            Some((shown.start(), length))
+            Excerpt::around(&source.name, &source.index, shown.start(), length)
         });
-        let label = span.map(|(start, length)| {
-            let text = mask(&label(diagnostic), &diagnostic.secrets).into_owned();
-            LabeledSpan::new_primary_with_span(Some(text), (start, length))
-        });
+        let (source, label) = match excerpt {
+            Some((excerpt, span)) => {
+                let text = mask(&label(diagnostic), &diagnostic.secrets).into_owned();
+                let label = LabeledSpan::new_primary_with_span(Some(text), span);
+                (Some(excerpt), Some(label))
+            }
+            None => (None, None),
+        };
         let secrets = &diagnostic.secrets;
         Report {
             message: mask(&headline(diagnostic), secrets).into_owned(),
@@ -81,6 +83,12 @@ impl PrettyReporter {
     }
 }
 
+/// A document as its reports show it, indexed once for all of them.
+struct Shown<'t> {
+    name: String,
+    index: LineIndex<'t>,
+}
+
 impl Reporter for PrettyReporter {
     fn begin(&mut self, _out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
         Ok(())
@@ -92,16 +100,15 @@ impl Reporter for PrettyReporter {
             return writeln!(out, "{}", text::line(result));
         }
         writeln!(out, "{}", heading(result))?;
-        let source = result
+        let text = result
             .source
             .as_deref()
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
-            .map(|text| {
-                NamedSource::new(
-                    escaped_name(&result.display_name),
-                    printable(&masked_source(text, diagnostics)),
-                )
-            });
+            .map(|text| printable(&masked_source(text, diagnostics)));
+        let source = text.as_deref().map(|text| Shown {
+            name: escaped_name(&result.display_name),
+            index: LineIndex::new(text),
+        });
         for diagnostic in diagnostics {
             let report = self.report(diagnostic, source.as_ref());
             let mut rendered = String::new();
@@ -123,24 +130,24 @@ impl Reporter for PrettyReporter {
 
 /// One diagnostic as miette sees it.
 #[derive(Debug)]
-struct Report<'a> {
+struct Report {
     message: String,
     code: &'static str,
     severity: miette::Severity,
     help: String,
-    source: Option<&'a NamedSource<String>>,
+    source: Option<Excerpt>,
     label: Option<LabeledSpan>,
 }
 
-impl fmt::Display for Report<'_> {
+impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for Report<'_> {}
+impl std::error::Error for Report {}
 
-impl miette::Diagnostic for Report<'_> {
+impl miette::Diagnostic for Report {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         Some(Box::new(self.code))
     }
@@ -154,7 +161,7 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.map(|source| source as &dyn SourceCode)
+        self.source.as_ref().map(|source| source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
@@ -357,6 +364,8 @@ fn printable(text: &str) -> String {
     }
     shown
 }
+
+mod excerpt;
 
 #[cfg(test)]
 mod tests;

@@ -61,7 +61,7 @@ impl<'t> LineIndex<'t> {
 
     /// The line (from 0) that holds `offset`; an offset past the text is on
     /// the last line.
-    fn line_of(&self, offset: usize) -> usize {
+    pub fn line_of(&self, offset: usize) -> usize {
         self.starts
             .partition_point(|&start| start <= offset)
             .saturating_sub(1)
@@ -69,7 +69,7 @@ impl<'t> LineIndex<'t> {
 
     /// Where the line `line` (from 0) starts, and where its content ends,
     /// before its line break.
-    fn line_bounds(&self, line: usize) -> Option<(usize, usize)> {
+    pub fn line_bounds(&self, line: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(line)?;
         let end = match self.starts.get(line + 1) {
             Some(&next) => {

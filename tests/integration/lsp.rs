@@ -520,3 +520,270 @@ fn fix_all_applies_what_numi_fix_writes() {
         client.shutdown();
     }
 }
+/// `numi lsp` as an editor runs it, fed raw bytes on its standard input.
+struct Process {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    replies: std::sync::mpsc::Receiver<Value>,
+}
+
+impl Process {
+    fn start() -> Self {
+        use std::io::{BufRead, Read};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_numi"))
+            .arg("lsp")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("numi lsp starts");
+        let stdin = child.stdin.take();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (sender, replies) = std::sync::mpsc::channel();
+        // The client's side of the framing, as simple as a test may be.
+        std::thread::spawn(move || {
+            loop {
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length: ") {
+                        length = value.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; length];
+                stdout.read_exact(&mut body).unwrap();
+                if sender.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Process {
+            child,
+            stdin,
+            replies,
+        }
+    }
+
+    fn initialized() -> Self {
+        let mut process = Process::start();
+        process.send(&frame(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}),
+        ));
+        assert_eq!(process.next()["id"], 0);
+        process
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> Value {
+        self.replies
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server answers")
+    }
+
+    /// The next message that is not a publication of diagnostics.
+    fn answer(&self) -> Value {
+        loop {
+            let reply = self.next();
+            if reply["method"] != "textDocument/publishDiagnostics" {
+                return reply;
+            }
+        }
+    }
+
+    fn hover(&mut self, id: i32) {
+        self.send(&frame(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+            "params": at(URI, 0, 0),
+        })));
+    }
+
+    /// The most memory the server has held, in KiB.
+    fn peak_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status
+            .lines()
+            .find(|line| line.starts_with("VmHWM:"))
+            .unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Its standard input closed, how it exits.
+    fn exit_code(mut self) -> i32 {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        status
+            .code()
+            .expect("numi lsp exits, never killed by a signal")
+    }
+}
+
+fn frame(message: &Value) -> Vec<u8> {
+    framed(&serde_json::to_vec(message).unwrap())
+}
+
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut bytes = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+fn parse_error(reply: &Value) {
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+}
+
+#[test]
+fn a_malformed_message_is_answered_with_an_error_and_the_server_goes_on() {
+    let mut server = Process::initialized();
+    let shutdown = br#"{"jsonrpc":"2.0","id":99,"method":"shutdown"}"#;
+    let malformed: [(&str, Vec<u8>); 5] = [
+        ("invalid JSON", framed(b"{\"jsonrpc\": \"2.0\", \"id\": 1,")),
+        ("a body not UTF-8", framed(b"{\"jsonrpc\": \"2.0\xff\"}")),
+        (
+            "a header without a length, its body running into the next header",
+            [&b"Content-Type: application/json\r\n\r\n"[..], shutdown].concat(),
+        ),
+        (
+            "a length that is no number",
+            b"Content-Length: ten\r\n\r\n".to_vec(),
+        ),
+        (
+            "a header line of 4 KiB",
+            [
+                format!("X-{}: y\r\n", "a".repeat(4096)).as_bytes(),
+                &framed(shutdown),
+            ]
+            .concat(),
+        ),
+    ];
+    for (id, (shape, bytes)) in (1..).zip(malformed) {
+        server.send(&bytes);
+        server.hover(id);
+        let reply = server.answer();
+        assert_eq!(reply["error"]["code"], -32700, "{shape}: {reply}");
+        assert_eq!(reply["id"], Value::Null, "{shape}: {reply}");
+        let hover = server.answer();
+        assert_eq!(hover["id"], id, "{shape}: {hover}");
+        assert_eq!(hover["result"], Value::Null, "{shape}: {hover}");
+    }
+    // JSON that is no JSON-RPC message: an invalid request, with its id.
+    server.send(&frame(&json!({"jsonrpc": "2.0", "id": 7.5, "method": 3})));
+    let reply = server.answer();
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    assert_eq!(reply["id"], 7.5, "{reply}");
+    // Line feeds alone end header lines as well.
+    let body = r#"{"jsonrpc":"2.0","id":42,"method":"numi/unknown","params":{}}"#;
+    server.send(format!("Content-Length: {}\n\n{body}", body.len()).as_bytes());
+    let reply = server.answer();
+    assert_eq!(
+        (reply["id"].clone(), reply["error"]["code"].clone()),
+        (json!(42), json!(-32601)),
+        "{reply}"
+    );
+    // None of it was the shutdown buried in a malformed message.
+    server.hover(100);
+    assert_eq!(server.answer()["result"], Value::Null);
+}
+
+#[test]
+fn a_lone_surrogate_in_a_change_reads_as_a_replacement_character() {
+    let mut server = Process::initialized();
+    server.send(&frame(&json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": URI, "languageId": "yaml", "version": 1, "text": "kind: Playbok\n"}},
+    })));
+    assert_eq!(server.next()["params"]["version"], 1);
+    // What `JSON.stringify` writes for a buffer holding half a pair.
+    let change = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{URI}","version":2}},"contentChanges":[{{"text":"kind: Playbok\ud800\n"}}]}}}}"#
+    );
+    server.send(&framed(change.as_bytes()));
+    let published = server.next();
+    assert_eq!(published["params"]["version"], 2, "{published}");
+    let message = published["params"]["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap();
+    assert!(message.contains("Playbok\u{fffd}"), "{message}");
+}
+
+#[test]
+fn a_huge_content_length_is_answered_never_allocated() {
+    for length in [
+        "18446744073709551615",
+        "1000000000",
+        "99999999999999999999999",
+    ] {
+        let mut server = Process::initialized();
+        server.send(format!("Content-Length: {length}\r\n\r\n").as_bytes());
+        server.send(&[b'x'; 1 << 20]);
+        parse_error(&server.answer());
+        let peak = server.peak_kib();
+        assert!(peak < 64 * 1024, "{length}: {peak} KiB");
+        // Its body is dropped as it comes, to the end of the stream.
+        assert_eq!(server.exit_code(), 1, "{length}");
+    }
+}
+
+#[test]
+fn a_message_over_the_limit_is_skipped_and_the_next_one_served() {
+    let mut server = Process::initialized();
+    let length = numi::lsp::framing::MAX_MESSAGE + 1;
+    server.send(format!("Content-Length: {length}\r\n\r\n").as_bytes());
+    let chunk = vec![b' '; 1 << 20];
+    let mut left = length;
+    while left > 0 {
+        let part = left.min(chunk.len() as u64) as usize;
+        server.send(&chunk[..part]);
+        left -= part as u64;
+    }
+    parse_error(&server.answer());
+    server.hover(1);
+    assert_eq!(server.answer()["id"], 1);
+    assert!(server.peak_kib() < 64 * 1024, "{} KiB", server.peak_kib());
+}
+
+#[test]
+fn after_shutdown_requests_are_refused_and_exit_ends_well() {
+    let mut server = Process::start();
+    server.hover(1);
+    let early = server.answer();
+    assert_eq!(early["error"]["code"], -32002, "{early}");
+    server.send(&frame(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"capabilities": {}}}),
+    ));
+    assert_eq!(server.answer()["id"], 2);
+    server.send(&frame(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
+    ));
+    assert_eq!(
+        server.answer(),
+        json!({"jsonrpc": "2.0", "id": 3, "result": null})
+    );
+    server.hover(4);
+    let refused = server.answer();
+    assert_eq!(refused["id"], 4, "{refused}");
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    server.send(&frame(&json!({"jsonrpc": "2.0", "method": "exit"})));
+    assert_eq!(server.exit_code(), 0);
+}
+
+#[test]
+fn exit_without_shutdown_or_a_closed_stream_ends_with_1() {
+    let mut server = Process::initialized();
+    server.send(&frame(&json!({"jsonrpc": "2.0", "method": "exit"})));
+    assert_eq!(server.exit_code(), 1);
+    assert_eq!(Process::initialized().exit_code(), 1);
+}

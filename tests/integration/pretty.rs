@@ -165,3 +165,69 @@ fn a_tab_is_shown_and_underlined_alone_at_its_own_line_and_column() {
     let underline = report.lines().nth(shown + 1).unwrap_or_default();
     assert_eq!(underline.trim_start(), "· ┬", "{report}");
 }
+
+/// A flow-style Playbook whose `spec` is one line with a scalar of
+/// `filler` characters between two unknown keys.
+fn one_long_line(filler: usize) -> String {
+    format!(
+        "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {{name: long}}\n\
+         spec: {{notes: \"{}\", change_type: bugfx, bogus_key: 1}}\n",
+        "a".repeat(filler)
+    )
+}
+
+#[test]
+fn a_finding_past_column_65535_is_reported_with_the_other_files() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(temp.path().join("a-long.yaml"), one_long_line(70_000)).expect("write");
+    std::fs::write(
+        temp.path().join("b-short.yaml"),
+        "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: short}\nspec: {bogus: 1}\n",
+    )
+    .expect("write");
+    let run = numi(
+        temp.path(),
+        &[
+            "validate", "--format", "pretty", "--color", "never", "--files", ".",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("invalid  file \"a-long.yaml\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("invalid  file \"b-short.yaml\""),
+        "{}",
+        run.stdout
+    );
+    // The title's column past the filler is the document's own (in bytes,
+    // from 1, as miette counts).
+    let column = 1 + "spec: {notes: \"".len() + 70_000 + "\", change_type: bugfx, ".len();
+    assert!(
+        run.stdout.contains(&format!("[a-long.yaml:4:{column}]")),
+        "{}",
+        run.stdout
+    );
+    // The long line is shown cut to a window around each finding, marked.
+    assert!(run.stdout.contains("│ …aaaa"), "{}", run.stdout);
+    assert!(
+        run.stdout.lines().all(|line| line.chars().count() < 200),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("2 documents: 0 ok, 2 invalid"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_two_megabyte_line_renders_a_report_of_a_few_lines() {
+    let report = render(one_long_line(2_000_000).as_bytes());
+    assert!(report.contains("[doc.yaml:4:2000039]"), "{report}");
+    // Two findings, each shown with at most `SHOWN_LINE` characters of the line.
+    assert!(report.len() < 4096, "{} bytes", report.len());
+}

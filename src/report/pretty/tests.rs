@@ -79,3 +79,57 @@ fn the_help_says_how_to_fix_never_the_passing_state() {
         }
     }
 }
+
+/// The excerpt around `start` (`length` bytes) of `text`, and what miette
+/// reads of it: the span's text, its line and column (both from 0).
+fn excerpt(text: &str, start: usize, length: usize) -> (String, String, usize, usize) {
+    let index = LineIndex::new(text);
+    let (excerpt, span) = Excerpt::around("doc.yaml", &index, start, length).unwrap();
+    let read = excerpt.read_span(&span, 0, 0).unwrap();
+    let shown = String::from_utf8(read.data().to_vec()).unwrap();
+    (excerpt.text().to_owned(), shown, read.line(), read.column())
+}
+
+#[test]
+fn an_excerpt_holds_short_lines_whole() {
+    let text = "a: 1\nb: 2\nc: 3\nd: 4\n";
+    let (shown, span, line, column) = excerpt(text, 13, 1);
+    assert_eq!(shown, "b: 2\nc: 3\nd: 4\n");
+    assert_eq!((span.as_str(), line, column), ("3", 2, 3));
+    // The first line has none before it; the last none after it.
+    assert_eq!(excerpt(text, 0, 1).0, "a: 1\nb: 2\n");
+    assert_eq!(excerpt("a: 1\nb: 2", 8, 1).0, "a: 1\nb: 2");
+}
+
+#[test]
+fn an_excerpt_cuts_a_long_line_around_the_finding_and_keeps_its_column() {
+    let long = format!("k: {}x{}", "a".repeat(70_000), "b".repeat(70_000));
+    let text = format!("first\n{long}\n{long}\n");
+    let at = "first\nk: ".len() + 70_000;
+    let (shown, span, line, column) = excerpt(&text, at, 1);
+    assert_eq!((span.as_str(), line, column), ("x", 1, 70_003));
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines.len(), 3, "{shown}");
+    assert_eq!(lines[0], "first");
+    for cut in &lines[1..] {
+        assert!(cut.starts_with('…') && cut.ends_with('…'), "{cut}");
+        // The mark on either side, and the window between.
+        assert_eq!(cut.chars().count(), excerpt::SHOWN_LINE + 2, "{cut}");
+        assert!(cut.contains("ax"), "{cut}");
+    }
+    // A span running past the window ends with it.
+    let (_, span, _, _) = excerpt(&text, at, 50_000);
+    assert!(span.starts_with("xb") && span.chars().count() < excerpt::SHOWN_LINE);
+}
+
+#[test]
+fn an_excerpt_cuts_on_character_boundaries() {
+    let text = format!("k: {}x{}\n", "é".repeat(30_000), "€".repeat(30_000));
+    let at = "k: ".len() + "é".len() * 30_000;
+    let (shown, span, line, column) = excerpt(&text, at, 1);
+    assert_eq!((span.as_str(), line, column), ("x", 0, at));
+    assert!(
+        shown.starts_with("…é") && shown.ends_with("€…\n"),
+        "{shown}"
+    );
+}

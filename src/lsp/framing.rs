@@ -1,0 +1,330 @@
+//! The base protocol of LSP on a byte stream, bounded: headers, then a body
+//! of `Content-Length` bytes holding one JSON-RPC message.
+//!
+//! Nothing a client sends ends the server or makes it allocate more than a
+//! message's real size: a header line is read at most `MAX_HEADER_LINE`
+//! bytes at a time, a body longer than `MAX_MESSAGE` is never held (it is
+//! answered with an error, then read and dropped in small chunks), and a
+//! message that cannot be read is answered with the JSON-RPC error it
+//! deserves, after which reading goes on.
+
+use std::io::{self, BufRead, Read, Write};
+
+use lsp_server::{ErrorCode, Message};
+use serde_json::{Value, json};
+
+use crate::location::DEFAULT_MAX_FILE_SIZE;
+
+/// The longest message body read: four times the largest document numi
+/// reads by default, so a document at that limit fits in a `didOpen` even
+/// when JSON doubles its line breaks and quotes into escapes.
+pub const MAX_MESSAGE: u64 = 4 * DEFAULT_MAX_FILE_SIZE;
+
+/// The longest header line kept; a longer one is malformed.
+const MAX_HEADER_LINE: usize = 1024;
+
+const CONTENT_LENGTH: &[u8] = b"content-length:";
+
+/// What the next message on the stream is.
+#[derive(Debug)]
+pub enum Incoming {
+    Message(Message),
+    /// A message that cannot be served, and the error response it gets.
+    Rejected(Rejected),
+}
+
+/// A message the server cannot read, as JSON-RPC 2.0 answers it: with the
+/// request's id where it could be read, else `null`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejected {
+    pub id: Value,
+    pub code: i32,
+    pub message: String,
+}
+
+impl Rejected {
+    fn parse(message: impl Into<String>) -> Self {
+        Rejected {
+            id: Value::Null,
+            code: ErrorCode::ParseError as i32,
+            message: message.into(),
+        }
+    }
+
+    /// The error response, as written to the client.
+    pub fn response(&self) -> Value {
+        json!({
+            "jsonrpc": "2.0",
+            "id": self.id,
+            "error": {"code": self.code, "message": self.message},
+        })
+    }
+}
+
+/// Reads messages off a stream of the base protocol.
+pub struct Reader<R> {
+    input: R,
+    /// Bytes of a refused body still to drop before the next message.
+    skip: u64,
+    /// The last message had no length, so where the next one starts is
+    /// unknown: it is found by its `Content-Length` header.
+    lost: bool,
+}
+
+/// One header line.
+enum Line {
+    Text(Vec<u8>),
+    TooLong,
+    End,
+}
+
+impl<R: BufRead> Reader<R> {
+    pub fn new(input: R) -> Self {
+        Reader {
+            input,
+            skip: 0,
+            lost: false,
+        }
+    }
+
+    /// The next message; `None` once the stream ends. An error is one of
+    /// the stream itself, not of what it carries.
+    pub fn read(&mut self) -> io::Result<Option<Incoming>> {
+        if self.skip > 0 {
+            let wanted = std::mem::take(&mut self.skip);
+            let dropped = io::copy(&mut (&mut self.input).take(wanted), &mut io::sink())?;
+            if dropped < wanted {
+                return Ok(None);
+            }
+        }
+        let mut length: Option<Result<u64, String>> = None;
+        let mut fault: Option<String> = None;
+        let mut headers = 0usize;
+        loop {
+            let mut line = match self.line()? {
+                Line::End => return Ok(None),
+                Line::TooLong if self.lost => continue,
+                Line::TooLong => {
+                    fault.get_or_insert_with(|| {
+                        format!("a header line longer than {MAX_HEADER_LINE} bytes")
+                    });
+                    headers += 1;
+                    continue;
+                }
+                Line::Text(line) => line,
+            };
+            if self.lost {
+                // The body of the message without a length ran on into
+                // the next message's first line.
+                let Some(at) = find_ignoring_case(&line, CONTENT_LENGTH) else {
+                    continue;
+                };
+                line.drain(..at);
+                self.lost = false;
+            }
+            if line.is_empty() {
+                if headers == 0 {
+                    // A blank line between messages.
+                    continue;
+                }
+                break;
+            }
+            headers += 1;
+            match header(&line) {
+                Some((name, value)) if name.eq_ignore_ascii_case("content-length") => {
+                    length.get_or_insert(content_length(value));
+                }
+                Some(_) => {}
+                None => {
+                    fault.get_or_insert_with(|| {
+                        format!(
+                            "a malformed header line: {}",
+                            crate::text::quote(&String::from_utf8_lossy(&line))
+                        )
+                    });
+                }
+            }
+        }
+        let length = match length {
+            None => {
+                self.lost = true;
+                let why =
+                    fault.unwrap_or_else(|| "a message without a Content-Length header".into());
+                return Ok(Some(Incoming::Rejected(Rejected::parse(why))));
+            }
+            Some(Err(why)) => {
+                self.lost = true;
+                return Ok(Some(Incoming::Rejected(Rejected::parse(why))));
+            }
+            Some(Ok(length)) => length,
+        };
+        if let Some(why) = fault {
+            self.skip = length;
+            return Ok(Some(Incoming::Rejected(Rejected::parse(why))));
+        }
+        if length > MAX_MESSAGE {
+            // Answered at once, then dropped as it arrives: never held.
+            self.skip = length;
+            return Ok(Some(Incoming::Rejected(Rejected::parse(format!(
+                "a message of {length} bytes, more than the {MAX_MESSAGE} bytes numi reads"
+            )))));
+        }
+        let mut body = Vec::new();
+        (&mut self.input).take(length).read_to_end(&mut body)?;
+        if (body.len() as u64) < length {
+            return Ok(None);
+        }
+        Ok(Some(decode(&body)))
+    }
+
+    /// The next line, without its line break (`\r\n`, or `\n` alone, which
+    /// is taken too); a line too long is read to its end and dropped.
+    fn line(&mut self) -> io::Result<Line> {
+        let mut line = Vec::new();
+        let mut too_long = false;
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            if available.is_empty() {
+                return Ok(Line::End);
+            }
+            let (part, ends) = match memchr::memchr(b'\n', available) {
+                Some(at) => (available.get(..at).unwrap_or_default(), Some(at + 1)),
+                None => (available, None),
+            };
+            if !too_long && line.len() + part.len() <= MAX_HEADER_LINE {
+                line.extend_from_slice(part);
+            } else {
+                too_long = true;
+                line.clear();
+            }
+            let used = ends.unwrap_or(available.len());
+            self.input.consume(used);
+            if ends.is_some() {
+                break;
+            }
+        }
+        if too_long {
+            return Ok(Line::TooLong);
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        Ok(Line::Text(line))
+    }
+}
+
+/// A header line's name and value: `Name: value`.
+fn header(line: &[u8]) -> Option<(&str, &str)> {
+    let line = std::str::from_utf8(line).ok()?;
+    let (name, value) = line.split_once(':')?;
+    let valid = !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic());
+    valid.then(|| (name, value.trim()))
+}
+
+/// A `Content-Length` value: decimal digits. One too large for 64 bits is
+/// larger than any message read, and is skipped to the stream's end.
+fn content_length(value: &str) -> Result<u64, String> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "a Content-Length that is not a number: {}",
+            crate::text::quote(value)
+        ));
+    }
+    Ok(value.parse().unwrap_or(u64::MAX))
+}
+
+fn find_ignoring_case(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window.eq_ignore_ascii_case(needle))
+}
+
+/// A body read whole: one JSON-RPC message.
+pub fn decode(body: &[u8]) -> Incoming {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Incoming::Rejected(Rejected::parse("the message is not UTF-8"));
+    };
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(value) => value,
+        // A lone surrogate is what `JSON.stringify` writes for a string
+        // holding one; serde_json refuses it. Read as U+FFFD, the rest of
+        // the text still gets checked.
+        Err(error) => match without_lone_surrogates(text)
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        {
+            Some(value) => value,
+            None => {
+                return Incoming::Rejected(Rejected::parse(format!("invalid JSON: {error}")));
+            }
+        },
+    };
+    let id = match value.get("id") {
+        Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+        _ => Value::Null,
+    };
+    match serde_json::from_value::<Message>(value) {
+        Ok(message) => Incoming::Message(message),
+        Err(error) => Incoming::Rejected(Rejected {
+            id,
+            code: ErrorCode::InvalidRequest as i32,
+            message: format!("not a JSON-RPC message numi reads: {error}"),
+        }),
+    }
+}
+
+/// `text` with each `\u` escape of a lone UTF-16 surrogate written as
+/// `\ufffd`; `None` when it has none.
+fn without_lone_surrogates(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut fixed = String::new();
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'\\', bytes.get(at..).unwrap_or_default()) {
+        let escape = at + found;
+        let unit = surrogate_at(bytes, escape);
+        at = match unit {
+            Some(0xD800..=0xDBFF)
+                if matches!(surrogate_at(bytes, escape + 6), Some(0xDC00..=0xDFFF)) =>
+            {
+                escape + 12
+            }
+            Some(_) => {
+                fixed.push_str(text.get(copied..escape).unwrap_or_default());
+                fixed.push_str("\\ufffd");
+                copied = escape + 6;
+                escape + 6
+            }
+            // Any other escape is two characters or more: `\\` is passed
+            // over whole, so the backslash it writes starts nothing.
+            None => escape + 2,
+        };
+    }
+    if copied == 0 {
+        return None;
+    }
+    fixed.push_str(text.get(copied..).unwrap_or_default());
+    Some(fixed)
+}
+
+/// The surrogate code unit written by a `\uXXXX` escape at `at`, if that is
+/// what is there.
+fn surrogate_at(bytes: &[u8], at: usize) -> Option<u16> {
+    let escape = bytes.get(at..at + 6)?;
+    let hex = escape.strip_prefix(b"\\u")?;
+    let unit = u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+    (0xD800..=0xDFFF).contains(&unit).then_some(unit)
+}
+
+/// Writes one message body with its header.
+pub fn write(out: &mut impl Write, body: &[u8]) -> io::Result<()> {
+    write!(out, "Content-Length: {}\r\n\r\n", body.len())?;
+    out.write_all(body)?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests;

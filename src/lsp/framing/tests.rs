@@ -1,0 +1,178 @@
+use std::io::{BufReader, Cursor};
+
+use super::*;
+
+/// Everything read off `input` until its end.
+fn all(input: impl Read) -> Vec<Incoming> {
+    let mut reader = Reader::new(BufReader::new(input));
+    let mut read = Vec::new();
+    while let Some(incoming) = reader.read().unwrap() {
+        read.push(incoming);
+    }
+    read
+}
+
+fn framed(body: &str) -> String {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len())
+}
+
+const EXIT: &str = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+
+/// What each message read was: a method, or a rejection's code.
+fn shapes(read: &[Incoming]) -> Vec<String> {
+    read.iter()
+        .map(|incoming| match incoming {
+            Incoming::Message(Message::Notification(n)) => n.method.clone(),
+            Incoming::Message(Message::Request(r)) => format!("{} {}", r.id, r.method),
+            Incoming::Message(Message::Response(r)) => format!("response {}", r.id),
+            Incoming::Rejected(rejected) => format!("{} {}", rejected.code, rejected.id),
+        })
+        .collect()
+}
+
+#[test]
+fn messages_are_read_one_after_the_other() {
+    let stream = format!(
+        "{}\r\n{}Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n{}",
+        framed(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#),
+        framed(r#"{"jsonrpc":"2.0","id":"a","result":null}"#),
+        framed(EXIT),
+    );
+    assert_eq!(
+        shapes(&all(stream.as_bytes())),
+        ["1 initialize", "response \"a\"", "exit"]
+    );
+}
+
+#[test]
+fn line_feeds_alone_end_header_lines_too() {
+    let stream = format!("content-length: {}\n\n{EXIT}", EXIT.len());
+    assert_eq!(shapes(&all(stream.as_bytes())), ["exit"]);
+}
+
+#[test]
+fn a_malformed_message_gets_a_parse_error_and_the_next_is_read() {
+    let malformed = [
+        framed("{\"jsonrpc\":"),
+        framed("[1, 2"),
+        "Content-Length: 3\r\n\r\n\u{0}\u{0}\u{0}".to_owned(),
+        "Content-Length: -3\r\n\r\n".to_owned(),
+        "Content-Length: 0x10\r\n\r\n".to_owned(),
+        "Content-Length 10\r\n\r\n0123456789".to_owned(),
+        format!(
+            "X-Long: {}\r\nContent-Length: 2\r\n\r\n{{}}",
+            "y".repeat(2000)
+        ),
+        // No length: the body runs into the next message's header line.
+        "Content-Type: a\r\n\r\n{\"id\": 1, \"method\": \"shutdown\"}".to_owned(),
+    ];
+    for shape in malformed {
+        let stream = format!("{shape}{}", framed(EXIT));
+        assert_eq!(
+            shapes(&all(stream.as_bytes())),
+            ["-32700 null", "exit"],
+            "{shape:?}"
+        );
+    }
+    let not_utf8 = [
+        &b"Content-Length: 2\r\n\r\n\xff\xfe"[..],
+        framed(EXIT).as_bytes(),
+    ]
+    .concat();
+    let read = all(&not_utf8[..]);
+    assert_eq!(shapes(&read), ["-32700 null", "exit"]);
+}
+
+#[test]
+fn the_error_response_is_json_rpc_s() {
+    let read = all(framed("{").as_bytes());
+    let [Incoming::Rejected(rejected)] = &read[..] else {
+        panic!("{read:?}");
+    };
+    assert_eq!(
+        rejected.response(),
+        json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32700, "message": "invalid JSON: EOF while parsing an object at line 1 column 1"},
+        })
+    );
+    // JSON, but no message numi reads: an invalid request, with its id.
+    let read = all(framed(r#"{"jsonrpc":"2.0","id":"x","method":7}"#).as_bytes());
+    let [Incoming::Rejected(rejected)] = &read[..] else {
+        panic!("{read:?}");
+    };
+    assert_eq!((rejected.code, &rejected.id), (-32600, &json!("x")));
+}
+
+#[test]
+fn a_huge_length_is_refused_before_its_body_is_read() {
+    for length in [
+        "18446744073709551615",
+        "1000000000",
+        "184467440737095516150",
+    ] {
+        // A stream that would take minutes to read whole: the refusal
+        // comes first.
+        let header = format!("Content-Length: {length}\r\n\r\n");
+        let endless = Cursor::new(header).chain(io::repeat(b' '));
+        let mut reader = Reader::new(BufReader::new(endless));
+        let Some(Incoming::Rejected(rejected)) = reader.read().unwrap() else {
+            panic!("{length} is refused");
+        };
+        assert_eq!((rejected.code, rejected.id), (-32700, Value::Null));
+        assert!(
+            rejected.message.contains("more than"),
+            "{}",
+            rejected.message
+        );
+    }
+}
+
+#[test]
+fn a_body_over_the_limit_is_dropped_and_the_next_message_read() {
+    let header = format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE + 1);
+    let stream = Cursor::new(header)
+        .chain(io::repeat(b' ').take(MAX_MESSAGE + 1))
+        .chain(Cursor::new(framed(EXIT)));
+    assert_eq!(shapes(&all(stream)), ["-32700 null", "exit"]);
+    // At the limit, it is read.
+    let padded = format!("{EXIT}{}", " ".repeat(100));
+    assert_eq!(shapes(&all(framed(&padded).as_bytes())), ["exit"]);
+}
+
+#[test]
+fn a_stream_that_ends_inside_a_message_ends_the_reading() {
+    for cut in [
+        "Content-Len",
+        "Content-Length: 10\r\n",
+        "Content-Length: 10\r\n\r\n{}",
+    ] {
+        assert!(all(cut.as_bytes()).is_empty(), "{cut:?}");
+    }
+}
+
+#[test]
+fn a_lone_surrogate_reads_as_a_replacement_character() {
+    let text = |body: &str| match decode(body.as_bytes()) {
+        Incoming::Message(Message::Notification(n)) => {
+            n.params["text"].as_str().unwrap().to_owned()
+        }
+        other => panic!("{other:?}"),
+    };
+    let with = |escaped: &str| format!(r#"{{"method":"m","params":{{"text":"a{escaped}b"}}}}"#);
+    assert_eq!(text(&with(r"\ud800")), "a\u{fffd}b");
+    assert_eq!(text(&with(r"\uDC00\ud800")), "a\u{fffd}\u{fffd}b");
+    assert_eq!(text(&with(r"\ud800\u0041")), "a\u{fffd}Ab");
+    // A pair is one character; an escaped backslash escapes nothing after it.
+    assert_eq!(text(&with(r"\ud83d\ude00\ud800")), "a😀\u{fffd}b");
+    assert_eq!(text(&with(r"\\ud800")), r"a\ud800b");
+    assert_eq!(without_lone_surrogates(r#""\ud83d\ude00 \\ud800""#), None);
+}
+
+#[test]
+fn a_message_is_written_with_its_length() {
+    let mut out = Vec::new();
+    write(&mut out, br#"{"id":null}"#).unwrap();
+    assert_eq!(out, b"Content-Length: 11\r\n\r\n{\"id\":null}");
+}
