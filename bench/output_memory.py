@@ -26,6 +26,8 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+from bench import build_numi, log  # noqa: E402  (bench.py beside this file)
+
 # A Playbook with six findings, all at the schema stage: five properties the
 # kind does not define, and no spec.
 DOCUMENT = """\
@@ -43,10 +45,6 @@ unknown_e: 5
 FINDINGS_PER_FILE = 6
 
 
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
 def ensure_corpus(files: int) -> str:
     directory = os.path.join(REPO, "bench", "findings-corpus-n%d" % files)
     marker = os.path.join(directory, "COMPLETE")
@@ -61,16 +59,6 @@ def ensure_corpus(files: int) -> str:
     with open(marker, "w", encoding="utf-8") as handle:
         handle.write("%d\n" % files)
     return directory
-
-
-def build_numi() -> str:
-    log("build: cargo build --release")
-    subprocess.run(["cargo", "build", "--release"], cwd=REPO, check=True, stdout=sys.stderr)
-    meta = subprocess.run(
-        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
-        cwd=REPO, check=True, capture_output=True, text=True,
-    )
-    return os.path.join(json.loads(meta.stdout)["target_directory"], "release", "numi")
 
 
 def peak_rss_kib(argv: list, output) -> tuple:

@@ -196,6 +196,19 @@ fn digest_canonical_refuses_a_number_that_would_collide() {
     }
 }
 
+/// The confirmation policy the false-promotion parity fixture reserves for
+/// the campaign's first candidate (the base policy at its allocated
+/// confidence z), and the digest both runtimes pin for it.
+fn reserved_policy(parity: &Value) -> (Value, String) {
+    let mut reserved = parity["base_confirmation_policy"].clone();
+    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
+    let digest = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (reserved, digest)
+}
+
 /// The false-promotion parity case: the policy reserved for the campaign's
 /// first candidate (the base policy at its allocated confidence z) has the
 /// digest both runtimes pin, and a matched-trials envelope binding it
@@ -203,11 +216,8 @@ fn digest_canonical_refuses_a_number_that_would_collide() {
 #[test]
 fn false_promotion_parity_policy_digest_binds_matched_trials() {
     let parity = fixture("false-promotion-parity.json");
-    let mut reserved = parity["base_confirmation_policy"].clone();
-    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
-    let expected = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
-        .as_str()
-        .unwrap();
+    let (reserved, expected) = reserved_policy(&parity);
+    let expected = expected.as_str();
     assert_eq!(canonical::sha256_hex(&reserved).unwrap(), expected);
 
     let causal = fixture("causal-attribution-manifest-parity.json");
@@ -261,12 +271,7 @@ fn false_promotion_parity_policy_digest_binds_matched_trials() {
 /// same value written as strict JSON passes.
 #[test]
 fn a_store_file_is_strict_json() {
-    let parity = fixture("false-promotion-parity.json");
-    let mut reserved = parity["base_confirmation_policy"].clone();
-    reserved["confidence_z"] = parity["candidate_allocations"][0]["required_confidence_z"].clone();
-    let digest = parity["persisted_state_case"]["expected_confirmation_policy_digest"]
-        .as_str()
-        .unwrap();
+    let (reserved, digest) = reserved_policy(&fixture("false-promotion-parity.json"));
     let temp = tempfile::tempdir().unwrap();
     let store = temp.path().join("knowledge/demo/context_bundles");
     fs::create_dir_all(store.join("bundles")).unwrap();
