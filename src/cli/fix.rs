@@ -71,7 +71,7 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
     // fixed); a broken one is refused the same way.
     let start = match &args.files {
         Some(_) => PathBuf::from("."),
-        None => args.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+        None => super::paths::repository_root(args.dir.as_deref()),
     };
     let flags = Flags {
         enable_alpha: args.enable_alpha,
@@ -96,7 +96,7 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             None,
         ),
         None => {
-            let root = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+            let root = start.clone();
             let mode = Mode::Repository {
                 enable_alpha: settings.enable_alpha,
             };

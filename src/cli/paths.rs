@@ -5,7 +5,7 @@
 //! for the text format, onto standard error.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
@@ -18,6 +18,57 @@ const MAX_NAMED: usize = 5;
 /// Most entries looked at when telling whether a folder holds documents or
 /// what a tree skipped, so a hint costs little on a huge folder.
 const MAX_LOOKED_AT: usize = 10_000;
+
+/// The repository `numi validate` checks: DIR as given, but a DIR that is
+/// a configuration tree itself (`numi validate .numinance`) stands for the
+/// folder that holds it. Without DIR, the current folder, or, when it holds
+/// no `.numinance/`, the nearest folder above it that does, as git finds its
+/// repository from a subfolder; the search stops at the top of a git
+/// repository. A folder found above is named relatively (`../..`), so that
+/// the documents keep their names from the repository's top.
+pub fn repository_root(given: Option<&Path>) -> PathBuf {
+    if let Some(dir) = given {
+        let path = dir.to_path_buf();
+        let names_a_tree = path
+            .file_name()
+            .is_some_and(|name| name == CONFIGURATION_TREE);
+        if names_a_tree && path.is_dir() && !path.join(CONFIGURATION_TREE).is_dir() {
+            return match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+        }
+        return path;
+    }
+    let here = PathBuf::from(".");
+    if here.join(CONFIGURATION_TREE).is_dir() {
+        return here;
+    }
+    let Ok(current) = std::env::current_dir() else {
+        return here;
+    };
+    found_above(&current).unwrap_or(here)
+}
+
+/// The nearest folder above `folder` holding a configuration tree, as a
+/// path relative to `folder`; none past the top of a git repository.
+fn found_above(folder: &Path) -> Option<PathBuf> {
+    let is_git_top = |folder: &Path| folder.join(".git").exists();
+    if is_git_top(folder) {
+        return None;
+    }
+    let mut up = PathBuf::new();
+    for ancestor in folder.ancestors().skip(1) {
+        up.push("..");
+        if ancestor.join(CONFIGURATION_TREE).is_dir() {
+            return Some(up);
+        }
+        if is_git_top(ancestor) {
+            return None;
+        }
+    }
+    None
+}
 
 /// Why `numi validate DIR` found no configuration tree, and what to run
 /// instead; `None` when DIR holds a `.numinance/` folder.
@@ -107,6 +158,36 @@ mod tests {
     use std::fs;
 
     use super::*;
+
+    #[test]
+    fn a_tree_is_found_above_up_to_the_top_of_a_git_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("repo/a/b");
+        fs::create_dir_all(&deep).unwrap();
+        assert_eq!(found_above(&deep), None);
+        fs::create_dir(dir.path().join("repo/.numinance")).unwrap();
+        assert_eq!(found_above(&deep), Some(PathBuf::from("../..")));
+        // A git repository's top ends the search, found or not.
+        fs::create_dir(dir.path().join("repo/a/.git")).unwrap();
+        assert_eq!(found_above(&deep), None);
+        assert_eq!(found_above(&dir.path().join("repo/a")), None);
+        fs::create_dir(dir.path().join("repo/.git")).unwrap();
+        fs::remove_dir(dir.path().join("repo/a/.git")).unwrap();
+        assert_eq!(found_above(&deep), Some(PathBuf::from("../..")));
+    }
+
+    #[test]
+    fn a_dir_that_is_a_tree_stands_for_its_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("repo/.numinance");
+        fs::create_dir_all(&tree).unwrap();
+        assert_eq!(repository_root(Some(&tree)), dir.path().join("repo"));
+        let repo = dir.path().join("repo");
+        assert_eq!(repository_root(Some(&repo)), repo);
+        // A tree inside a folder named `.numinance` is that folder's own.
+        fs::create_dir(tree.join(".numinance")).unwrap();
+        assert_eq!(repository_root(Some(&tree)), tree);
+    }
 
     #[test]
     fn a_repository_with_a_tree_needs_no_hint() {

@@ -214,7 +214,8 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Exit::Usage
     };
     let repository = match (&args.files, args.only, args.paths.as_slice()) {
-        (None, false, [dir]) => PathBuf::from(dir),
+        (None, false, []) => paths::repository_root(None),
+        (None, false, [dir]) => paths::repository_root(Some(Path::new(dir))),
         (None, false, [_, _, ..]) => {
             return usage(
                 stderr,

@@ -293,3 +293,35 @@ fn a_text_run_with_findings_points_to_the_formats_with_positions() {
     let result = numi(&cwd, &["validate", "--enable-alpha"]);
     assert!(!result.stderr.contains(hint), "{}", result.stderr);
 }
+
+#[test]
+fn the_repository_is_found_from_a_subfolder_and_from_its_tree() {
+    let temp = tempfile::tempdir().unwrap();
+    let repo = temp.path().join("repo");
+    std::fs::create_dir_all(repo.join(".numinance/policy")).unwrap();
+    std::fs::create_dir_all(repo.join("docs/deep")).unwrap();
+    std::fs::copy(
+        fixtures().join("../../examples/playbook-bugfix-bounded.yaml"),
+        repo.join(".numinance/policy/playbook.yaml"),
+    )
+    .unwrap();
+    let expected = "revision: \"worktree\"\nok       repo \".numinance/policy/playbook.yaml\" Playbook \"bugfix-bounded\"\n";
+    for (cwd, args) in [
+        (repo.clone(), vec!["validate"]),
+        (repo.join("docs/deep"), vec!["validate"]),
+        (repo.join(".numinance/policy"), vec!["validate"]),
+        (repo.clone(), vec!["validate", ".numinance"]),
+        (repo.join("docs"), vec!["validate", "../.numinance"]),
+    ] {
+        let result = numi(&cwd, &args);
+        assert_eq!(result.code, 0, "{cwd:?} {args:?}: {}", result.transcript());
+        assert_eq!(result.stdout, expected, "{cwd:?} {args:?}");
+    }
+    // A DIR named on the command line is the repository, and the top of a
+    // git repository ends the search.
+    let result = numi(&repo.join("docs"), &["validate", "."]);
+    assert_eq!(result.code, 1, "{}", result.transcript());
+    std::fs::create_dir(repo.join("docs/.git")).unwrap();
+    let result = numi(&repo.join("docs/deep"), &["validate"]);
+    assert_eq!(result.code, 1, "{}", result.transcript());
+}
