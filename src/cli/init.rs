@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use crate::init::{self, Ci, InitError, Outcome};
 use crate::location::io_reason;
 use crate::results::Exit;
+use crate::text::quote;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -37,7 +38,18 @@ pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     });
     let templates = init::templates(ci);
     match init::write(&args.dir, &templates, args.force) {
-        Ok(outcomes) => report(&args.dir, &outcomes, stdout),
+        Ok(outcomes) => {
+            if let Some(top) = git_top_above(&args.dir) {
+                let _ = writeln!(
+                    stderr,
+                    "numi: note: {} is inside the git repository {}: pre-commit reads {} and GitHub reads .github/workflows/ at its top only, so move what was written here for them there",
+                    quote(&args.dir.to_string_lossy()),
+                    quote(&top.to_string_lossy()),
+                    init::PRE_COMMIT_CONFIG_PATH
+                );
+            }
+            report(&args.dir, &outcomes, stdout)
+        }
         Err(InitError { done, path, error }) => {
             let _ = report(&args.dir, &done, stdout);
             let _ = writeln!(
@@ -49,6 +61,19 @@ pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             Exit::Incomplete
         }
     }
+}
+
+/// The top of the git repository `dir` lies in, when that is a folder
+/// above `dir`: where pre-commit and GitHub look for their files.
+fn git_top_above(dir: &Path) -> Option<PathBuf> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    if dir.join(".git").exists() {
+        return None;
+    }
+    dir.ancestors()
+        .skip(1)
+        .find(|ancestor| ancestor.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// A written path as the user would type it: under the folder given, or

@@ -1015,3 +1015,36 @@ fn binstall_points_at_the_archives_the_release_uploads() {
         );
     }
 }
+
+#[test]
+fn init_below_the_top_of_a_git_repository_says_where_the_hook_goes() {
+    let temp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(temp.path().join(".git")).unwrap();
+    std::fs::create_dir_all(temp.path().join("services/api")).unwrap();
+    let run = numi(&temp.path().join("services/api"), &["init", "."]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("numi: note: \".\" is inside the git repository")
+            && run
+                .stderr
+                .contains("pre-commit reads .pre-commit-config.yaml"),
+        "{}",
+        run.stderr
+    );
+    let run = numi(temp.path(), &["init", "top"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("numi: note:"),
+        "a subfolder: {}",
+        run.stderr
+    );
+    std::fs::create_dir_all(temp.path().join("other")).unwrap();
+    let run = numi(temp.path(), &["init", "."]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        !run.stderr.contains("numi: note:"),
+        "the top: {}",
+        run.stderr
+    );
+}
