@@ -72,6 +72,9 @@ pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
         )],
         ..Checked::default()
     });
+    if !matches!(mode, Mode::Repository { .. }) && !recognised(&checked, text) {
+        return Vec::new();
+    }
     checked
         .diagnostics
         .into_iter()
@@ -80,6 +83,16 @@ pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
             Finding { diagnostic, span }
         })
         .collect()
+}
+
+/// Whether a document outside a configuration tree is numi's to speak of:
+/// one whose kind numi knows (a family claimed it), or one that says it is
+/// a Numinance document (`numinance.dev/` in its text: a misspelt kind or a
+/// broken line of a policy still gets its findings). An editor starts the
+/// server on every YAML buffer; a workflow or a `.pre-commit-config.yaml`
+/// gets no `kind/unknown` from it.
+fn recognised(checked: &Checked, text: &str) -> bool {
+    checked.kind.is_some() || text.contains("numinance.dev/")
 }
 
 /// The settings for the file at `path`: the flags over the `numi.toml`
@@ -324,5 +337,31 @@ mod tests {
         );
         assert_eq!(mode_for(Some(loose), false), Mode::Files);
         assert_eq!(mode_for(None, false), Mode::Files);
+    }
+
+    #[test]
+    fn a_yaml_file_numi_does_not_recognise_gets_no_finding_outside_a_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let workflow = "name: ci\non: [push]\njobs: {}\n";
+        let outside = dir.path().join(".github/workflows/ci.yml");
+        assert!(check(workflow, Some(&outside), Flags::default()).is_empty());
+        assert!(check("a: [\n", Some(&outside), Flags::default()).is_empty());
+        // In a configuration tree every document is numi's.
+        let inside = dir.path().join(".numinance/policy/ci.yml");
+        assert_eq!(
+            rules_of(&check(workflow, Some(&inside), Flags::default())),
+            ["kind/unknown"]
+        );
+        // A Numinance document anywhere: a misspelt kind, a broken line.
+        let misspelt = "apiVersion: numinance.dev/v1\nkind: Playbok\nmetadata: {name: x}\n";
+        assert_eq!(
+            rules_of(&check(misspelt, Some(&outside), Flags::default())),
+            ["kind/unknown"]
+        );
+        let broken = "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: [\n";
+        assert_eq!(
+            rules_of(&check(broken, Some(&outside), Flags::default())),
+            ["yaml/syntax"]
+        );
     }
 }

@@ -703,12 +703,12 @@ fn a_lone_surrogate_in_a_change_reads_as_a_replacement_character() {
     let mut server = Process::initialized();
     server.send(&frame(&json!({
         "jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": {"textDocument": {"uri": URI, "languageId": "yaml", "version": 1, "text": "kind: Playbok\n"}},
+        "params": {"textDocument": {"uri": URI, "languageId": "yaml", "version": 1, "text": "apiVersion: numinance.dev/v1\nkind: Playbok\n"}},
     })));
     assert_eq!(server.next()["params"]["version"], 1);
     // What `JSON.stringify` writes for a buffer holding half a pair.
     let change = format!(
-        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{URI}","version":2}},"contentChanges":[{{"text":"kind: Playbok\ud800\n"}}]}}}}"#
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{URI}","version":2}},"contentChanges":[{{"text":"apiVersion: numinance.dev/v1\nkind: Playbok\ud800\n"}}]}}}}"#
     );
     server.send(&framed(change.as_bytes()));
     let published = server.next();

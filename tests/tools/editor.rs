@@ -18,6 +18,10 @@ pub const TOOL: Tool = Tool {
             "editor::neovim_receives_the_diagnostics_at_their_lines_and_columns",
             neovim_receives_the_diagnostics_at_their_lines_and_columns,
         ),
+        (
+            "editor::a_workflow_beside_a_policy_gets_no_diagnostics",
+            a_workflow_beside_a_policy_gets_no_diagnostics,
+        ),
     ],
 };
 
@@ -29,6 +33,17 @@ fn locate() -> Option<Program> {
 /// Runs the Lua script in headless Neovim on a copy of `fixture`; with
 /// `apply`, it also applies "fix all in file". Returns what it wrote.
 fn run_neovim(nvim: &Program, fixture: &str, apply: bool) -> String {
+    run_neovim_beside(nvim, fixture, apply, None)
+}
+
+/// [`run_neovim`], with `beside` (a name and its text) opened first in the
+/// same editor and server.
+fn run_neovim_beside(
+    nvim: &Program,
+    fixture: &str,
+    apply: bool,
+    beside: Option<(&str, &str)>,
+) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scratch = tempfile::tempdir().expect("a temporary folder");
     let file = scratch.path().join("editor-evalset.yaml");
@@ -50,6 +65,12 @@ fn run_neovim(nvim: &Program, fixture: &str, apply: bool) -> String {
         .env("XDG_DATA_HOME", scratch.path());
     if apply {
         command.env("NUMI_LSP_APPLY", "1");
+    }
+    if let Some((name, text)) = beside {
+        let path = scratch.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder is made");
+        std::fs::write(&path, text).expect("the file beside is written");
+        command.env("NUMI_LSP_BESIDE", &path);
     }
     let status = command.status().expect("nvim runs");
     let written = std::fs::read_to_string(&out).unwrap_or_default();
@@ -73,4 +94,19 @@ fn neovim_receives_the_diagnostics_at_their_lines_and_columns(nvim: &Program) {
     7:53 evalset/case-name a value of numinance.kinds.v1.EvalCase.name fails its check
     hover: evalset/version
     ");
+}
+
+fn a_workflow_beside_a_policy_gets_no_diagnostics(nvim: &Program) {
+    let workflow = "name: ci\non: [push]\njobs:\n  test: {runs-on: ubuntu-latest, steps: []}\n";
+    let written = run_neovim_beside(
+        nvim,
+        "editor-evalset.yaml",
+        false,
+        Some((".github/workflows/ci.yml", workflow)),
+    );
+    // The policy's findings arrived, and the workflow had none.
+    assert!(
+        written.contains("5:11 evalset/version") && written.contains("beside: 0 diagnostics\n"),
+        "{written}"
+    );
 }
