@@ -209,6 +209,17 @@ fn reserved_policy(parity: &Value) -> (Value, String) {
     (reserved, digest)
 }
 
+/// A matched-trials envelope of no trials under `policy`, bound to it by
+/// `digest`.
+fn matched_trials(policy: &Value, digest: &str) -> Value {
+    serde_json::json!({
+        "schema_version": 2,
+        "trials": [],
+        "confirmation_policy": policy,
+        "confirmation_policy_digest": digest,
+    })
+}
+
 /// The false-promotion parity case: the policy reserved for the campaign's
 /// first candidate (the base policy at its allocated confidence z) has the
 /// digest both runtimes pin, and a matched-trials envelope binding it
@@ -230,12 +241,7 @@ fn false_promotion_parity_policy_digest_binds_matched_trials() {
     let folder = store.join(format!("candidates/{digest}"));
     fs::create_dir_all(&folder).unwrap();
     let trials = folder.join("matched_trials.json");
-    let envelope = serde_json::json!({
-        "schema_version": 2,
-        "trials": [],
-        "confirmation_policy": reserved,
-        "confirmation_policy_digest": expected,
-    });
+    let envelope = matched_trials(&reserved, expected);
     write_json(&trials, &envelope);
     // The fixture's tested bundle has a parent the fixture does not hold,
     // so only the matched trials' own line is read here.
@@ -278,12 +284,7 @@ fn a_store_file_is_strict_json() {
     let folder = store.join("candidates/abc");
     fs::create_dir_all(&folder).unwrap();
     let trials = folder.join("matched_trials.json");
-    let envelope = serde_json::json!({
-        "schema_version": 2,
-        "trials": [],
-        "confirmation_policy": reserved,
-        "confirmation_policy_digest": digest,
-    });
+    let envelope = matched_trials(&reserved, &digest);
     let strict = serde_json::to_string(&envelope).unwrap();
     let line = |stdout: &str| {
         stdout
