@@ -15,6 +15,7 @@ use crate::location::DEFAULT_MAX_FILE_SIZE;
 use crate::project::{ConfigFile, Flags, Settings};
 use crate::report::concise::ConciseReporter;
 use crate::report::github::GithubReporter;
+use crate::report::gitlab::GitlabReporter;
 use crate::report::json::JsonReporter;
 use crate::report::junit::JunitReporter;
 use crate::report::pretty::PrettyReporter;
@@ -125,6 +126,8 @@ pub enum Format {
     Sarif,
     /// GitHub Actions workflow commands, one per diagnostic.
     Github,
+    /// A GitLab Code Quality report (JSON), for `artifacts:reports:codequality`.
+    Gitlab,
     /// JUnit XML, one testcase per document.
     Junit,
 }
@@ -162,6 +165,7 @@ fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
         Format::Json => Box::<JsonReporter>::default(),
         Format::Sarif => Box::<SarifReporter>::default(),
         Format::Github => Box::new(GithubReporter),
+        Format::Gitlab => Box::<GitlabReporter>::default(),
         Format::Junit => Box::<JunitReporter>::default(),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod concise;
 pub mod github;
+pub mod gitlab;
 pub mod json;
 pub mod junit;
 pub mod pretty;

@@ -293,7 +293,7 @@ fn output_is_the_same_whatever_the_parallelism() {
         let source = &sources[i % sources.len()];
         std::fs::write(temp.path().join(format!("doc-{i:03}.yaml")), source).expect("write");
     }
-    for format in ["text", "json", "sarif", "github", "junit"] {
+    for format in ["text", "json", "sarif", "github", "gitlab", "junit"] {
         let outputs: Vec<Vec<u8>> = ["1", "2", "8"]
             .iter()
             .map(|threads| {
@@ -324,7 +324,7 @@ fn an_unknown_format_is_a_usage_error() {
     assert!(run.stdout.is_empty());
     assert!(
         run.stderr
-            .contains("possible values: text, pretty, concise, json, sarif, github, junit"),
+            .contains("possible values: text, pretty, concise, json, sarif, github, gitlab, junit"),
         "{}",
         run.stderr
     );
@@ -567,6 +567,8 @@ fn every_format_escapes_a_hostile_file_name() {
     assert!(shown_in("pretty").contains(quoted), "pretty");
     let json: Value = serde_json::from_str(&shown_in("json")).expect("JSON");
     assert_eq!(json["results"][0]["path"], name);
+    let gitlab: Value = serde_json::from_str(&shown_in("gitlab")).expect("JSON");
+    assert_eq!(gitlab[0]["location"]["path"], name);
     let sarif: Value = serde_json::from_str(&shown_in("sarif")).expect("JSON");
     assert_eq!(
         sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
@@ -588,4 +590,64 @@ fn every_format_escapes_a_hostile_file_name() {
             .starts_with("::error file=odd\\u{001b}[31m\\u{0007}%0D%0A%25%3A%2Ctail.yaml,line=2,"),
         "github"
     );
+}
+
+#[test]
+fn gitlab_is_a_code_quality_report_of_every_diagnostic() {
+    let run = numi(
+        &fixtures(),
+        &["validate", "--format", "gitlab", "--files", "formats"],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let issues: Value = serde_json::from_str(&run.stdout).expect("a JSON array");
+    let issues = issues.as_array().expect("an array");
+    let json = numi(
+        &fixtures(),
+        &["validate", "--format", "json", "--files", "formats"],
+    );
+    let json: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let diagnostics: usize = json["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|result| result["diagnostics"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(issues.len(), diagnostics);
+    for issue in issues {
+        let fingerprint = issue["fingerprint"].as_str().expect("a fingerprint");
+        assert_eq!(fingerprint.len(), 64, "{issue}");
+        assert!(
+            matches!(issue["severity"].as_str(), Some("major" | "minor")),
+            "{issue}"
+        );
+        assert!(
+            issue["check_name"]
+                .as_str()
+                .is_some_and(|id| id.contains('/')),
+            "{issue}"
+        );
+        assert!(
+            issue["location"]["lines"]["begin"]
+                .as_u64()
+                .is_some_and(|line| line >= 1),
+            "{issue}"
+        );
+        assert!(
+            issue["location"]["path"]
+                .as_str()
+                .is_some_and(|path| path.starts_with("formats/")),
+            "{issue}"
+        );
+    }
+    let valid = numi(
+        &fixtures(),
+        &[
+            "validate",
+            "--format",
+            "gitlab",
+            "--files",
+            "formats/ok.yaml",
+        ],
+    );
+    assert_eq!((valid.code, valid.stdout.as_str()), (0, "[]\n"));
 }

@@ -8,7 +8,7 @@
 use crate::common::{fixtures, numi};
 
 const FORMATS: &[&str] = &[
-    "text", "concise", "pretty", "json", "sarif", "github", "junit",
+    "text", "concise", "pretty", "json", "sarif", "github", "gitlab", "junit",
 ];
 
 /// Each fixture with the secret text it holds.

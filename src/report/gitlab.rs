@@ -1,0 +1,175 @@
+//! `--format gitlab`: a GitLab Code Quality report, the JSON array of
+//! issues a job names in `artifacts:reports:codequality`, so each finding
+//! shows in the merge request's widget and diff. It streams an issue at a
+//! time, as `json` does.
+
+use std::collections::HashMap;
+use std::io;
+
+use serde::Serialize;
+
+use super::{Reporter, message_with_note, repository_path};
+use crate::canonical::hex_sha256;
+use crate::diagnostic::Severity;
+use crate::results::{FileResult, Summary};
+
+#[derive(Debug, Default)]
+pub struct GitlabReporter {
+    issues: usize,
+}
+
+#[derive(Serialize)]
+struct Issue<'a> {
+    description: String,
+    check_name: &'static str,
+    fingerprint: String,
+    severity: &'static str,
+    location: Location<'a>,
+}
+
+#[derive(Serialize)]
+struct Location<'a> {
+    path: &'a str,
+    lines: Lines,
+}
+
+#[derive(Serialize)]
+struct Lines {
+    begin: u32,
+}
+
+impl Reporter for GitlabReporter {
+    fn begin(&mut self, out: &mut dyn io::Write, _revision: &str) -> io::Result<()> {
+        out.write_all(b"[")
+    }
+
+    fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
+        let path = repository_path(&result.path);
+        // The same finding twice in one file keeps two fingerprints.
+        let mut seen: HashMap<(&'static str, String), usize> = HashMap::new();
+        for diagnostic in &result.checked.diagnostics {
+            let description = message_with_note(diagnostic);
+            let occurrence = seen
+                .entry((diagnostic.rule.id, description.clone()))
+                .or_default();
+            *occurrence += 1;
+            let issue = Issue {
+                fingerprint: fingerprint(path, diagnostic.rule.id, &description, *occurrence),
+                description,
+                check_name: diagnostic.rule.id,
+                severity: match diagnostic.severity {
+                    Severity::Error => "major",
+                    Severity::Warning => "minor",
+                },
+                location: Location {
+                    path,
+                    lines: Lines {
+                        begin: diagnostic.position.map_or(1, |position| position.line),
+                    },
+                },
+            };
+            let separator: &[u8] = if self.issues == 0 { b"\n" } else { b",\n" };
+            out.write_all(separator)?;
+            serde_json::to_writer(&mut *out, &issue).map_err(io::Error::other)?;
+            self.issues += 1;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
+        if self.issues > 0 {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(b"]\n")
+    }
+}
+
+/// What GitLab tells one issue from another by, across runs: the file,
+/// the rule, the message and which of its repeats in the file it is, and
+/// not its line, so an edit above a finding does not make it new.
+fn fingerprint(path: &str, rule: &str, description: &str, occurrence: usize) -> String {
+    let key = format!("{path}\0{rule}\0{description}\0{occurrence}");
+    hex_sha256(key.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::diagnostic::stages::yaml::{DUPLICATE_KEY, SYNTAX};
+    use crate::diagnostic::{Diagnostic, Position, Stage};
+    use crate::results::Origin;
+    use crate::validate::Checked;
+
+    fn result(path: &str, diagnostics: Vec<Diagnostic>) -> FileResult {
+        FileResult {
+            origin: Origin::Repo,
+            display_name: path.to_owned(),
+            path: path.to_owned(),
+            checked: Checked {
+                diagnostics,
+                ..Checked::default()
+            },
+            source: None,
+        }
+    }
+
+    fn report(results: &[FileResult]) -> serde_json::Value {
+        let mut reporter = GitlabReporter::default();
+        let mut out = Vec::new();
+        reporter.begin(&mut out, "worktree").unwrap();
+        for result in results {
+            reporter.result(&mut out, result).unwrap();
+        }
+        reporter.end(&mut out, &Summary::default()).unwrap();
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn no_finding_is_an_empty_array() {
+        assert_eq!(
+            report(&[result("a.yaml", Vec::new())]),
+            serde_json::json!([])
+        );
+    }
+
+    #[test]
+    fn each_finding_is_an_issue_with_a_fingerprint_that_survives_a_move() {
+        let at = |line| Position { line, column: 3 };
+        let syntax = |line| Diagnostic::new(Stage::Yaml, &SYNTAX, "bad").at_position(at(line));
+        let issues = report(&[
+            result(
+                "./.numinance/a.yaml",
+                vec![
+                    syntax(4),
+                    syntax(9),
+                    Diagnostic::new(Stage::Yaml, &DUPLICATE_KEY, "twice").as_warning(),
+                ],
+            ),
+            result(".numinance/b.yaml", vec![syntax(4)]),
+        ]);
+        let issues = issues.as_array().unwrap();
+        assert_eq!(issues.len(), 4);
+        assert_eq!(
+            issues[0],
+            serde_json::json!({
+                "description": "bad",
+                "check_name": "yaml/syntax",
+                "fingerprint": issues[0]["fingerprint"],
+                "severity": "major",
+                "location": {"path": ".numinance/a.yaml", "lines": {"begin": 4}},
+            })
+        );
+        assert_eq!(issues[2]["severity"], "minor");
+        assert_eq!(issues[2]["location"]["lines"]["begin"], 1);
+        let fingerprints: std::collections::HashSet<&str> = issues
+            .iter()
+            .map(|issue| issue["fingerprint"].as_str().unwrap())
+            .collect();
+        assert_eq!(fingerprints.len(), 4, "every issue its own");
+        // The same finding on another line keeps its fingerprint.
+        let moved = report(&[result(".numinance/a.yaml", vec![syntax(40)])]);
+        assert_eq!(moved[0]["fingerprint"], issues[0]["fingerprint"]);
+    }
+}
