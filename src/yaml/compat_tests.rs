@@ -797,3 +797,21 @@ proptest! {
         prop_assert_eq!(json_disagreement(&text), None, "{:?}", text);
     }
 }
+
+#[test]
+fn a_flow_collection_ends_at_its_bracket_whatever_spaces_follow() {
+    // saphyr counts the spaces after a closing bracket at the end of its
+    // line into the collection; the fast path does not, and neither must the
+    // recorded range.
+    for text in ["{}  ", "{} \n", "{a: 1}  ", "{a: [1, 2]  }\t\n", "[{}]  "] {
+        assert_eq!(fast_path_disagreement(text), None, "{text:?}");
+        let full = load_full(text, &Limits::default(), Positions::Record, |builder| {
+            builder.finish_any_root()
+        });
+        let loaded = load(text, &Limits::default()).map(|document| document.positions.at);
+        if let (Ok(_), Ok(at)) = (full, loaded) {
+            let end = text.trim_end().len();
+            assert_eq!(at, Span::new(0, end), "{text:?}");
+        }
+    }
+}

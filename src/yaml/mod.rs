@@ -682,9 +682,11 @@ impl<'a> Builder<'a> {
         self.original(start, end)
     }
 
-    /// [`Builder::bytes_of`] a scalar, without the line breaks and spaces
-    /// saphyr counts in a block scalar after its last line of content.
-    fn scalar_bytes_of(&mut self, span: &saphyr_parser::Span) -> Span {
+    /// [`Builder::bytes_of`] a node's text, without the line breaks and
+    /// spaces saphyr counts after it: in a block scalar after its last line
+    /// of content, and in the end of a flow collection followed by spaces
+    /// on its line (`{}  ` ends at its `}`).
+    fn content_bytes_of(&mut self, span: &saphyr_parser::Span) -> Span {
         if !self.record {
             return Span::default();
         }
@@ -759,7 +761,7 @@ impl<'a> Builder<'a> {
                 self.on_alias(id, at, bytes)?;
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let bytes = self.scalar_bytes_of(span);
+                let bytes = self.content_bytes_of(span);
                 self.on_scalar(text, style, anchor, tag.as_deref(), at, bytes)?;
             }
             Event::SequenceStart(anchor, tag) => {
@@ -792,7 +794,7 @@ impl<'a> Builder<'a> {
                 )?;
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let bytes = self.bytes_of(span);
+                let bytes = self.content_bytes_of(span);
                 self.close(bytes)?;
             }
         }
