@@ -53,23 +53,78 @@ repos:
     )
 }
 
-/// Where numi is published from: the workflow `numi init` writes installs
-/// numi from its release tag there. A fork sets its own in Cargo.toml.
+/// Where numi is published from: the workflows `numi init` writes install
+/// numi from its releases there. A fork sets its own in Cargo.toml.
 pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
 /// The package numi is published as; the crates.io name `numi` belongs to
 /// another project, so nothing installs that name.
 pub const PACKAGE: &str = env!("CARGO_PKG_NAME");
 
+/// The release tag of this version: what the action, pre-commit's `rev:`
+/// and `cargo install --tag` name (docs/release.md).
+pub fn release_tag() -> String {
+    format!("v{}", env!("CARGO_PKG_VERSION"))
+}
+
 /// actions/checkout pinned to the commit of its release (see docs/integrations.md).
 pub const CHECKOUT_ACTION: &str =
     "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1";
 
-/// The GitHub Actions workflow: builds this version of numi from its
-/// release tag (never a crates.io name another project could hold) and
-/// validates the configuration tree, with read-only permissions and no
-/// third-party action.
+/// The GitHub environment of the build, when it is a run of the release
+/// workflow for this version's tag in numi's own repository: the release
+/// archives and wheels are built there, and the commit of the tag is known.
+/// Cargo rebuilds when these variables change.
+fn built_for_the_release_tag() -> Option<&'static str> {
+    release_commit(
+        option_env!("GITHUB_SERVER_URL"),
+        option_env!("GITHUB_REPOSITORY"),
+        option_env!("GITHUB_REF"),
+        option_env!("GITHUB_SHA"),
+    )
+}
+
+/// The commit of this version's release tag, from the GitHub variables of
+/// the build: only a tag push of `release_tag()` in [`REPOSITORY`] names it.
+fn release_commit<'a>(
+    server: Option<&str>,
+    repository: Option<&str>,
+    reference: Option<&str>,
+    sha: Option<&'a str>,
+) -> Option<&'a str> {
+    let built_from = format!("{}/{}", server?, repository?);
+    let tag = format!("refs/tags/{}", release_tag());
+    let sha = sha?;
+    let commit = sha.len() == 40 && sha.bytes().all(|byte| byte.is_ascii_hexdigit());
+    (built_from == REPOSITORY && reference == Some(tag.as_str()) && commit).then_some(sha)
+}
+
+/// The `uses:` line of numi's action for this version. A release build
+/// pins the tag's commit, as zizmor's `unpinned-uses` asks of every
+/// third-party action; a build from source cannot know that commit (the
+/// tag may not exist yet), so it names the tag and says how to pin it.
+fn action_step(commit: Option<&str>) -> String {
+    let action = REPOSITORY
+        .strip_prefix("https://github.com/")
+        .unwrap_or(REPOSITORY);
+    let tag = release_tag();
+    match commit {
+        Some(commit) => format!("      - uses: {action}@{commit} # {tag}\n"),
+        None => format!(
+            "      # Pin the commit of the tag, as for any action: the output of\n      # git ls-remote {REPOSITORY} refs/tags/{tag}^{{}}\n      - uses: {action}@{tag} # zizmor: ignore[unpinned-uses]\n"
+        ),
+    }
+}
+
+/// The GitHub Actions workflow: numi's action, which downloads this
+/// version's release binary checked against the release's SHA-256 sums,
+/// validates the configuration tree and shows each finding as an
+/// annotation on its line; read-only permissions, every action pinned.
 pub fn github_actions_workflow() -> String {
+    github_actions_workflow_pinned(built_for_the_release_tag())
+}
+
+fn github_actions_workflow_pinned(commit: Option<&str>) -> String {
     format!(
         "\
 name: numi
@@ -88,13 +143,39 @@ jobs:
       - uses: {checkout}
         with:
           persist-credentials: false
-      - run: cargo install --locked --git {repository} --tag v{version} {package}
-      - run: numi validate .
+{action}        with:
+          format: github # findings as annotations on their lines
 ",
         checkout = CHECKOUT_ACTION,
-        repository = REPOSITORY,
-        version = env!("CARGO_PKG_VERSION"),
+        action = action_step(commit),
+    )
+}
+
+/// The Python image the GitLab job runs in: pinned to a minor version, one
+/// the wheel supports (docs/install.md).
+pub const GITLAB_PYTHON_IMAGE: &str = "python:3.13-slim";
+
+/// The GitLab CI job: installs this version's wheel (seconds, no Rust
+/// toolchain) and writes a Code Quality report, uploaded whether or not
+/// numi finds something, while numi's exit status fails the job.
+pub fn gitlab_ci_job() -> String {
+    format!(
+        "\
+numi:
+  image: {image}
+  variables:
+    PIP_DISABLE_PIP_VERSION_CHECK: \"1\"
+  script:
+    - python -m pip install --quiet {package}=={version}
+    - numi validate . --format gitlab --output-file gl-code-quality-report.json
+  artifacts:
+    when: always
+    reports:
+      codequality: gl-code-quality-report.json
+",
+        image = GITLAB_PYTHON_IMAGE,
         package = PACKAGE,
+        version = env!("CARGO_PKG_VERSION"),
     )
 }
 
@@ -102,11 +183,13 @@ pub const PLAYBOOK_PATH: &str = ".numinance/policy/playbook-bugfix-bounded.yaml"
 pub const AUTONOMY_POLICY_PATH: &str = ".numinance/policy/autonomy-policy.yaml";
 pub const PRE_COMMIT_CONFIG_PATH: &str = ".pre-commit-config.yaml";
 pub const GITHUB_ACTIONS_WORKFLOW_PATH: &str = ".github/workflows/numi.yml";
+pub const GITLAB_CI_PATH: &str = ".gitlab-ci.yml";
 
 /// A CI system `numi init` writes a workflow for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ci {
     GithubActions,
+    Gitlab,
 }
 
 /// One file of the starter tree.
@@ -115,10 +198,17 @@ pub struct Template {
     /// Path relative to the target folder, with `/` separators.
     pub path: &'static str,
     pub contents: String,
-    /// Whether an existing file is kept even with `--force`: a
-    /// repository's pre-commit configuration holds other hooks, so numi
-    /// never replaces it.
-    pub never_replace: bool,
+    /// Set for a file that holds more than numi's part (pre-commit's other
+    /// hooks, GitLab's other jobs): numi never replaces an existing one,
+    /// even with `--force`, and prints the part to add to it, named by
+    /// this word (`hook`, `job`).
+    pub shared_part: Option<&'static str>,
+}
+
+impl Template {
+    fn never_replace(&self) -> bool {
+        self.shared_part.is_some()
+    }
 }
 
 /// The files `numi init` writes, in the order it writes them.
@@ -127,25 +217,31 @@ pub fn templates(ci: Option<Ci>) -> Vec<Template> {
         Template {
             path: PLAYBOOK_PATH,
             contents: PLAYBOOK.to_owned(),
-            never_replace: false,
+            shared_part: None,
         },
         Template {
             path: AUTONOMY_POLICY_PATH,
             contents: AUTONOMY_POLICY.to_owned(),
-            never_replace: false,
+            shared_part: None,
         },
         Template {
             path: PRE_COMMIT_CONFIG_PATH,
             contents: pre_commit_config(),
-            never_replace: true,
+            shared_part: Some("hook"),
         },
     ];
-    if ci == Some(Ci::GithubActions) {
-        templates.push(Template {
+    match ci {
+        Some(Ci::GithubActions) => templates.push(Template {
             path: GITHUB_ACTIONS_WORKFLOW_PATH,
             contents: github_actions_workflow(),
-            never_replace: false,
-        });
+            shared_part: None,
+        }),
+        Some(Ci::Gitlab) => templates.push(Template {
+            path: GITLAB_CI_PATH,
+            contents: gitlab_ci_job(),
+            shared_part: Some("job"),
+        }),
+        None => {}
     }
     templates
 }
@@ -156,7 +252,7 @@ pub enum Outcome {
     Created(&'static str),
     Overwritten(&'static str),
     /// The file exists and is left as it is: without `--force`, or always
-    /// for [`Template::never_replace`].
+    /// for a file with a [`Template::shared_part`].
     Kept(&'static str),
 }
 
@@ -177,7 +273,7 @@ pub fn write(root: &Path, templates: &[Template], force: bool) -> Result<Vec<Out
     for template in templates {
         let path = target(root, template.path);
         let present = fs::symlink_metadata(&path).is_ok();
-        if present && (!force || template.never_replace) {
+        if present && (!force || template.never_replace()) {
             outcomes.push(Outcome::Kept(template.path));
             continue;
         }
@@ -251,7 +347,7 @@ mod tests {
     }
 
     #[test]
-    fn the_workflow_is_only_written_for_github_actions() {
+    fn a_ci_file_is_only_written_for_its_system() {
         let paths = |ci| {
             templates(ci)
                 .iter()
@@ -266,7 +362,19 @@ mod tests {
             paths(Some(Ci::GithubActions)).last(),
             Some(&GITHUB_ACTIONS_WORKFLOW_PATH)
         );
-        assert!(github_actions_workflow().contains("numi validate .\n"));
+        assert_eq!(paths(Some(Ci::Gitlab)).last(), Some(&GITLAB_CI_PATH));
+        let shared = |ci| {
+            templates(ci)
+                .into_iter()
+                .filter(|template| template.never_replace())
+                .map(|template| template.path)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shared(Some(Ci::GithubActions)), [PRE_COMMIT_CONFIG_PATH]);
+        assert_eq!(
+            shared(Some(Ci::Gitlab)),
+            [PRE_COMMIT_CONFIG_PATH, GITLAB_CI_PATH]
+        );
     }
 
     #[test]
@@ -314,20 +422,82 @@ mod tests {
         );
     }
 
+    const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+
     #[test]
-    fn the_workflow_installs_numi_from_its_release_tag_and_never_the_name_numi() {
-        let workflow = github_actions_workflow();
-        let install = format!(
-            "cargo install --locked --git {REPOSITORY} --tag v{} {PACKAGE}\n",
+    fn only_a_release_build_of_this_tag_in_numis_repository_knows_the_commit() {
+        let (server, repository) = REPOSITORY.rsplit_once('/').unwrap();
+        let (server, owner) = server.rsplit_once('/').unwrap();
+        let repository = format!("{owner}/{repository}");
+        let tag = format!("refs/tags/{}", release_tag());
+        let commit = |server: &str, repository: &str, reference: &str, sha: &'static str| {
+            release_commit(Some(server), Some(repository), Some(reference), Some(sha))
+        };
+        assert_eq!(commit(server, &repository, &tag, COMMIT), Some(COMMIT));
+        assert_eq!(commit(server, "someone/fork", &tag, COMMIT), None);
+        assert_eq!(commit(server, &repository, "refs/heads/main", COMMIT), None);
+        assert_eq!(
+            commit(server, &repository, "refs/tags/v0.0.0-rc", COMMIT),
+            None
+        );
+        assert_eq!(
+            commit("https://gitlab.example", &repository, &tag, COMMIT),
+            None
+        );
+        assert_eq!(commit(server, &repository, &tag, "main"), None);
+        assert_eq!(release_commit(None, None, None, None), None);
+    }
+
+    #[test]
+    fn the_workflow_uses_numis_action_pinned_to_the_tags_commit_when_known() {
+        let action = REPOSITORY.strip_prefix("https://github.com/").unwrap();
+        let tag = release_tag();
+        let pinned = github_actions_workflow_pinned(Some(COMMIT));
+        assert!(
+            pinned.contains(&format!(
+                "      - uses: {action}@{COMMIT} # {tag}\n        with:\n          format: github"
+            )),
+            "{pinned}"
+        );
+        assert!(!pinned.contains("zizmor"), "{pinned}");
+        let tagged = github_actions_workflow_pinned(None);
+        assert!(
+            tagged.contains(&format!(
+                "      - uses: {action}@{tag} # zizmor: ignore[unpinned-uses]\n"
+            )),
+            "{tagged}"
+        );
+        assert!(tagged.contains(&format!("git ls-remote {REPOSITORY} refs/tags/{tag}^{{}}")));
+        for workflow in [pinned, tagged] {
+            assert!(!workflow.contains("cargo install"), "{workflow}");
+            assert!(workflow.contains(CHECKOUT_ACTION), "{workflow}");
+        }
+        assert_ne!(PACKAGE, "numi");
+    }
+
+    #[test]
+    fn the_gitlab_job_installs_this_versions_wheel_and_keeps_the_report_of_a_failed_run() {
+        let job = gitlab_ci_job();
+        let document = crate::yaml::load(&job, &Limits::default()).unwrap();
+        let numi = &document.value["numi"];
+        assert_eq!(numi["image"], GITLAB_PYTHON_IMAGE);
+        let pinned = format!(
+            "python -m pip install --quiet numinance-numi=={}",
             env!("CARGO_PKG_VERSION")
         );
-        assert!(workflow.contains(&install), "{workflow}");
-        assert_ne!(PACKAGE, "numi");
-        assert!(!workflow.contains("install --locked numi"), "{workflow}");
-        assert!(
-            REPOSITORY.starts_with("https://github.com/"),
-            "{REPOSITORY}"
+        assert_eq!(
+            numi["script"],
+            serde_json::json!([
+                pinned,
+                "numi validate . --format gitlab --output-file gl-code-quality-report.json"
+            ])
         );
+        assert_eq!(numi["artifacts"]["when"], "always");
+        assert_eq!(
+            numi["artifacts"]["reports"]["codequality"],
+            "gl-code-quality-report.json"
+        );
+        assert!(numi.get("allow_failure").is_none(), "{job}");
     }
 
     #[test]

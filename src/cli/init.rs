@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use crate::init::{self, Ci, InitError, Outcome};
+use crate::init::{self, Ci, InitError, Outcome, Template};
 use crate::location::io_reason;
 use crate::results::Exit;
 use crate::text::quote;
@@ -17,7 +17,8 @@ pub struct InitArgs {
     #[arg(value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
 
-    /// Also write a CI workflow that runs `numi validate .`.
+    /// Also write a CI workflow that runs `numi validate .`: GitHub
+    /// Actions (annotations) or GitLab CI (a Code Quality report).
     #[arg(long, value_name = "SYSTEM")]
     pub ci: Option<CiSystem>,
 
@@ -30,11 +31,13 @@ pub struct InitArgs {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum CiSystem {
     GithubActions,
+    Gitlab,
 }
 
 pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let ci = args.ci.map(|system| match system {
         CiSystem::GithubActions => Ci::GithubActions,
+        CiSystem::Gitlab => Ci::Gitlab,
     });
     let templates = init::templates(ci);
     match init::write(&args.dir, &templates, args.force) {
@@ -42,16 +45,17 @@ pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             if let Some(top) = git_top_above(&args.dir) {
                 let _ = writeln!(
                     stderr,
-                    "numi: note: {} is inside the git repository {}: pre-commit reads {} and GitHub reads .github/workflows/ at its top only, so move what was written here for them there",
+                    "numi: note: {} is inside the git repository {}: pre-commit reads {}, GitHub .github/workflows/ and GitLab {} at its top only, so move what was written here for them there",
                     quote(&args.dir.to_string_lossy()),
                     quote(&top.to_string_lossy()),
-                    init::PRE_COMMIT_CONFIG_PATH
+                    init::PRE_COMMIT_CONFIG_PATH,
+                    init::GITLAB_CI_PATH
                 );
             }
-            report(&args.dir, &outcomes, stdout)
+            report(&args.dir, &templates, &outcomes, stdout)
         }
         Err(InitError { done, path, error }) => {
-            let _ = report(&args.dir, &done, stdout);
+            let _ = report(&args.dir, &templates, &done, stdout);
             let _ = writeln!(
                 stderr,
                 "numi: {}: {}",
@@ -87,7 +91,20 @@ fn shown(dir: &Path, relative: &str) -> String {
     format!("{dir}{}{relative}", std::path::MAIN_SEPARATOR)
 }
 
-fn report(dir: &Path, outcomes: &[Outcome], stdout: &mut dyn Write) -> Exit {
+/// The part numi adds to the shared file at `path`, and its text.
+fn shared<'a>(templates: &'a [Template], path: &str) -> Option<(&'static str, &'a str)> {
+    templates
+        .iter()
+        .find(|template| template.path == path)
+        .and_then(|template| Some((template.shared_part?, template.contents.as_str())))
+}
+
+fn report(
+    dir: &Path,
+    templates: &[Template],
+    outcomes: &[Outcome],
+    stdout: &mut dyn Write,
+) -> Exit {
     let mut text = String::new();
     for outcome in outcomes {
         match outcome {
@@ -97,19 +114,21 @@ fn report(dir: &Path, outcomes: &[Outcome], stdout: &mut dyn Write) -> Exit {
             Outcome::Overwritten(path) => {
                 text.push_str(&format!("overwritten  {}\n", shown(dir, path)));
             }
-            Outcome::Kept(path) if *path == init::PRE_COMMIT_CONFIG_PATH => {
-                text.push_str(&format!(
-                    "kept         {} (exists; add this hook to it)\n",
-                    shown(dir, path)
-                ));
-                text.push_str(&init::pre_commit_config());
-            }
-            Outcome::Kept(path) => {
-                text.push_str(&format!(
-                    "kept         {} (exists; --force overwrites)\n",
-                    shown(dir, path)
-                ));
-            }
+            Outcome::Kept(path) => match shared(templates, path) {
+                Some((part, contents)) => {
+                    text.push_str(&format!(
+                        "kept         {} (exists; add this {part} to it)\n",
+                        shown(dir, path)
+                    ));
+                    text.push_str(contents);
+                }
+                None => {
+                    text.push_str(&format!(
+                        "kept         {} (exists; --force overwrites)\n",
+                        shown(dir, path)
+                    ));
+                }
+            },
         }
     }
     match stdout.write_all(text.as_bytes()) {

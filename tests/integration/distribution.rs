@@ -342,7 +342,14 @@ fn init_writes_a_tree_that_validates() {
 
     let workflow = load_yaml(&repo.join(".github/workflows/numi.yml"));
     let steps = workflow["jobs"]["validate"]["steps"].as_array().unwrap();
-    assert_eq!(steps.last().unwrap()["run"], "numi validate .");
+    let action = steps.last().unwrap();
+    let uses = action["uses"].as_str().unwrap();
+    assert!(uses.starts_with("numinance/numi@"), "{uses}");
+    assert_eq!(action["with"]["format"], "github");
+    assert!(
+        steps.iter().all(|step| step.get("run").is_none()),
+        "{steps:?}"
+    );
 
     let pre_commit = load_yaml(&repo.join(".pre-commit-config.yaml"));
     let hook = &pre_commit["repos"][0]["hooks"][0];
@@ -441,6 +448,107 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
     assert_eq!(
         fs::read_to_string(dir.path().join(".pre-commit-config.yaml")).unwrap(),
         "repos: []\n"
+    );
+}
+
+#[test]
+fn init_for_gitlab_writes_a_code_quality_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = numi(dir.path(), &["init", "repo", "--ci", "gitlab"]);
+    insta::assert_snapshot!(result.transcript(), @r"
+    exit: 0
+    --- stdout
+    created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
+    created      repo/.numinance/policy/autonomy-policy.yaml
+    created      repo/.pre-commit-config.yaml
+    created      repo/.gitlab-ci.yml
+    ");
+    let job = fs::read_to_string(dir.path().join("repo/.gitlab-ci.yml")).unwrap();
+    insta::assert_snapshot!(with_version_placeholder(&job), @r#"
+    numi:
+      image: python:3.13-slim
+      variables:
+        PIP_DISABLE_PIP_VERSION_CHECK: "1"
+      script:
+        - python -m pip install --quiet numinance-numi==[version]
+        - numi validate . --format gitlab --output-file gl-code-quality-report.json
+      artifacts:
+        when: always
+        reports:
+          codequality: gl-code-quality-report.json
+    "#);
+    assert!(!dir.path().join("repo/.github").exists());
+}
+
+/// The job's command, run as GitLab runs a script line: an invalid
+/// document fails it, and the report it leaves names the finding.
+#[test]
+fn the_gitlab_jobs_command_fails_on_an_invalid_document_and_writes_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(numi(dir.path(), &["init", ".", "--ci", "gitlab"]).code, 0);
+    let job = load_yaml(&dir.path().join(".gitlab-ci.yml"));
+    let command = job["numi"]["script"][1].as_str().unwrap();
+    let arguments: Vec<&str> = command.strip_prefix("numi ").unwrap().split(' ').collect();
+    let report = dir.path().join("gl-code-quality-report.json");
+
+    let valid = numi(dir.path(), &arguments);
+    assert_eq!(valid.code, 0, "{}", valid.transcript());
+    assert_eq!(fs::read_to_string(&report).unwrap().trim(), "[]");
+
+    fs::write(
+        dir.path().join(".numinance/policy/autonomy-policy.yaml"),
+        "apiVersion: numinance.dev/v1\nkind: AutonomyPolicy\nmetadata: {name: repo-default}\nspec: {defaults: {level: AUTONOMY_LEVEL_NEVER}}\n",
+    )
+    .unwrap();
+    let invalid = numi(dir.path(), &arguments);
+    assert_eq!(invalid.code, 3, "{}", invalid.transcript());
+    let issues: Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        issues[0]["location"]["path"],
+        ".numinance/policy/autonomy-policy.yaml"
+    );
+}
+
+#[test]
+fn init_for_gitlab_keeps_an_existing_ci_file_and_prints_the_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let existing = "stages: [build]\nbuild:\n  stage: build\n  script: [make]\n";
+    fs::write(dir.path().join(".gitlab-ci.yml"), existing).unwrap();
+    fs::write(dir.path().join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
+
+    let result = numi(dir.path(), &["init", "--ci", "gitlab", "--force"]);
+    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r#"
+    exit: 0
+    --- stdout
+    created      .numinance/policy/playbook-bugfix-bounded.yaml
+    created      .numinance/policy/autonomy-policy.yaml
+    kept         .pre-commit-config.yaml (exists; add this hook to it)
+    repos:
+      - repo: local
+        hooks:
+          - id: numi-validate
+            name: numi validate
+            entry: numi validate --only
+            language: python
+            additional_dependencies: [numinance-numi==[version]]
+            files: ^\.numinance/.*\.ya?ml$
+            require_serial: true
+    kept         .gitlab-ci.yml (exists; add this job to it)
+    numi:
+      image: python:3.13-slim
+      variables:
+        PIP_DISABLE_PIP_VERSION_CHECK: "1"
+      script:
+        - python -m pip install --quiet numinance-numi==[version]
+        - numi validate . --format gitlab --output-file gl-code-quality-report.json
+      artifacts:
+        when: always
+        reports:
+          codequality: gl-code-quality-report.json
+    "#);
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".gitlab-ci.yml")).unwrap(),
+        existing
     );
 }
 
@@ -581,7 +689,7 @@ fn action_is_a_composite_action_with_the_documented_inputs() {
     assert_eq!(action["inputs"]["strict"]["default"], "false");
     assert_eq!(action["inputs"]["enable-alpha"]["default"], "false");
     assert_eq!(action["inputs"]["path"]["default"], ".");
-    assert_eq!(action["inputs"]["format"]["default"], "text");
+    assert_eq!(action["inputs"]["format"]["default"], "github");
     for step in action["runs"]["steps"].as_array().unwrap() {
         let runs = step.get("run").is_some();
         let uses = step.get("uses").is_some();
@@ -1047,4 +1155,280 @@ fn init_below_the_top_of_a_git_repository_says_where_the_hook_goes() {
         "the top: {}",
         run.stderr
     );
+}
+
+// --- release references
+
+/// How a file names a release of numi: the text right before the version
+/// and whether the version is the tag (`vX.Y.Z`) or bare (`X.Y.Z`).
+const RELEASE_MARKERS: [(&str, bool); 7] = [
+    ("numinance/numi@", true),
+    ("--tag ", true),
+    ("releases/download/", true),
+    ("refs/tags/", true),
+    ("numinance-numi==", false),
+    ("numinance-numi@", false),
+    ("version=", false),
+];
+
+/// The words after `marker` in `line`, as far as a version reaches.
+fn version_after(line: &str, marker: &str) -> Vec<String> {
+    line.match_indices(marker)
+        .map(|(at, _)| {
+            line[at + marker.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '$'))
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether `word` is a version (`0.1.0`, `v0.1.0`) rather than a
+/// placeholder (`X.Y.Z`, `v$version`) or a name.
+fn is_concrete(word: &str) -> bool {
+    word.strip_prefix('v')
+        .unwrap_or(word)
+        .starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Every release of numi `text` names, with its line: (line, as written,
+/// whether it is this version's tag or version as the marker asks).
+fn release_references(text: &str) -> Vec<(usize, String, bool)> {
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let mut found = Vec::new();
+    let mut previous = "";
+    for (index, line) in text.lines().enumerate() {
+        let mut named: Vec<(String, bool)> = Vec::new();
+        for (marker, tagged) in RELEASE_MARKERS {
+            if marker == "version=" && !line.trim_start().starts_with(marker) {
+                continue;
+            }
+            for word in version_after(line, marker) {
+                let commit = word.len() == 40 && word.bytes().all(|b| b.is_ascii_hexdigit());
+                if marker == "numinance/numi@" && commit {
+                    // Pinned by commit: the version is its comment.
+                    let comment = line.split_once(" # ").map_or("", |(_, rest)| rest);
+                    named.push((comment.to_owned(), true));
+                } else if is_concrete(&word) {
+                    named.push((word, tagged));
+                }
+            }
+        }
+        // pre-commit names numi's tag as `rev:` under the repository's URL.
+        if previous.contains("numinance/numi") {
+            if let Some(rev) = line.trim_start().strip_prefix("rev: ") {
+                named.push((rev.trim().to_owned(), true));
+            }
+        }
+        for (word, tagged) in named {
+            let right = if tagged {
+                word == tag
+            } else {
+                word == env!("CARGO_PKG_VERSION")
+            };
+            found.push((index + 1, word, right));
+        }
+        if !line.trim().is_empty() {
+            previous = line;
+        }
+    }
+    found
+}
+
+/// The files a user reads or a tool takes numi's release from.
+fn release_naming_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = [
+        "README.md",
+        "CONTRIBUTING.md",
+        "action.yml",
+        "action/install-numi.sh",
+        ".pre-commit-hooks.yaml",
+        "pyproject.toml",
+        "Cargo.toml",
+    ]
+    .iter()
+    .map(|name| checkout().join(name))
+    .collect();
+    let mut pages: Vec<PathBuf> = fs::read_dir(checkout().join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    pages.sort();
+    files.extend(pages);
+    files.extend(files_under(&checkout().join(".github/workflows")));
+    files
+}
+
+/// What `numi init` writes and prints, with every CI system, a file that
+/// exists printed as the part to add to it.
+fn init_output() -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut written = Vec::new();
+    for ci in ["github-actions", "gitlab"] {
+        let run = numi(dir.path(), &["init", ci, "--ci", ci]);
+        assert_eq!(run.code, 0, "{}", run.transcript());
+        let again = numi(dir.path(), &["init", ci, "--ci", ci]);
+        written.push((format!("numi init --ci {ci}, again"), again.stdout));
+        for (name, text) in tree(&dir.path().join(ci)) {
+            written.push((format!("numi init --ci {ci}: {name}"), text));
+        }
+    }
+    written
+}
+
+#[test]
+fn every_release_named_is_this_versions_tag() {
+    let mut texts: Vec<(String, String)> = release_naming_files()
+        .into_iter()
+        .map(|path| {
+            let name = path.strip_prefix(checkout()).unwrap().display().to_string();
+            (name, fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    texts.extend(init_output());
+    let mut stale = Vec::new();
+    let mut named: BTreeMap<String, usize> = BTreeMap::new();
+    for (name, text) in &texts {
+        for (line, word, right) in release_references(text) {
+            *named.entry(name.clone()).or_default() += 1;
+            if !right {
+                stale.push(format!("{name}:{line}: {word}"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "not v{} (Cargo.toml's version):\n{}",
+        env!("CARGO_PKG_VERSION"),
+        stale.join("\n")
+    );
+    // The scan reads the places that do name a release.
+    for name in [
+        "README.md",
+        "docs/install.md",
+        "docs/integrations.md",
+        "numi init --ci github-actions: .github/workflows/numi.yml",
+        "numi init --ci gitlab: .gitlab-ci.yml",
+        "numi init --ci gitlab: .pre-commit-config.yaml",
+    ] {
+        assert!(
+            named.contains_key(name),
+            "{name} names no release: {named:?}"
+        );
+    }
+}
+
+#[test]
+fn a_stale_release_reference_is_found_and_a_placeholder_is_not() {
+    let version = env!("CARGO_PKG_VERSION");
+    let stale = "\
+- uses: numinance/numi@v0.0.9
+- repo: https://github.com/numinance/numi
+  rev: v0.0.9
+cargo install --git https://github.com/numinance/numi --tag 0.0.9 numinance-numi
+pip install numinance-numi==0.0.9
+- uses: numinance/numi@0123456789abcdef0123456789abcdef01234567 # v0.0.9
+";
+    let found = release_references(stale);
+    assert_eq!(found.len(), 5, "{found:?}");
+    assert!(found.iter().all(|(_, _, right)| !right), "{found:?}");
+    let current = stale.replace("0.0.9", version).replace("--tag ", "--tag v");
+    let found = release_references(&current);
+    assert_eq!(found.len(), 5, "{found:?}");
+    assert!(found.iter().all(|(_, _, right)| *right), "{found:?}");
+    let placeholders = "\
+uses: numinance/numi@vX.Y.Z
+pip install numinance-numi==X.Y.Z
+curl $base/releases/download/v$version/x
+- repo: https://github.com/pre-commit/pre-commit-hooks
+  rev: v9.9.9
+";
+    assert_eq!(release_references(placeholders), []);
+}
+
+#[test]
+fn the_release_workflow_runs_on_the_version_tag_alone_and_checks_it() {
+    let workflow = load_yaml(&checkout().join(".github/workflows/release.yml"));
+    assert_eq!(
+        workflow["on"],
+        serde_json::json!({"push": {"tags": ["v[0-9]+.[0-9]+.[0-9]+"]}})
+    );
+    // GitHub's filter: `[0-9]+` is one digit or more, `.` itself.
+    let tag = numi::init::release_tag();
+    let parts: Vec<&str> = tag.strip_prefix('v').unwrap().split('.').collect();
+    assert_eq!(parts.len(), 3, "{tag}");
+    assert!(
+        parts
+            .iter()
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit())),
+        "{tag} does not match the release workflow's filter"
+    );
+    let text = fs::read_to_string(checkout().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        text.contains("if [ \"v$version\" != \"$TAG\" ]; then"),
+        "{text}"
+    );
+}
+
+/// Every URL of numi's own places points into this repository (a path it
+/// holds, its releases) or at the registry name numi owns, never at a
+/// name another project holds.
+#[test]
+fn every_url_naming_numi_points_into_the_repository_or_a_name_numi_owns() {
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    let (_, owner_and_name) = repository.split_once("github.com/").unwrap();
+    let owner = owner_and_name.split('/').next().unwrap();
+    let mut texts: Vec<(String, String)> = release_naming_files()
+        .into_iter()
+        .map(|path| {
+            (
+                path.display().to_string(),
+                fs::read_to_string(&path).unwrap(),
+            )
+        })
+        .collect();
+    texts.extend(init_output());
+    let mut wrong = Vec::new();
+    let mut ours = 0;
+    for (name, text) in &texts {
+        for (at, _) in text.match_indices("https://") {
+            let url: String = text[at..]
+                .chars()
+                .take_while(|c| {
+                    !c.is_whitespace() && !matches!(c, ')' | '`' | '"' | '\'' | '<' | '>' | ']')
+                })
+                .collect();
+            let url = url.trim_end_matches(['.', ',', ':', ';']);
+            let verdict =
+                if let Some(path) = url.strip_prefix(&format!("https://github.com/{owner}/")) {
+                    ours += 1;
+                    let path = path.strip_prefix(owner_and_name.split('/').nth(1).unwrap());
+                    match path {
+                        Some("") => true,
+                        Some(rest) if rest.starts_with("/releases") => true,
+                        Some(rest) => ["/blob/main/", "/tree/main/"].iter().any(|prefix| {
+                            rest.strip_prefix(prefix)
+                                .is_some_and(|file| checkout().join(file).exists())
+                        }),
+                        None => false,
+                    }
+                } else if url.starts_with("https://pypi.org/") {
+                    // numi's own project, `numinance-numi`.
+                    let last = url.trim_end_matches('/').rsplit('/').next().unwrap();
+                    ours += 1;
+                    last == "numinance-numi"
+                } else if url.starts_with("https://crates.io/crates/") {
+                    // Crates numi uses, or its own; `numi` is another project's.
+                    !url.trim_end_matches('/').ends_with("/numi")
+                } else {
+                    true
+                };
+            if !verdict {
+                wrong.push(format!("{name}: {url}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(ours >= 10, "{ours} URLs of numi's own");
 }

@@ -1,6 +1,7 @@
 //! The tests that drive a real tool: pre-commit, Neovim, context-report,
-//! Microsoft's SARIF validator and autocontext's producer. Each tool is
-//! looked for once, before any test runs. A test whose tool is found runs.
+//! Microsoft's SARIF validator, autocontext's producer, check-jsonschema
+//! and zizmor. Each tool is looked for once, before any test runs. A test
+//! whose tool is found runs.
 //! One whose tool is missing is reported as ignored, with the tool named and
 //! how `.ci/run` installs it, unless `CI=true`: there it fails, so CI never
 //! passes without having run it. `cargo test -- --include-ignored` runs the
@@ -21,11 +22,13 @@
 mod common;
 
 mod autocontext;
+mod ci_schemas;
 mod context_report;
 mod editor;
 mod pre_commit;
 mod sarif_multitool;
 mod wheel;
+mod zizmor;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -78,13 +81,15 @@ pub struct Tool {
     pub tests: &'static [(&'static str, Test)],
 }
 
-const TOOLS: [&Tool; 6] = [
+const TOOLS: [&Tool; 8] = [
     &pre_commit::TOOL,
     &editor::TOOL,
     &context_report::TOOL,
     &sarif_multitool::TOOL,
     &autocontext::TOOL,
     &wheel::TOOL,
+    &ci_schemas::TOOL,
+    &zizmor::TOOL,
 ];
 
 fn under_ci() -> bool {
