@@ -111,7 +111,7 @@ fn action_step(commit: Option<&str>) -> String {
     match commit {
         Some(commit) => format!("      - uses: {action}@{commit} # {tag}\n"),
         None => format!(
-            "      # Pin the commit of the tag, as for any action: the output of\n      # git ls-remote {REPOSITORY} refs/tags/{tag}^{{}}\n      - uses: {action}@{tag} # zizmor: ignore[unpinned-uses]\n"
+            "      # Pin the action to the tag's commit, as for any action:\n      # {action}@<commit> # {tag}, the commit being what\n      # git ls-remote {REPOSITORY} 'refs/tags/{tag}^{{}}' prints.\n      - uses: {action}@{tag} # zizmor: ignore[unpinned-uses]\n"
         ),
     }
 }
@@ -448,30 +448,61 @@ mod tests {
         assert_eq!(release_commit(None, None, None, None), None);
     }
 
+    /// The workflow with this version's number as `[version]`, so a
+    /// release does not rewrite the snapshots.
+    fn with_version_placeholder(workflow: &str) -> String {
+        workflow.replace(env!("CARGO_PKG_VERSION"), "[version]")
+    }
+
     #[test]
     fn the_workflow_uses_numis_action_pinned_to_the_tags_commit_when_known() {
-        let action = REPOSITORY.strip_prefix("https://github.com/").unwrap();
-        let tag = release_tag();
         let pinned = github_actions_workflow_pinned(Some(COMMIT));
-        assert!(
-            pinned.contains(&format!(
-                "      - uses: {action}@{COMMIT} # {tag}\n        with:\n          format: github"
-            )),
-            "{pinned}"
-        );
-        assert!(!pinned.contains("zizmor"), "{pinned}");
+        insta::assert_snapshot!(with_version_placeholder(&pinned), @r"
+        name: numi
+        on: [push, pull_request]
+        permissions: {}
+        concurrency:
+          group: ${{ github.workflow }}-${{ github.ref }}
+          cancel-in-progress: true
+        jobs:
+          validate:
+            name: numi validate
+            runs-on: ubuntu-latest
+            permissions:
+              contents: read # the checkout
+            steps:
+              - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1
+                with:
+                  persist-credentials: false
+              - uses: numinance/numi@0123456789abcdef0123456789abcdef01234567 # v[version]
+                with:
+                  format: github # findings as annotations on their lines
+        ");
         let tagged = github_actions_workflow_pinned(None);
-        assert!(
-            tagged.contains(&format!(
-                "      - uses: {action}@{tag} # zizmor: ignore[unpinned-uses]\n"
-            )),
-            "{tagged}"
-        );
-        assert!(tagged.contains(&format!("git ls-remote {REPOSITORY} refs/tags/{tag}^{{}}")));
-        for workflow in [pinned, tagged] {
-            assert!(!workflow.contains("cargo install"), "{workflow}");
-            assert!(workflow.contains(CHECKOUT_ACTION), "{workflow}");
-        }
+        insta::assert_snapshot!(with_version_placeholder(&tagged), @r"
+        name: numi
+        on: [push, pull_request]
+        permissions: {}
+        concurrency:
+          group: ${{ github.workflow }}-${{ github.ref }}
+          cancel-in-progress: true
+        jobs:
+          validate:
+            name: numi validate
+            runs-on: ubuntu-latest
+            permissions:
+              contents: read # the checkout
+            steps:
+              - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1
+                with:
+                  persist-credentials: false
+              # Pin the action to the tag's commit, as for any action:
+              # numinance/numi@<commit> # v[version], the commit being what
+              # git ls-remote https://github.com/numinance/numi 'refs/tags/v[version]^{}' prints.
+              - uses: numinance/numi@v[version] # zizmor: ignore[unpinned-uses]
+                with:
+                  format: github # findings as annotations on their lines
+        ");
         assert_ne!(PACKAGE, "numi");
     }
 
