@@ -156,11 +156,10 @@ fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
         Format::Pretty => {
             let no_color = std::env::var_os("NO_COLOR");
             let terminal = io::stdout().is_terminal();
-            Box::new(PrettyReporter::new(use_colour(
-                colour,
-                terminal,
-                no_color.as_deref(),
-            )))
+            Box::new(PrettyReporter::new(
+                use_colour(colour, terminal, no_color.as_deref()),
+                pretty_width(terminal),
+            ))
         }
         Format::Json => Box::<JsonReporter>::default(),
         Format::Sarif => Box::<SarifReporter>::default(),
@@ -168,6 +167,18 @@ fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
         Format::Gitlab => Box::<GitlabReporter>::default(),
         Format::Junit => Box::<JunitReporter>::default(),
     }
+}
+
+/// The columns `pretty` wraps to: the terminal's, or
+/// [`crate::report::pretty::WIDTH`] when standard output is no terminal
+/// (a pipe, a file, CI's log).
+fn pretty_width(terminal: bool) -> usize {
+    terminal
+        .then(|| terminal_size::terminal_size_of(io::stdout()))
+        .flatten()
+        .map_or(crate::report::pretty::WIDTH, |(width, _)| {
+            usize::from(width.0)
+        })
 }
 
 /// Whether to colour: `--color` decides, and `auto` colours a terminal
