@@ -117,8 +117,14 @@ pub struct Diagnostic {
     /// The rule the finding is of: its declaration, so a finding cannot
     /// carry an id no rule has.
     pub rule: &'static RuleDoc,
-    /// The message as the text format prints it after the stage prefix.
+    /// What is wrong, in the user's words: what every format shows, but
+    /// `text` where `reference_words` says it otherwise.
     pub message: String,
+    /// The message as the reference words it, where that differs from
+    /// `message` (`a value of numinance.kinds.v1.Digest.value fails its
+    /// check`): the `text` format prints these, byte for byte as the
+    /// reference does. [`Diagnostic::text_message`] decides.
+    pub reference_words: Option<String>,
     /// JSON pointer of the node the diagnostic is about, when there is one.
     pub pointer: Option<String>,
     /// Where that node stands in the source, when known: its first
@@ -145,6 +151,7 @@ impl Diagnostic {
             severity: Severity::Error,
             rule,
             message: message.into(),
+            reference_words: None,
             pointer: None,
             position: None,
             end: None,
@@ -152,6 +159,17 @@ impl Diagnostic {
             note: None,
             secrets: Vec::new(),
         }
+    }
+
+    /// The message the `text` format prints: the reference's words where
+    /// they differ, else the message.
+    pub fn text_message(&self) -> &str {
+        self.reference_words.as_deref().unwrap_or(&self.message)
+    }
+
+    pub fn with_reference_words(mut self, words: impl Into<String>) -> Self {
+        self.reference_words = Some(words.into());
+        self
     }
 
     pub fn as_warning(mut self) -> Self {

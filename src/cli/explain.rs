@@ -102,22 +102,11 @@ fn unknown(id: &str, stderr: &mut dyn Write) -> Exit {
 /// Prose is wrapped for a terminal; examples never are.
 const WIDTH: usize = 80;
 
-/// `paragraph` filled to [`WIDTH`] columns, with a blank line after it.
+/// `paragraph` filled to [`WIDTH`] columns, its line breaks made spaces,
+/// with a blank line after it.
 fn wrap(paragraph: &str) -> String {
-    let mut wrapped = String::new();
-    let mut line_length = 0;
-    for word in paragraph.split_whitespace() {
-        let length = word.chars().count();
-        if line_length > 0 && line_length + 1 + length > WIDTH {
-            wrapped.push('\n');
-            line_length = 0;
-        } else if line_length > 0 {
-            wrapped.push(' ');
-            line_length += 1;
-        }
-        wrapped.push_str(word);
-        line_length += length;
-    }
+    let words: Vec<&str> = paragraph.split_whitespace().collect();
+    let mut wrapped = crate::text::wrap(&words.join(" "), WIDTH);
     wrapped.push('\n');
     wrapped
 }

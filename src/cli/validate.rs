@@ -156,11 +156,10 @@ fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
         Format::Pretty => {
             let no_color = std::env::var_os("NO_COLOR");
             let terminal = io::stdout().is_terminal();
-            Box::new(PrettyReporter::new(use_colour(
-                colour,
-                terminal,
-                no_color.as_deref(),
-            )))
+            Box::new(PrettyReporter::new(
+                use_colour(colour, terminal, no_color.as_deref()),
+                pretty_width(terminal),
+            ))
         }
         Format::Json => Box::<JsonReporter>::default(),
         Format::Sarif => Box::<SarifReporter>::default(),
@@ -168,6 +167,24 @@ fn reporter(format: Format, colour: Colour) -> Box<dyn Reporter> {
         Format::Gitlab => Box::<GitlabReporter>::default(),
         Format::Junit => Box::<JunitReporter>::default(),
     }
+}
+
+/// The columns `pretty` wraps to: the terminal's, or
+/// [`crate::report::pretty::WIDTH`] when standard output is no terminal
+/// (a pipe, a file, CI's log) or one that does not say its width (a
+/// serial console reports 0).
+fn pretty_width(terminal: bool) -> usize {
+    let columns = terminal
+        .then(|| terminal_size::terminal_size_of(io::stdout()))
+        .flatten()
+        .map(|(width, _)| usize::from(width.0));
+    width_or_default(columns)
+}
+
+fn width_or_default(columns: Option<usize>) -> usize {
+    columns
+        .filter(|&columns| columns > 0)
+        .unwrap_or(crate::report::pretty::WIDTH)
 }
 
 /// Whether to colour: `--color` decides, and `auto` colours a terminal
@@ -402,7 +419,16 @@ fn nothing_found_detail(args: &ValidateArgs, root: &Path) -> String {
 mod tests {
     use std::ffi::OsStr;
 
-    use super::{Colour, use_colour};
+    use super::{Colour, pretty_width, use_colour, width_or_default};
+
+    #[test]
+    fn pretty_wraps_to_the_terminal_or_to_80_columns() {
+        assert_eq!(width_or_default(Some(132)), 132);
+        assert_eq!(width_or_default(None), 80);
+        assert_eq!(width_or_default(Some(0)), 80);
+        // Standard output is no terminal under the test runner.
+        assert_eq!(pretty_width(false), 80);
+    }
 
     #[test]
     fn colour_follows_the_flag_then_the_terminal_and_no_color() {

@@ -75,15 +75,119 @@ pub fn is_strict_version(value: &str) -> bool {
     parts == 3
 }
 
-/// The diagnostic of a single field that fails a value check, worded as the
-/// reference words it: `a value of numinance.kinds.v1.<Message>.<field> fails its check`.
-pub fn field_fails(rule: &'static RuleDoc, field: &str, pointer: String) -> Diagnostic {
-    Diagnostic::new(
-        Stage::Rule,
-        rule,
-        format!("a value of numinance.kinds.v1.{field} fails its check"),
-    )
-    .at_pointer(pointer)
+/// What a single-field check asks of a value, in the words of its
+/// finding's message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// [`is_digest`].
+    Digest,
+    /// [`is_token`].
+    Token,
+    /// [`is_strict_version`].
+    StrictVersion,
+    /// A whole number no less than this.
+    AtLeast(u64),
+    /// One of these enum values.
+    OneOf(&'static [&'static str]),
+}
+
+impl Expected {
+    /// What the value must be, to follow "must be".
+    fn words(self) -> String {
+        match self {
+            Expected::Digest => "`sha256:` followed by 64 lowercase hex digits".to_owned(),
+            Expected::Token => {
+                "1 to 64 characters of a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit"
+                    .to_owned()
+            }
+            Expected::StrictVersion => {
+                "a strict version: MAJOR.MINOR.PATCH, three numbers without leading zeros or suffix"
+                    .to_owned()
+            }
+            Expected::AtLeast(least) => format!("a whole number of at least {least}"),
+            Expected::OneOf(values) => {
+                let named: Vec<String> = values.iter().map(|value| format!("`{value}`")).collect();
+                match named.as_slice() {
+                    [] => "a known value".to_owned(),
+                    [only] => only.clone(),
+                    [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+                }
+            }
+        }
+    }
+}
+
+/// The diagnostic of a single field that fails a value check. Its message
+/// says what is wrong in the user's words: the field as the document
+/// writes it, what it must be and what it holds (`got`, as [`shown`]
+/// writes a string; `None` when the field is absent). The `text`
+/// format keeps the reference's words:
+/// `a value of numinance.kinds.v1.<Message>.<field> fails its check`.
+pub fn field_fails(
+    rule: &'static RuleDoc,
+    field: &str,
+    pointer: String,
+    expected: Expected,
+    got: Option<String>,
+) -> Diagnostic {
+    let got = match got {
+        Some(got) => format!("got {got}"),
+        None => "it is absent".to_owned(),
+    };
+    let message = format!(
+        "`{}` must be {}; {got}",
+        field_path(&pointer),
+        expected.words()
+    );
+    Diagnostic::new(Stage::Rule, rule, message)
+        .with_reference_words(format!(
+            "a value of numinance.kinds.v1.{field} fails its check"
+        ))
+        .at_pointer(pointer)
+}
+
+/// A value of the document as a message shows it: shortened, any
+/// credential masked, quoted and escaped, so no value can forge or break
+/// the line.
+pub fn shown(value: &str) -> String {
+    crate::text::quote(&crate::text::shorten(value))
+}
+
+/// Any value of the document as a message shows it: a string as
+/// [`shown`] writes it, anything else as its JSON, shortened.
+pub fn shown_value(value: &Value) -> String {
+    match value {
+        Value::String(text) => shown(text),
+        other => crate::text::shorten(&other.to_string()),
+    }
+}
+
+/// A JSON pointer as the document's author reads the path:
+/// `/spec/cases/0/outcome/value` is `spec.cases[0].outcome.value`; a key
+/// that is not a plain name is quoted (`spec.pinned_toolsets["a b"]`).
+pub fn field_path(pointer: &str) -> String {
+    let mut path = String::new();
+    for segment in pointer.split('/').skip(1) {
+        let key = segment.replace("~1", "/").replace("~0", "~");
+        let plain = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'));
+        if !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()) {
+            path.push_str(&format!("[{key}]"));
+        } else if plain {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&key);
+        } else {
+            path.push_str(&format!(
+                "[{}]",
+                crate::text::quote(&crate::text::shorten(&key))
+            ));
+        }
+    }
+    path
 }
 
 /// A rule across fields, stated as the sentence that holds.
@@ -145,6 +249,71 @@ mod tests {
             assert!(!is_digest(&value), "{value}");
             assert_eq!(digest_problem(&value), problem, "{value}");
         }
+    }
+
+    #[test]
+    fn a_field_finding_says_what_the_value_must_be_and_what_it_holds() {
+        let rule = &crate::kinds::evalset::catalogue::CASE_NAME;
+        let found = field_fails(
+            rule,
+            "EvalCase.name",
+            "/spec/cases/3/name".into(),
+            Expected::Token,
+            Some(shown("Bugfix clean")),
+        );
+        assert_eq!(
+            found.message,
+            "`spec.cases[3].name` must be 1 to 64 characters of a-z, 0-9, `.`, `_` and `-`, \
+             starting with a letter or digit; got \"Bugfix clean\""
+        );
+        assert!(!found.message.contains("numinance.kinds"));
+        // The text format keeps the reference's words.
+        assert_eq!(
+            found.text_message(),
+            "a value of numinance.kinds.v1.EvalCase.name fails its check"
+        );
+        let absent = field_fails(
+            rule,
+            "AuthoredConstraint.trust",
+            "/spec/authored_constraints/0/trust".into(),
+            Expected::OneOf(&["A", "B", "C"]),
+            None,
+        );
+        assert_eq!(
+            absent.message,
+            "`spec.authored_constraints[0].trust` must be `A`, `B` or `C`; it is absent"
+        );
+        assert_eq!(Expected::AtLeast(1).words(), "a whole number of at least 1");
+    }
+
+    #[test]
+    fn a_value_shown_in_a_message_is_quoted_shortened_and_masked() {
+        assert_eq!(shown("1.0"), "\"1.0\"");
+        assert_eq!(shown("a\nb"), "\"a\\nb\"");
+        let long = "x".repeat(100);
+        assert_eq!(shown(&long), format!("\"{}…\"", "x".repeat(64)));
+        let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        assert!(!shown(token).contains("ghp_0123"), "{}", shown(token));
+        assert_eq!(shown_value(&serde_json::json!(0.5)), "0.5");
+        assert_eq!(shown_value(&serde_json::json!("k")), "\"k\"");
+    }
+
+    #[test]
+    fn a_pointer_reads_as_the_path_an_author_writes() {
+        assert_eq!(field_path("/spec/version"), "spec.version");
+        assert_eq!(
+            field_path("/spec/cases/0/outcome/value"),
+            "spec.cases[0].outcome.value"
+        );
+        assert_eq!(
+            field_path("/spec/pinned_toolsets/confluence-eng/value"),
+            "spec.pinned_toolsets.confluence-eng.value"
+        );
+        assert_eq!(
+            field_path("/spec/pinned_toolsets/a~1b c/value"),
+            "spec.pinned_toolsets[\"a/b c\"].value"
+        );
+        assert_eq!(field_path(""), "");
     }
 
     #[test]

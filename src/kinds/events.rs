@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::checks::{field_fails, is_digest};
+use super::checks::{Expected, digest_problem, field_fails, is_digest, shown};
 use crate::diagnostic::{Diagnostic, RuleDoc, Severity, Stage};
 use crate::text::{quote, shorten};
 use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
@@ -33,7 +33,16 @@ pub fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
         .filter_map(|field| {
             let pointer = format!("/spec/{field}/value");
             let value = document.pointer(&pointer)?.as_str()?;
-            (!is_digest(value)).then(|| field_fails(&DIGEST, "Digest.value", pointer))
+            (!is_digest(value)).then(|| {
+                field_fails(
+                    &DIGEST,
+                    "Digest.value",
+                    pointer,
+                    Expected::Digest,
+                    Some(shown(value)),
+                )
+                .with_note(digest_problem(value))
+            })
         })
         .collect()
 }

@@ -12,23 +12,35 @@ use super::{Reporter, text};
 use crate::diagnostic::{Diagnostic, Severity, Span, Stage};
 use crate::results::{FileResult, Status, Summary};
 use crate::secrets::{MASK, mask};
-use crate::text::{is_invisible_format, quote};
+use crate::text::{is_invisible_format, quote, wrap};
 use crate::yaml::LineIndex;
 use excerpt::Excerpt;
 
-/// Columns the report is wrapped to, whatever the terminal, so the output of
-/// a run does not depend on where it ran.
-const WIDTH: usize = 100;
+/// Columns the report is wrapped to when standard output is no terminal.
+pub const WIDTH: usize = 80;
+
+/// What miette writes before each line of the headline (`  × `, `  │ `)
+/// and of the help (`  help: `, then spaces).
+const HEADLINE_INDENT: usize = 4;
+const HELP_INDENT: usize = 8;
+
+/// The fewest columns a label is wrapped to, however far right its node
+/// stands: narrower, it would take a line a word.
+const LABEL_MIN: usize = 24;
 
 /// What a tab in the source is shown as.
 const TAB: char = '→';
 
 pub struct PrettyReporter {
     handler: GraphicalReportHandler,
+    width: usize,
 }
 
 impl PrettyReporter {
-    pub fn new(colour: bool) -> Self {
+    /// A reporter that wraps its text to `width` columns, at token
+    /// boundaries only ([`crate::text::wrap`]): miette's own wrapping
+    /// breaks inside words and leaves labels whole, so it is off.
+    pub fn new(colour: bool, width: usize) -> Self {
         let theme = if colour {
             GraphicalTheme::unicode()
         } else {
@@ -36,8 +48,10 @@ impl PrettyReporter {
         };
         PrettyReporter {
             handler: GraphicalReportHandler::new_themed(theme)
-                .with_width(WIDTH)
+                .with_width(width)
+                .with_wrap_lines(false)
                 .with_links(false),
+            width,
         }
     }
 
@@ -62,21 +76,32 @@ impl PrettyReporter {
         });
         let (source, label) = match excerpt {
             Some((excerpt, span)) => {
-                let text = mask(&label(diagnostic), &diagnostic.secrets).into_owned();
-                let label = LabeledSpan::new_primary_with_span(Some(text), span);
+                let label_text = label(diagnostic);
+                let text = mask(&label_text, &diagnostic.secrets);
+                let room = self
+                    .width
+                    .saturating_sub(excerpt.label_column(&span))
+                    .max(LABEL_MIN);
+                let label = LabeledSpan::new_primary_with_span(Some(wrap(&text, room)), span);
                 (Some(excerpt), Some(label))
             }
             None => (None, None),
         };
         let secrets = &diagnostic.secrets;
         Report {
-            message: mask(&headline(diagnostic), secrets).into_owned(),
+            message: wrap(
+                &mask(&headline(diagnostic), secrets),
+                self.width.saturating_sub(HEADLINE_INDENT),
+            ),
             code: diagnostic.rule.id,
             severity: match diagnostic.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: mask(&help(diagnostic), secrets).into_owned(),
+            help: wrap(
+                &mask(&help(diagnostic), secrets),
+                self.width.saturating_sub(HELP_INDENT),
+            ),
             source,
             label,
         }

@@ -48,7 +48,7 @@ pub fn warning_line(result: &FileResult, warning: &Diagnostic) -> String {
         result.origin.name(),
         quote(&result.display_name),
         warning.rule,
-        masked(&warning.message, warning)
+        masked(warning.text_message(), warning)
     )
 }
 
@@ -98,7 +98,7 @@ fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
     let Some(first) = diagnostics.first() else {
         return String::new();
     };
-    let shown = masked(&first.message, first);
+    let shown = masked(first.text_message(), first);
     match first.stage {
         Stage::Read => format!("read: {shown}"),
         Stage::Yaml => format!("yaml: {shown}"),

@@ -88,6 +88,11 @@ fn colour_only_when_asked_or_on_a_terminal() {
 
 /// Renders `bytes` as one document in the pretty format, colour off.
 fn render(bytes: &[u8]) -> String {
+    render_at(bytes, numi::report::pretty::WIDTH)
+}
+
+/// [`render`], wrapped to `width` columns.
+fn render_at(bytes: &[u8], width: usize) -> String {
     let checked = validate_bytes(bytes, Mode::Files, &Limits::default());
     let result = FileResult {
         origin: Origin::File,
@@ -97,10 +102,76 @@ fn render(bytes: &[u8]) -> String {
         source: Some(bytes.to_vec()),
     };
     let mut out = Vec::new();
-    PrettyReporter::new(false)
+    PrettyReporter::new(false, width)
         .result(&mut out, &result)
         .expect("renders");
     String::from_utf8(out).expect("UTF-8")
+}
+
+/// An AutonomyPolicy whose level is none of the ladder's eight: the
+/// headline and the label list them all, some 200 columns.
+const LONG_ENUM: &[u8] = b"apiVersion: numinance.dev/v1
+kind: AutonomyPolicy
+metadata: {name: org-default, scope: SCOPE_ORG}
+spec:
+  defaults: {level: AUTONOMY_LEVEL_PULL_REQUEST}
+  rules:
+    - {change_type: dependency-upgrade, risk_class: RISK_CLASS_LOW, level: AUTONOMY_LEVEL_MERGE}
+";
+
+/// The lines of the reports in `report` wider than `width` that are not a
+/// line of the source (which is shown as written) and could have been
+/// broken: more than one token after the gutter. The document's heading
+/// and the rule ids, unindented, are not the report's.
+fn overlong(report: &str, width: usize) -> Vec<&str> {
+    report
+        .lines()
+        .filter(|line| line.starts_with(' ') && numi::text::columns(line) > width)
+        .filter(|line| {
+            let is_source = line
+                .split_once('│')
+                .is_some_and(|(gutter, _)| gutter.trim().parse::<usize>().is_ok());
+            let text = line
+                .rsplit(['│', '┤', '─', '·'])
+                .next()
+                .unwrap_or_default()
+                .trim();
+            !is_source && text.contains(' ')
+        })
+        .collect()
+}
+
+#[test]
+fn long_enum_lists_and_labels_wrap_between_values_at_either_width() {
+    for (width, name) in [(80, "long_enum_at_80"), (64, "long_enum_at_64")] {
+        let report = render_at(LONG_ENUM, width);
+        assert_eq!(overlong(&report, width), Vec::<&str>::new(), "{report}");
+        // Every value of the list is whole on one line.
+        for rung in ["OBSERVE", "IMPLEMENT", "RELEASE", "OPERATE"] {
+            let value = format!("\"AUTONOMY_LEVEL_{rung}\"");
+            assert!(report.lines().any(|line| line.contains(&value)), "{report}");
+        }
+        insta::assert_snapshot!(name, report);
+    }
+    // At the width they fit in, the same lines stay as they are.
+    let wide = render_at(LONG_ENUM, 400);
+    assert!(
+        wide.lines().any(|line| line
+            .ends_with("\"AUTONOMY_LEVEL_RELEASE\",\"AUTONOMY_LEVEL_OPERATE\"]")
+            && line.contains("╰── expected one of [")),
+        "{wide}"
+    );
+}
+
+#[test]
+fn a_token_wider_than_the_line_stays_whole() {
+    let report = render_at(LONG_ENUM, 20);
+    assert!(
+        report
+            .lines()
+            .any(|line| line.ends_with("│ \"AUTONOMY_LEVEL_IMPLEMENT\",")),
+        "{report}"
+    );
 }
 
 /// Nothing a file holds reaches the terminal as a control character.

@@ -88,12 +88,12 @@ fn neovim_receives_the_diagnostics_at_their_lines_and_columns(nvim: &Program) {
     let written = run_neovim(nvim, "editor-evalset.yaml", false);
     // Line 7 holds "ünïcödé" before the case name: Neovim finds the name at
     // byte column 53 only if the server counted UTF-16 units (49).
-    insta::assert_snapshot!(written, @r"
-    5:11 evalset/version a value of numinance.kinds.v1.EvalSetSpec.version fails its check
-    7:24 evalset/outcome-digest a value of numinance.kinds.v1.Digest.value fails its check
-    7:53 evalset/case-name a value of numinance.kinds.v1.EvalCase.name fails its check
+    insta::assert_snapshot!(written, @r#"
+    5:11 evalset/version `spec.version` must be a strict version: MAJOR.MINOR.PATCH, three numbers without leading zeros or suffix; got "1.0"
+    7:24 evalset/outcome-digest `spec.cases[0].outcome.value` must be `sha256:` followed by 64 lowercase hex digits; got "sha256:ünïcödé"
+    7:53 evalset/case-name `spec.cases[0].name` must be 1 to 64 characters of a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit; got "Bad_Name"
     hover: evalset/version
-    ");
+    "#);
 }
 
 fn a_workflow_beside_a_policy_gets_no_diagnostics(nvim: &Program) {

@@ -1,11 +1,11 @@
-//! The tests that drive a real tool: pre-commit, Neovim, context-report,
-//! Microsoft's SARIF validator, autocontext's producer, check-jsonschema
-//! and zizmor. Each tool is looked for once, before any test runs. A test
-//! whose tool is found runs.
-//! One whose tool is missing is reported as ignored, with the tool named and
-//! how `.ci/run` installs it, unless `CI=true`: there it fails, so CI never
-//! passes without having run it. `cargo test -- --include-ignored` runs the
-//! ignored ones too, and they fail saying what is missing.
+//! The tests that drive a real tool: pre-commit, Neovim, a terminal,
+//! context-report, Microsoft's SARIF validator, autocontext's producer,
+//! check-jsonschema and zizmor. Each tool is looked for once, before any
+//! test runs. A test whose tool is found runs. One whose tool is missing is
+//! reported as ignored, with the tool named and how `.ci/run` installs it,
+//! unless `CI=true`: there it fails, so CI never passes without having run
+//! it. `cargo test -- --include-ignored` runs the ignored ones too, and they
+//! fail saying what is missing.
 //!
 //! This target has its own harness (`libtest-mimic`), since the built-in one
 //! decides what is ignored when the tests are compiled, not when they run.
@@ -27,6 +27,7 @@ mod context_report;
 mod editor;
 mod pre_commit;
 mod sarif_multitool;
+mod terminal;
 mod wheel;
 mod zizmor;
 
@@ -81,9 +82,10 @@ pub struct Tool {
     pub tests: &'static [(&'static str, Test)],
 }
 
-const TOOLS: [&Tool; 8] = [
+const TOOLS: [&Tool; 9] = [
     &pre_commit::TOOL,
     &editor::TOOL,
+    &terminal::TOOL,
     &context_report::TOOL,
     &sarif_multitool::TOOL,
     &autocontext::TOOL,

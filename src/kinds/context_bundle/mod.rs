@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::checks::{digest_problem, field_fails, is_digest};
+use super::checks::{Expected, digest_problem, field_fails, is_digest, shown};
 use super::{Kind, Role, Subject};
 use crate::diagnostic::Diagnostic;
 use crate::yaml::{document_order, parse_pointer};
@@ -120,6 +120,8 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
                 &catalogue::SOURCE_TRUST,
                 "BundleSource.trust",
                 format!("/spec/sources/{i}/trust"),
+                Expected::OneOf(&[SOURCE_TRUST]),
+                Some(shown(source.trust)),
             ));
         }
     }
@@ -143,8 +145,14 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
             .into_iter()
             .filter(|(value, _)| !is_digest(value))
             .map(|(value, pointer)| {
-                field_fails(&catalogue::DIGEST, "Digest.value", pointer)
-                    .with_note(digest_problem(value))
+                field_fails(
+                    &catalogue::DIGEST,
+                    "Digest.value",
+                    pointer,
+                    Expected::Digest,
+                    Some(shown(value)),
+                )
+                .with_note(digest_problem(value))
             }),
     );
     // One fixed order whatever the field: where the values stand.

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::kinds::checks::items;
-use crate::kinds::checks::{field_fails, rule_fails};
+use crate::kinds::checks::{Expected, field_fails, rule_fails, shown_value};
 
 /// The trust an authored constraint may carry: it comes from signed policy
 /// or from the kernel, never from retrieval.
@@ -47,12 +47,15 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         }
     }
     for (i, constraint) in items(spec, "authored_constraints") {
-        let trust = constraint.get("trust").and_then(Value::as_str);
+        let written = constraint.get("trust");
+        let trust = written.and_then(Value::as_str);
         if !trust.is_some_and(|trust| CONSTRAINT_TRUSTS.contains(&trust)) {
             found.push(field_fails(
                 &super::catalogue::CONSTRAINT_TRUST,
                 "AuthoredConstraint.trust",
                 format!("/spec/authored_constraints/{i}/trust"),
+                Expected::OneOf(&CONSTRAINT_TRUSTS),
+                written.map(shown_value),
             ));
         }
         if constraint.get("origin_digest").is_none() {

@@ -31,12 +31,26 @@ fn implement_stage() -> Value {
         .value
 }
 
-fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
+/// The finding of `field` at `pointer`, whose message says it must be
+/// `expected` and holds `got`.
+fn failure(
+    rule: &'static str,
+    field: &str,
+    pointer: &str,
+    expected: &str,
+    got: &str,
+) -> Diagnostic {
     Diagnostic {
         stage: Stage::Rule,
         severity: Severity::Error,
         rule: documented(rule),
-        message: format!("a value of numinance.kinds.v1.{field} fails its check"),
+        message: format!(
+            "`{}` must be {expected}; got {got}",
+            crate::kinds::checks::field_path(pointer)
+        ),
+        reference_words: Some(format!(
+            "a value of numinance.kinds.v1.{field} fails its check"
+        )),
         pointer: Some(pointer.to_owned()),
         position: None,
         end: None,
@@ -49,13 +63,25 @@ fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
 /// The `bundle/digest` finding at `pointer` for `value`, with the note that
 /// says what is wrong with it.
 fn bad_digest(pointer: &str, value: &str) -> Diagnostic {
-    let mut expected = failure("bundle/digest", "Digest.value", pointer);
+    let mut expected = failure(
+        "bundle/digest",
+        "Digest.value",
+        pointer,
+        "`sha256:` followed by 64 lowercase hex digits",
+        &crate::kinds::checks::shown(value),
+    );
     expected.note = Some(crate::kinds::checks::digest_problem(value));
     expected
 }
 
-fn bad_trust(pointer: &str) -> Diagnostic {
-    failure("bundle/source-trust", "BundleSource.trust", pointer)
+fn bad_trust(pointer: &str, trust: &str) -> Diagnostic {
+    failure(
+        "bundle/source-trust",
+        "BundleSource.trust",
+        pointer,
+        "`TRUST_CLASS_UNTRUSTED_RETRIEVED`",
+        &format!("\"{trust}\""),
+    )
 }
 
 /// The example with the string at `pointer` replaced by `value`.
@@ -203,7 +229,7 @@ fn source_trust_fails_for_signed_policy_and_kernel() {
     for trust in ["TRUST_CLASS_SIGNED_POLICY", "TRUST_CLASS_KERNEL"] {
         assert_eq!(
             rules(&with("/spec/sources/0/trust", trust)),
-            vec![bad_trust("/spec/sources/0/trust")],
+            vec![bad_trust("/spec/sources/0/trust", trust)],
             "{trust}"
         );
     }
@@ -216,7 +242,13 @@ fn source_trust_fails_at_the_index_of_the_source_that_claims_it() {
     let mut second = source.clone();
     second["trust"] = json!("TRUST_CLASS_SIGNED_POLICY");
     document["spec"]["sources"] = json!([source, second]);
-    assert_eq!(rules(&document), vec![bad_trust("/spec/sources/1/trust")]);
+    assert_eq!(
+        rules(&document),
+        vec![bad_trust(
+            "/spec/sources/1/trust",
+            "TRUST_CLASS_SIGNED_POLICY"
+        )]
+    );
 }
 
 #[test]
@@ -240,14 +272,14 @@ fn source_trust_signed_policy_fails_through_the_pipeline_with_the_spec_message()
     );
     assert_ne!(text, IMPLEMENT_STAGE);
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let mut expected = bad_trust("/spec/sources/0/trust");
+    let mut expected = bad_trust("/spec/sources/0/trust", "TRUST_CLASS_SIGNED_POLICY");
     expected.position = Some(Position {
         line: 15,
         column: 136,
     });
     assert_eq!(starts_only(checked.diagnostics.clone()), vec![expected]);
     assert_eq!(
-        checked.diagnostics.first().map(|d| d.message.as_str()),
+        checked.diagnostics.first().map(Diagnostic::text_message),
         Some("a value of numinance.kinds.v1.BundleSource.trust fails its check")
     );
 }
@@ -288,7 +320,7 @@ fn several_failures_in_the_example_come_out_in_document_order() {
         vec![
             bad_digest("/spec/authz_context_digest/value", "sha256:short"),
             bad_digest("/spec/sources/0/digest/value", "sha256:short"),
-            bad_trust("/spec/sources/0/trust"),
+            bad_trust("/spec/sources/0/trust", "TRUST_CLASS_KERNEL"),
             bad_digest("/spec/pinned_toolsets/confluence-eng/value", "sha256:short"),
             bad_digest("/spec/receipts/0/value", "sha256:short"),
         ]
@@ -320,10 +352,10 @@ spec:
         rules(&document.value),
         vec![
             bad_digest("/spec/receipts/0/value", "sha256:bad-receipt"),
-            bad_trust("/spec/sources/0/trust"),
+            bad_trust("/spec/sources/0/trust", "TRUST_CLASS_KERNEL"),
             bad_digest("/spec/sources/0/digest/value", "bad-0"),
             bad_digest("/spec/sources/1/digest/value", "bad-1"),
-            bad_trust("/spec/sources/1/trust"),
+            bad_trust("/spec/sources/1/trust", "TRUST_CLASS_SIGNED_POLICY"),
             bad_digest("/spec/pinned_toolsets/zeta/value", "bad-zeta"),
             bad_digest("/spec/pinned_toolsets/alpha/value", "bad-alpha"),
             bad_digest("/spec/authz_context_digest/value", "bad-authz"),

@@ -8,7 +8,8 @@ use serde::Deserialize;
 use serde_json::{Number, Value};
 
 use super::checks::{
-    digest_problem, field_fails, is_digest, is_strict_version, is_token, rule_fails,
+    Expected, digest_problem, field_fails, is_digest, is_strict_version, is_token, rule_fails,
+    shown,
 };
 use super::{Kind, Role};
 use crate::diagnostic::Diagnostic;
@@ -105,6 +106,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             &catalogue::VERSION,
             "EvalSetSpec.version",
             "/spec/version".into(),
+            Expected::StrictVersion,
+            Some(shown(spec.version)),
         ));
     }
     for (i, case) in spec.cases.iter().enumerate() {
@@ -115,6 +118,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 &catalogue::CASE_NAME,
                 "EvalCase.name",
                 format!("{}/name", at()),
+                Expected::Token,
+                Some(shown(case.name)),
             ));
         }
         if !is_digest(case.outcome.value) {
@@ -123,6 +128,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     &catalogue::OUTCOME_DIGEST,
                     "Digest.value",
                     format!("{}/outcome/value", at()),
+                    Expected::Digest,
+                    Some(shown(case.outcome.value)),
                 )
                 .with_note(digest_problem(case.outcome.value)),
             );
@@ -134,6 +141,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     &catalogue::LAYER_TOKEN,
                     "EvalVerificationFailure.layer",
                     format!("{}/layer", failure_at()),
+                    Expected::Token,
+                    Some(shown(failure.layer)),
                 ));
             }
             if failure.count.as_f64().is_none_or(|count| count < 1.0) {
@@ -141,6 +150,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     &catalogue::FAILURE_COUNT,
                     "EvalVerificationFailure.count",
                     format!("{}/count", failure_at()),
+                    Expected::AtLeast(1),
+                    Some(failure.count.to_string()),
                 ));
             }
         }
@@ -150,6 +161,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     &catalogue::SEED_TOKEN,
                     "EvalSeed.defect",
                     format!("{}/seeded/defect", at()),
+                    Expected::Token,
+                    Some(shown(seeded.defect)),
                 ));
             }
             if !is_token(seeded.caught_by) {
@@ -157,6 +170,8 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     &catalogue::SEED_TOKEN,
                     "EvalSeed.caught_by",
                     format!("{}/seeded/caught_by", at()),
+                    Expected::Token,
+                    Some(shown(seeded.caught_by)),
                 ));
             }
         }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::diagnostic::{Position, Severity, Stage};
+use crate::kinds::checks::shown;
 use crate::kinds::tests::{documented, starts_only};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
@@ -52,17 +53,34 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         end: None,
         span: None,
         note: None,
+        reference_words: None,
         secrets: Vec::new(),
     }
 }
 
-/// A single field that fails its value check.
-fn field(rule_id: &'static str, field: &str, pointer: &str) -> Diagnostic {
-    rule(
+/// A single field that fails its value check, holding `got` as the
+/// message shows it.
+fn field(rule_id: &'static str, field: &str, pointer: &str, got: &str) -> Diagnostic {
+    let expected = match rule_id {
+        "evalset/version" => {
+            "a strict version: MAJOR.MINOR.PATCH, three numbers without leading zeros or suffix"
+        }
+        "evalset/outcome-digest" => "`sha256:` followed by 64 lowercase hex digits",
+        "evalset/failure-count" => "a whole number of at least 1",
+        _ => "1 to 64 characters of a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit",
+    };
+    let mut found = rule(
         rule_id,
-        &format!("a value of numinance.kinds.v1.{field} fails its check"),
+        &format!(
+            "`{}` must be {expected}; got {got}",
+            crate::kinds::checks::field_path(pointer)
+        ),
         pointer,
-    )
+    );
+    found.reference_words = Some(format!(
+        "a value of numinance.kinds.v1.{field} fails its check"
+    ));
+    found
 }
 
 /// A minimal valid EvalSet of `names.len()` ordinary cases.
@@ -128,7 +146,8 @@ fn version_fails_for_a_two_part_version() {
         vec![field(
             "evalset/version",
             "EvalSetSpec.version",
-            "/spec/version"
+            "/spec/version",
+            "\"1.0\""
         )]
     );
 }
@@ -141,7 +160,8 @@ fn version_fails_for_a_prefix_a_leading_zero_or_a_pre_release() {
             vec![field(
                 "evalset/version",
                 "EvalSetSpec.version",
-                "/spec/version"
+                "/spec/version",
+                &format!("{version:?}")
             )],
             "{version}"
         );
@@ -209,7 +229,8 @@ fn case_name_fails_with_an_uppercase_letter() {
         vec![field(
             "evalset/case-name",
             "EvalCase.name",
-            "/spec/cases/0/name"
+            "/spec/cases/0/name",
+            "\"Bugfix-clean\""
         )]
     );
 }
@@ -222,7 +243,8 @@ fn case_name_fails_at_65_characters() {
         vec![field(
             "evalset/case-name",
             "EvalCase.name",
-            "/spec/cases/0/name"
+            "/spec/cases/0/name",
+            &format!("\"{}…\"", "a".repeat(64))
         )]
     );
 }
@@ -236,7 +258,8 @@ fn case_name_fails_when_empty_or_starting_with_punctuation() {
             vec![field(
                 "evalset/case-name",
                 "EvalCase.name",
-                "/spec/cases/0/name"
+                "/spec/cases/0/name",
+                &format!("{name:?}")
             )],
             "{name:?}"
         );
@@ -263,7 +286,8 @@ fn outcome_digest_fails_with_uppercase_hex() {
             field(
                 "evalset/outcome-digest",
                 "Digest.value",
-                "/spec/cases/1/outcome/value"
+                "/spec/cases/1/outcome/value",
+                &shown(&upper)
             )
             .with_note("the hex is written in upper case; write it in lower case")
         ]
@@ -284,7 +308,8 @@ fn outcome_digest_fails_with_63_hex_digits_or_another_algorithm() {
                 field(
                     "evalset/outcome-digest",
                     "Digest.value",
-                    "/spec/cases/2/outcome/value"
+                    "/spec/cases/2/outcome/value",
+                    &shown(&value)
                 )
                 .with_note(why)
             ],
@@ -315,7 +340,8 @@ fn layer_token_fails_with_an_uppercase_layer() {
         vec![field(
             "evalset/layer-token",
             "EvalVerificationFailure.layer",
-            "/spec/cases/1/expect/verification_failures/0/layer"
+            "/spec/cases/1/expect/verification_failures/0/layer",
+            "\"Lint\""
         )]
     );
 }
@@ -342,7 +368,8 @@ fn failure_count_fails_at_zero() {
         vec![field(
             "evalset/failure-count",
             "EvalVerificationFailure.count",
-            "/spec/cases/1/expect/verification_failures/0/count"
+            "/spec/cases/1/expect/verification_failures/0/count",
+            "0"
         )]
     );
 }
@@ -358,7 +385,8 @@ fn failure_count_fails_below_one() {
             vec![field(
                 "evalset/failure-count",
                 "EvalVerificationFailure.count",
-                "/spec/cases/2/expect/verification_failures/1/count"
+                "/spec/cases/2/expect/verification_failures/1/count",
+                &count.to_string()
             )],
             "{count}"
         );
@@ -373,6 +401,7 @@ fn failure_count_of_zero_passes_the_schema_and_fails_the_rule() {
         "evalset/failure-count",
         "EvalVerificationFailure.count",
         "/spec/cases/1/expect/verification_failures/0/count",
+        "0",
     );
     expected.position = Some(Position {
         line: 17,
@@ -398,7 +427,8 @@ fn seed_token_fails_for_a_defect_with_spaces() {
         vec![field(
             "evalset/seed-token",
             "EvalSeed.defect",
-            "/spec/cases/2/seeded/defect"
+            "/spec/cases/2/seeded/defect",
+            "\"SQL injection\""
         )]
     );
 }
@@ -413,7 +443,8 @@ fn seed_token_fails_for_a_caught_by_that_is_not_a_token() {
             field(
                 "evalset/seed-token",
                 "EvalSeed.caught_by",
-                "/spec/cases/2/seeded/caught_by"
+                "/spec/cases/2/seeded/caught_by",
+                "\"Security-Scan\""
             ),
             rule(
                 "evalset/caught-by-layer",
@@ -516,7 +547,8 @@ fn cases_sorted_compares_bytes_not_a_locale_or_case_folding() {
         vec![field(
             "evalset/case-name",
             "EvalCase.name",
-            "/spec/cases/0/name"
+            "/spec/cases/0/name",
+            "\"B\""
         )]
     );
 }
@@ -783,27 +815,36 @@ fn several_failures_come_out_field_checks_first_then_cross_field_rules() {
     assert_eq!(
         found,
         vec![
-            field("evalset/version", "EvalSetSpec.version", "/spec/version"),
+            field(
+                "evalset/version",
+                "EvalSetSpec.version",
+                "/spec/version",
+                "\"1.0\""
+            ),
             field(
                 "evalset/outcome-digest",
                 "Digest.value",
-                "/spec/cases/0/outcome/value"
+                "/spec/cases/0/outcome/value",
+                "\"sha256:00\""
             )
             .with_note("the hex has 2 digits, not 64"),
             field(
                 "evalset/failure-count",
                 "EvalVerificationFailure.count",
-                &format!("{failures}/0/count")
+                &format!("{failures}/0/count"),
+                "0"
             ),
             field(
                 "evalset/layer-token",
                 "EvalVerificationFailure.layer",
-                &format!("{failures}/1/layer")
+                &format!("{failures}/1/layer"),
+                "\"Lint\""
             ),
             field(
                 "evalset/seed-token",
                 "EvalSeed.defect",
-                "/spec/cases/2/seeded/defect"
+                "/spec/cases/2/seeded/defect",
+                "\"SQL\""
             ),
             rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
                 .with_note(r#"case "bugfix-lint-retry" should come first"#),

@@ -39,6 +39,16 @@ fn a_digest_in_another_form_fails_and_a_wellformed_one_passes() {
     assert_eq!(pointers, vec![Some("/spec/change_digest/value")]);
     assert_eq!(
         found.first().map(|d| d.message.as_str()),
+        Some(
+            "`spec.change_digest.value` must be `sha256:` followed by 64 lowercase hex digits; got \"sha256:ABC\""
+        )
+    );
+    assert_eq!(
+        found.first().and_then(|d| d.note.as_deref()),
+        Some("the hex is written in upper case; write it in lower case")
+    );
+    assert_eq!(
+        found.first().map(Diagnostic::text_message),
         Some("a value of numinance.kinds.v1.Digest.value fails its check")
     );
 }

@@ -94,6 +94,34 @@ impl Excerpt {
         Some((excerpt, span))
     }
 
+    /// The column at which miette writes the label of `span`: past the
+    /// line numbers and the rule beside them, under the middle of the
+    /// underline, past the `╰── ` that leads to it (miette's
+    /// `render_single_line_highlights`). The label is wrapped to what is
+    /// left of the line.
+    pub fn label_column(&self, span: &SourceSpan) -> usize {
+        let shown_lines = self.text.lines().count();
+        let last_number = self.first_line + shown_lines;
+        // ` 11 │ `: a space, the number padded to the widest, ` │ `.
+        let gutter = last_number.to_string().len() + 4;
+        let start_offset = span.offset();
+        let line_start = self
+            .text
+            .get(..start_offset)
+            .and_then(|before| before.rfind('\n'))
+            .map_or(0, |at| at + 1);
+        let width_to = |offset: usize| {
+            crate::text::columns(self.text.get(line_start..offset).unwrap_or_default())
+        };
+        let start = width_to(start_offset);
+        let end = if span.is_empty() {
+            start + 1
+        } else {
+            width_to(start_offset + span.len()).max(start + 1)
+        };
+        gutter + (start + end) / 2 + "╰── ".chars().count()
+    }
+
     #[cfg(test)]
     pub fn text(&self) -> &str {
         &self.text

@@ -133,3 +133,43 @@ fn an_excerpt_cuts_on_character_boundaries() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_label_is_wrapped_from_the_column_miette_writes_it_at() {
+    let wide = format!("{}key: ünï value\n", "x: 1\n".repeat(11));
+    let cases = [
+        ("a: 1\nkey: ünï value\nc: 3\n", "value", 5),
+        ("a: 1\nkey: ünï value\nc: 3\n", "value", 0),
+        ("k: 日本語 here\n", "here", 4),
+        // Line numbers of two digits widen the gutter.
+        (wide.as_str(), "value", 5),
+    ];
+    for (text, node, length) in cases {
+        let index = LineIndex::new(text);
+        let start = text.find(node).unwrap();
+        let (excerpt, span) = Excerpt::around("doc.yaml", &index, start, length).unwrap();
+        let column = excerpt.label_column(&span);
+        let report = Report {
+            message: "m".to_owned(),
+            code: "x/y",
+            severity: miette::Severity::Error,
+            help: String::new(),
+            source: Some(excerpt),
+            label: Some(LabeledSpan::new_primary_with_span(
+                Some("LABEL".to_owned()),
+                span,
+            )),
+        };
+        let mut rendered = String::new();
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+            .with_wrap_lines(false)
+            .render_report(&mut rendered, &report)
+            .unwrap();
+        let line = rendered
+            .lines()
+            .find(|line| line.ends_with("LABEL"))
+            .unwrap();
+        let written_at = crate::text::columns(line) - "LABEL".len();
+        assert_eq!(column, written_at, "{rendered}");
+    }
+}

@@ -71,19 +71,36 @@ fn constraint_trust_signed_policy_and_kernel_pass() {
 
 #[test]
 fn constraint_trust_untrusted_or_absent_fails() {
-    let expected = vec![finding(
-        "bundle/constraint-trust",
-        "a value of numinance.kinds.v1.AuthoredConstraint.trust fails its check",
-        "/spec/authored_constraints/0/trust",
-    )];
+    let expected = |got: &str| {
+        vec![finding(
+            "bundle/constraint-trust",
+            &format!(
+                "`spec.authored_constraints[0].trust` must be `TRUST_CLASS_SIGNED_POLICY` or `TRUST_CLASS_KERNEL`; {got}"
+            ),
+            "/spec/authored_constraints/0/trust",
+        )]
+    };
     let untrusted = with(
         "/spec/authored_constraints/0/trust",
         json!("TRUST_CLASS_UNTRUSTED_RETRIEVED"),
     );
-    assert_eq!(findings(&untrusted), expected);
+    assert_eq!(
+        findings(&untrusted),
+        expected("got \"TRUST_CLASS_UNTRUSTED_RETRIEVED\"")
+    );
     assert_eq!(
         findings(&without("/spec/authored_constraints/0/trust")),
-        expected
+        expected("it is absent")
+    );
+    let number = with("/spec/authored_constraints/0/trust", json!(3));
+    assert_eq!(findings(&number), expected("got 3"));
+    // The text format keeps the reference's words.
+    let found = check(&untrusted);
+    assert_eq!(
+        found
+            .first()
+            .map(crate::diagnostic::Diagnostic::text_message),
+        Some("a value of numinance.kinds.v1.AuthoredConstraint.trust fails its check")
     );
 }
 
