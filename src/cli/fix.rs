@@ -54,6 +54,11 @@ pub struct FixArgs {
     /// Write nothing; exit 3 when a fix would change a document.
     #[arg(long)]
     pub check: bool,
+
+    /// Only the rules selected are fixed, and only they count as findings
+    /// left.
+    #[command(flatten)]
+    pub rules: super::validate::RuleSelectionArgs,
 }
 
 /// How one document fared.
@@ -82,6 +87,16 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         Ok(settings) => settings,
         Err(message) => {
             let _ = writeln!(stderr, "numi: {message}");
+            return Exit::Usage;
+        }
+    };
+    let settings = match settings.with_selection(args.rules.layer()) {
+        Ok(settings) => settings,
+        Err(reason) => {
+            let _ = writeln!(
+                stderr,
+                "error: {reason}\n\nFor more information, try '--help'."
+            );
             return Exit::Usage;
         }
     };
