@@ -484,15 +484,11 @@ fn report_baseline(
     }
     let stale = match ledger.stale() {
         0 => String::new(),
-        stale => format!(
-            "; {} of it no longer found (fixed: --write-baseline {name} drops {})",
-            findings(stale),
-            if stale == 1 { "it" } else { "them" }
-        ),
+        stale => format!(", {stale} stale (no longer found: --write-baseline {name} rewrites it)"),
     };
     let _ = writeln!(
         stderr,
-        "numi: {} left out by the baseline {name}{stale}",
+        "numi: baseline {name}: {} left out{stale}",
         findings(ledger.baselined())
     );
     Ok(())
