@@ -427,7 +427,11 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     }
     if let (Some(ledger), Some(path)) = (&ledger, &baseline_path) {
         let ledger = ledger.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Err(exit) = report_baseline(&ledger, path, args.write_baseline.is_some(), stderr) {
+        let writing = args.write_baseline.is_some();
+        // A walk of the configuration tree reads every file it holds; named
+        // paths are a few of them.
+        let whole_tree = args.files.is_none() && !args.only;
+        if let Err(exit) = report_baseline(&ledger, path, writing, whole_tree, stderr) {
             return exit;
         }
     }
@@ -463,6 +467,7 @@ fn report_baseline(
     ledger: &Ledger,
     path: &Path,
     writing: bool,
+    whole_tree: bool,
     stderr: &mut dyn Write,
 ) -> Result<(), Exit> {
     let name = crate::text::quote(&path.display().to_string());
@@ -482,7 +487,7 @@ fn report_baseline(
         );
         return Ok(());
     }
-    let stale = match ledger.stale() {
+    let stale = match ledger.stale(whole_tree) {
         0 => String::new(),
         stale => format!(", {stale} stale (no longer found: --write-baseline {name} rewrites it)"),
     };

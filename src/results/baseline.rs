@@ -186,17 +186,18 @@ impl Ledger {
         self.baselined
     }
 
-    /// How many findings of the baseline were not found again in the files
-    /// the run read: fixed, or changed. Files the run did not read are not
-    /// counted.
-    pub fn stale(&self) -> usize {
+    /// How many findings of the baseline were not found again: in the
+    /// files the run read, and, when the run read the whole tree
+    /// (`whole_tree`), in the files it no longer holds. A run of a few
+    /// files says nothing of the others.
+    pub fn stale(&self, whole_tree: bool) -> usize {
         if self.recording {
             return 0;
         }
         self.baseline
             .entries
             .values()
-            .filter(|entry| self.seen.contains(&entry.path))
+            .filter(|entry| whole_tree || self.seen.contains(&entry.path))
             .map(|entry| entry.count)
             .sum()
     }

@@ -358,3 +358,62 @@ fn a_malformed_baseline_is_a_usage_error_naming_the_file() {
     );
     assert_eq!(run.code, 2, "{}", run.transcript());
 }
+
+#[test]
+fn a_walk_of_the_tree_counts_a_deleted_files_findings_stale_and_named_paths_do_not() {
+    let dir = folder(
+        None,
+        &[
+            (
+                ".numinance/runs.yaml",
+                &WITHOUT_RUNS.replace("bugfix-bounded", "runs"),
+            ),
+            (
+                ".numinance/rate.yaml",
+                &RATE_OUT_OF_BOUNDS.replace("bugfix-bounded", "rate"),
+            ),
+        ],
+    );
+    let run = numi(
+        dir.path(),
+        &["validate", "--strict", "--write-baseline", "baseline.json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    fs::remove_file(dir.path().join(".numinance/rate.yaml")).unwrap();
+    let run = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--strict",
+            "--summary",
+            "never",
+            "--baseline",
+            "baseline.json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .starts_with("numi: baseline \"baseline.json\": 1 finding left out, 1 stale"),
+        "{}",
+        run.transcript()
+    );
+    let run = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--strict",
+            "--summary",
+            "never",
+            "--baseline",
+            "baseline.json",
+            "--only",
+            ".numinance/runs.yaml",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert_eq!(
+        run.stderr, "numi: baseline \"baseline.json\": 1 finding left out\n",
+        "the other file was not asked for"
+    );
+}

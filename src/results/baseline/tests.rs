@@ -85,7 +85,7 @@ fn a_baselined_finding_is_left_out_wherever_it_moves_and_a_repeat_beyond_the_cou
     );
     assert_eq!(left(&mut ledger, now), ["new", "twice"]);
     assert_eq!(ledger.baselined(), 2);
-    assert_eq!(ledger.stale(), 0);
+    assert_eq!(ledger.stale(false), 0);
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn another_file_rule_or_message_is_another_finding() {
 }
 
 #[test]
-fn findings_gone_from_a_file_read_are_stale_and_files_not_read_are_not_counted() {
+fn findings_gone_from_a_file_read_are_stale_and_files_not_read_only_after_a_whole_tree() {
     let baseline = recorded(vec![
         result(
             "a.yaml",
@@ -115,7 +115,8 @@ fn findings_gone_from_a_file_read_are_stale_and_files_not_read_are_not_counted()
     let mut ledger = Ledger::compare(baseline);
     assert!(left(&mut ledger, result("a.yaml", vec![finding("m", 3)])).is_empty());
     assert_eq!(ledger.baselined(), 1);
-    assert_eq!(ledger.stale(), 2, "one of the two m, and n");
+    assert_eq!(ledger.stale(false), 2, "one of the two m, and n");
+    assert_eq!(ledger.stale(true), 3, "and b.yaml's, gone from the tree");
 }
 
 #[test]
