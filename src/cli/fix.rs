@@ -92,13 +92,7 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
     };
     let settings = match settings.with_selection(args.rules.layer()) {
         Ok(settings) => settings,
-        Err(reason) => {
-            let _ = writeln!(
-                stderr,
-                "error: {reason}\n\nFor more information, try '--help'."
-            );
-            return Exit::Usage;
-        }
+        Err(reason) => return super::validate::usage(stderr, &reason),
     };
     let policy = &settings.policy;
     let verdict = settings.verdict();

@@ -250,13 +250,6 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         }
     };
     let started = Instant::now();
-    let usage = |stderr: &mut dyn Write, message: &str| {
-        let _ = writeln!(
-            stderr,
-            "error: {message}\n\nFor more information, try '--help'."
-        );
-        Exit::Usage
-    };
     let repository = match (&args.files, args.only, args.paths.as_slice()) {
         (None, false, []) => paths::repository_root(None),
         (None, false, [dir]) => paths::repository_root(Some(Path::new(dir))),
@@ -458,6 +451,16 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Exit::Invalid if args.exit_zero => Exit::Valid,
         exit => exit,
     }
+}
+
+/// A usage error found after clap parsed the command line, written as
+/// clap writes its own.
+pub fn usage(stderr: &mut dyn Write, message: &str) -> Exit {
+    let _ = writeln!(
+        stderr,
+        "error: {message}\n\nFor more information, try '--help'."
+    );
+    Exit::Usage
 }
 
 /// Writes the baseline recorded, or says what the baseline read left out
