@@ -178,16 +178,6 @@ impl RuleSelection {
         self.select.is_none() && self.ignore.is_empty()
     }
 
-    /// Every selector of the layer, for the caller to check against the
-    /// catalogue.
-    pub fn selectors(&self) -> impl Iterator<Item = &str> {
-        self.select
-            .iter()
-            .flatten()
-            .chain(&self.ignore)
-            .map(String::as_str)
-    }
-
     /// Whether `rule` runs under this layer, given whether it ran under the
     /// layers below: the most specific selector naming it decides (a full
     /// id over a family), an ignore over a select of the same specificity;

@@ -135,8 +135,16 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
             }
         }
     }
-    for selector in config.selection.selectors() {
-        check_selector(selector).map_err(|reason| format!("{}: {reason}", path.display()))?;
+    let selection = &config.selection;
+    let keyed = [
+        ("select", selection.select.as_deref().unwrap_or_default()),
+        ("ignore", &selection.ignore),
+    ];
+    for (key, selectors) in keyed {
+        for selector in selectors {
+            check_selector(selector)
+                .map_err(|reason| format!("{}: {key}: {reason}", path.display()))?;
+        }
     }
     Ok(config)
 }
@@ -145,7 +153,7 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
 /// a family that has one. Findings of the other stages (a file that cannot
 /// be read, YAML, its kind, its schema) mean the document was not checked,
 /// so no selection can hide them.
-pub fn check_selector(selector: &str) -> Result<(), String> {
+fn check_selector(selector: &str) -> Result<(), String> {
     let not_selectable = || {
         format!(
             "{} is not of the rule stage: a document that fails before its rules run is reported whatever the selection",

@@ -193,7 +193,7 @@ fn an_unknown_or_unselectable_rule_is_a_usage_error_with_the_nearest_id() {
     let run = validate(dir.path(), &[]);
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
-        run.stderr.contains("numi.toml: unknown rule id or family \"playbok/min-runs\" (did you mean \"playbook/min-runs\"?)"),
+        run.stderr.contains("numi.toml: ignore: unknown rule id or family \"playbok/min-runs\" (did you mean \"playbook/min-runs\"?)"),
         "{}",
         run.transcript()
     );
