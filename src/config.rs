@@ -69,11 +69,14 @@ impl Level {
 pub struct File {
     /// Read alpha kinds (EvalSet) in the configuration tree, as
     /// --enable-alpha does.
-    // TOML has no null: a key left out is how a setting is left unset.
-    #[schemars(with = "bool")]
+    // TOML has no null: a key left out is how a setting is left unset, and
+    // the schema requires none.
+    #[serde(default)]
+    #[schemars(with = "bool", transform = without_default)]
     pub enable_alpha: Option<bool>,
     /// Producer-side findings fail the document, as --strict does.
-    #[schemars(with = "bool")]
+    #[serde(default)]
+    #[schemars(with = "bool", transform = without_default)]
     pub strict: Option<bool>,
     /// Gitignore-style patterns of paths left out when folders are walked,
     /// as --exclude takes them. A file named on the command line is always

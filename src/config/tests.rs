@@ -6,6 +6,9 @@ const FULL: &str = r#"
 enable-alpha = true
 strict = true
 exclude = ["drafts/**"]
+select = ["playbook", "evalset/"]
+ignore = ["evalset/version"]
+baseline = "numi-baseline.json"
 
 [rules]
 "evalset/cases-sorted" = "warning"
@@ -22,6 +25,14 @@ fn a_full_configuration_is_read() {
     assert_eq!(config.enable_alpha, Some(true));
     assert_eq!(config.strict, Some(true));
     assert_eq!(config.exclude, ["drafts/**"]);
+    assert_eq!(
+        config.selection,
+        RuleSelection {
+            select: Some(vec!["playbook".to_owned(), "evalset/".to_owned()]),
+            ignore: vec!["evalset/version".to_owned()],
+        }
+    );
+    assert_eq!(config.baseline.as_deref(), Some("numi-baseline.json"));
     assert_eq!(
         config.rules,
         [
@@ -180,6 +191,13 @@ fn the_shipped_schema_accepts_what_the_reader_accepts() {
     assert!(validator.is_valid(&as_json));
     let typo: toml::Table = "strcit = true".parse().expect("TOML");
     assert!(!validator.is_valid(&serde_json::to_value(&typo).expect("converts")));
+    // Every key may be left out.
+    for text in ["", "ignore = [\"playbook\"]", "baseline = \"b.json\""] {
+        let file: toml::Table = text.parse().expect("TOML");
+        let as_json = serde_json::to_value(&file).expect("converts");
+        assert!(validator.is_valid(&as_json), "{text}");
+        assert!(parse(text).is_ok(), "{text}");
+    }
 }
 
 fn selection(select: Option<&[&str]>, ignore: &[&str]) -> RuleSelection {
