@@ -69,11 +69,14 @@ impl Level {
 pub struct File {
     /// Read alpha kinds (EvalSet) in the configuration tree, as
     /// --enable-alpha does.
-    // TOML has no null: a key left out is how a setting is left unset.
-    #[schemars(with = "bool")]
+    // TOML has no null: a key left out is how a setting is left unset, and
+    // the schema requires none.
+    #[serde(default)]
+    #[schemars(with = "bool", transform = without_default)]
     pub enable_alpha: Option<bool>,
     /// Producer-side findings fail the document, as --strict does.
-    #[schemars(with = "bool")]
+    #[serde(default)]
+    #[schemars(with = "bool", transform = without_default)]
     pub strict: Option<bool>,
     /// Gitignore-style patterns of paths left out when folders are walked,
     /// as --exclude takes them. A file named on the command line is always
@@ -89,6 +92,27 @@ pub struct File {
     /// earlier one and over rules.
     #[serde(default)]
     pub overrides: Vec<FileOverride>,
+    /// The rules that run, as --select takes them: full rule ids or a
+    /// family (`playbook` or `playbook/`); every rule of the rule stage
+    /// when left out.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>", transform = without_default)]
+    pub select: Option<Vec<String>>,
+    /// Rules that do not run, as --ignore takes them; the more specific of
+    /// a select and an ignore wins, an ignore at equal specificity.
+    #[serde(default)]
+    pub ignore: Vec<String>,
+    /// A baseline file (written by --write-baseline) whose findings are not
+    /// reported, as --baseline names it; relative to this file's folder.
+    #[serde(default)]
+    #[schemars(with = "String", transform = without_default)]
+    pub baseline: Option<String>,
+}
+
+/// A key TOML leaves unset by leaving it out has no default to show: its
+/// `null` is not a TOML value.
+fn without_default(schema: &mut schemars::Schema) {
+    schema.remove("default");
 }
 
 /// One `[[overrides]]` entry.
@@ -133,6 +157,60 @@ pub struct Config {
     /// Severities by rule id for the paths matching globs, later overrides
     /// winning.
     pub overrides: Vec<Override>,
+    /// The file's `select` and `ignore`.
+    pub selection: RuleSelection,
+    /// The file's `baseline`, relative to its folder.
+    pub baseline: Option<String>,
+}
+
+/// One layer of rule selection (`numi.toml`'s `select` and `ignore`, or
+/// the command line's): the rules that run, as ruff's `select` and
+/// `ignore` say it. A selector is a full rule id or a family, the part
+/// of an id before its `/` (`playbook` or `playbook/`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleSelection {
+    /// The rules that run, when given: the layers below no longer count.
+    pub select: Option<Vec<String>>,
+    /// Rules that do not run.
+    pub ignore: Vec<String>,
+}
+
+impl RuleSelection {
+    /// Whether the layer says nothing.
+    pub fn is_empty(&self) -> bool {
+        self.select.is_none() && self.ignore.is_empty()
+    }
+
+    /// Whether `rule` runs under this layer, given whether it ran under the
+    /// layers below: the most specific selector naming it decides (a full
+    /// id over a family), an ignore over a select of the same specificity;
+    /// a layer with `select` that names it in neither list turns it off.
+    pub fn runs(&self, rule: &str, below: bool) -> bool {
+        let most_specific = |selectors: &[String]| {
+            selectors
+                .iter()
+                .filter_map(|selector| specificity(selector, rule))
+                .max()
+        };
+        let selected = self.select.as_deref().and_then(most_specific);
+        match (selected, most_specific(&self.ignore)) {
+            (Some(selected), Some(ignored)) => selected > ignored,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => below && self.select.is_none(),
+        }
+    }
+}
+
+/// How closely `selector` names `rule`: 2 for the rule's id, 1 for its
+/// family, `None` when it does not name it.
+fn specificity(selector: &str, rule: &str) -> Option<u8> {
+    if selector == rule {
+        return Some(2);
+    }
+    let family = selector.strip_suffix('/').unwrap_or(selector);
+    let (own, _) = rule.split_once('/')?;
+    (!family.is_empty() && own == family).then_some(1)
 }
 
 #[derive(Debug, Clone)]
@@ -256,6 +334,11 @@ pub fn parse(text: &str) -> Result<Config, String> {
                 rules: entry.rules.into_iter().collect(),
             })
             .collect(),
+        selection: RuleSelection {
+            select: file.select,
+            ignore: file.ignore,
+        },
+        baseline: file.baseline,
     })
 }
 
@@ -343,6 +426,10 @@ impl Config {
             root: self.root.clone(),
             rules: self.rules.clone(),
             overrides,
+            selection: [self.selection.clone()]
+                .into_iter()
+                .filter(|layer| !layer.is_empty())
+                .collect(),
             exclude: ExcludePatterns::new(&self.exclude)
                 .map_err(|(index, reason)| format!("{file}exclude[{index}]: {reason}"))?,
         })
@@ -365,17 +452,42 @@ pub struct Policy {
     rules: Vec<(String, Level)>,
     overrides: Vec<(GlobSet, Vec<(String, Level)>)>,
     exclude: ExcludePatterns,
+    /// The layers of rule selection, the file's first, the command line's
+    /// over it.
+    selection: Vec<RuleSelection>,
 }
 
 impl Policy {
     /// Whether the policy changes anything.
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty() && self.overrides.is_empty() && self.exclude.is_empty()
+        self.rules.is_empty()
+            && self.overrides.is_empty()
+            && self.exclude.is_empty()
+            && self.selection.is_empty()
+    }
+
+    /// Adds a layer of rule selection over those already there.
+    pub fn select(&mut self, layer: RuleSelection) {
+        if !layer.is_empty() {
+            self.selection.push(layer);
+        }
+    }
+
+    /// Whether `rule` runs under the layers of selection: every rule does
+    /// unless one says otherwise.
+    pub fn selects(&self, rule: &str) -> bool {
+        self.selection
+            .iter()
+            .fold(true, |below, layer| layer.runs(rule, below))
     }
 
     /// The level the configuration sets for `rule` on the file at `path`
-    /// (as given: relative to the run's base, or absolute), if it sets one.
+    /// (as given: relative to the run's base, or absolute), if it sets one;
+    /// a rule the selection leaves out is off.
     pub fn level(&self, rule: &str, path: &Path) -> Option<Level> {
+        if !self.selects(rule) {
+            return Some(Level::Off);
+        }
         let mut level = find_level(&self.rules, rule);
         if self.overrides.is_empty() {
             return level;

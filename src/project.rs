@@ -5,9 +5,9 @@
 //! alone, so a rule turned off for one is off for all, and `strict = true`
 //! makes a warning an error in each of them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::config::{self, Config, Policy};
+use crate::config::{self, Config, Policy, RuleSelection};
 use crate::diagnostic::Stage;
 use crate::rules;
 use crate::text::quote;
@@ -51,8 +51,10 @@ impl<'a> ConfigFile<'a> {
 pub struct Settings {
     pub enable_alpha: bool,
     pub strict: bool,
-    /// The configuration's rule levels and excluded paths.
+    /// The configuration's rule levels, rule selection and excluded paths.
     pub policy: Policy,
+    /// The baseline `numi.toml` names, resolved against its folder.
+    pub baseline: Option<PathBuf>,
 }
 
 impl Settings {
@@ -70,7 +72,24 @@ impl Settings {
             enable_alpha: flags.enable_alpha || config.enable_alpha == Some(true),
             strict: flags.strict || config.strict == Some(true),
             policy: config.policy(base)?,
+            baseline: config
+                .baseline
+                .as_ref()
+                .map(|baseline| config.root.join(baseline)),
         })
+    }
+
+    /// These settings with the command line's `--select` and `--ignore`
+    /// over the file's, each selector checked against the catalogue.
+    pub fn with_selection(mut self, layer: RuleSelection) -> Result<Self, String> {
+        for selector in layer.select.iter().flatten() {
+            check_selector(selector).map_err(|reason| format!("--select: {reason}"))?;
+        }
+        for selector in &layer.ignore {
+            check_selector(selector).map_err(|reason| format!("--ignore: {reason}"))?;
+        }
+        self.policy.select(layer);
+        Ok(self)
     }
 
     /// How the findings of a document are weighed under these settings.
@@ -116,5 +135,73 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
             }
         }
     }
+    let selection = &config.selection;
+    let keyed = [
+        ("select", selection.select.as_deref().unwrap_or_default()),
+        ("ignore", &selection.ignore),
+    ];
+    for (key, selectors) in keyed {
+        for selector in selectors {
+            check_selector(selector)
+                .map_err(|reason| format!("{}: {key}: {reason}", path.display()))?;
+        }
+    }
     Ok(config)
+}
+
+/// Checks a selector of `select` or `ignore`: a rule of the rule stage, or
+/// a family that has one. Findings of the other stages (a file that cannot
+/// be read, YAML, its kind, its schema) mean the document was not checked,
+/// so no selection can hide them.
+fn check_selector(selector: &str) -> Result<(), String> {
+    let not_selectable = || {
+        format!(
+            "{} is not of the rule stage: a document that fails before its rules run is reported whatever the selection",
+            quote(selector)
+        )
+    };
+    if let Some(doc) = rules::find(selector) {
+        return if doc.stage == Stage::Rule {
+            Ok(())
+        } else {
+            Err(not_selectable())
+        };
+    }
+    let family = selector.strip_suffix('/').unwrap_or(selector);
+    let family_of = |doc: &&rules::RuleDoc| doc.id.split_once('/').map(|(own, _)| own);
+    if !family.is_empty() && !family.contains('/') {
+        let mut stages = rules::all()
+            .filter(|doc| family_of(doc) == Some(family))
+            .map(|doc| doc.stage)
+            .peekable();
+        if stages.peek().is_some() {
+            return if stages.any(|stage| stage == Stage::Rule) {
+                Ok(())
+            } else {
+                Err(not_selectable())
+            };
+        }
+    }
+    let named = |doc: &&rules::RuleDoc| {
+        doc.id
+            .split_once('/')
+            .is_some_and(|(_, name)| name == family)
+    };
+    let near = if family.contains('/') {
+        rules::nearest(selector)
+    } else if let Some(doc) = rules::all().find(named) {
+        Some(doc.id)
+    } else {
+        let families = rules::all()
+            .filter(|doc| doc.stage == Stage::Rule)
+            .filter_map(|doc| family_of(&doc));
+        crate::suggest::nearest(family, families).or_else(|| rules::nearest(selector))
+    };
+    let hint = near
+        .map(|near| format!(" (did you mean {}?)", quote(near)))
+        .unwrap_or_default();
+    Err(format!(
+        "unknown rule id or family {}{hint}",
+        quote(selector)
+    ))
 }

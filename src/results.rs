@@ -2,7 +2,11 @@
 //! exit status that follows from them. Produced by `run`, read by the
 //! renderers.
 
-use crate::diagnostic::Stage;
+pub mod baseline;
+
+use crate::canonical::hex_sha256;
+use crate::diagnostic::{Diagnostic, Stage};
+use crate::secrets::mask;
 use crate::validate::Checked;
 
 /// How the documents of a run were found.
@@ -120,4 +124,45 @@ impl Summary {
             Status::Error => self.error += 1,
         }
     }
+}
+
+/// A diagnostic's message with its note, for formats that show one text;
+/// its secrets masked.
+pub fn message_with_note(diagnostic: &Diagnostic) -> String {
+    let text = match &diagnostic.note {
+        Some(note) => format!("{} ({note})", diagnostic.message),
+        None => diagnostic.message.clone(),
+    };
+    mask(&text, &diagnostic.secrets).into_owned()
+}
+
+/// A path as given, without the leading `./` steps that tools matching
+/// repository paths do not expect.
+pub fn repository_path(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest.trim_start_matches('/');
+    }
+    path
+}
+
+/// What tells one finding from another across runs: its file (as
+/// [`repository_path`] gives it), its rule and its message with its note,
+/// and not its line, so an edit above a finding leaves it the same
+/// finding. The baseline counts the findings of one fingerprint; the
+/// GitLab report tells their repeats apart with [`repeat_fingerprint`].
+pub fn fingerprint(path: &str, diagnostic: &Diagnostic) -> String {
+    let key = format!(
+        "{}\0{}\0{}",
+        repository_path(path),
+        diagnostic.rule.id,
+        message_with_note(diagnostic)
+    );
+    hex_sha256(key.as_bytes())
+}
+
+/// The fingerprint of the `occurrence`th finding (from 1) of one
+/// fingerprint in a file.
+pub fn repeat_fingerprint(fingerprint: &str, occurrence: usize) -> String {
+    hex_sha256(format!("{fingerprint}\0{occurrence}").as_bytes())
 }

@@ -54,6 +54,11 @@ pub struct FixArgs {
     /// Write nothing; exit 3 when a fix would change a document.
     #[arg(long)]
     pub check: bool,
+
+    /// Only the rules selected are fixed, and only they count as findings
+    /// left.
+    #[command(flatten)]
+    pub rules: super::validate::RuleSelectionArgs,
 }
 
 /// How one document fared.
@@ -84,6 +89,10 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             let _ = writeln!(stderr, "numi: {message}");
             return Exit::Usage;
         }
+    };
+    let settings = match settings.with_selection(args.rules.layer()) {
+        Ok(settings) => settings,
+        Err(reason) => return super::validate::usage(stderr, &reason),
     };
     let policy = &settings.policy;
     let verdict = settings.verdict();

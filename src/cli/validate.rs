@@ -3,11 +3,13 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use clap::{ArgMatches, Args, ValueEnum};
 
 use super::paths;
+use crate::config::RuleSelection;
 use crate::inputs;
 use crate::inputs::{CONFIGURATION_TREE, Input};
 use crate::kinds;
@@ -23,6 +25,7 @@ use crate::report::sarif::SarifReporter;
 use crate::report::statistics::StatisticsReporter;
 use crate::report::text::TextReporter;
 use crate::report::{self, Output, Reporter, summary};
+use crate::results::baseline::{Baseline, Ledger};
 use crate::results::{Exit, Origin};
 use crate::run::{self, Options};
 use crate::validate::Mode;
@@ -109,6 +112,43 @@ pub struct ValidateArgs {
     /// everything still exits 1).
     #[arg(long)]
     pub exit_zero: bool,
+
+    #[command(flatten)]
+    pub rules: RuleSelectionArgs,
+
+    /// Leave out the findings this baseline file holds (written by
+    /// --write-baseline); instead of numi.toml's `baseline`.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+
+    /// Write every finding of the rule stage to this baseline file, and
+    /// report what a run with it will.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+}
+
+/// `--select` and `--ignore`, of `numi validate` and `numi fix`.
+#[derive(Debug, Args)]
+pub struct RuleSelectionArgs {
+    /// Run only these rules: rule ids or families (`playbook`), comma
+    /// separated or repeated. Replaces numi.toml's `select` and `ignore`.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub select: Option<Vec<String>>,
+
+    /// Do not run these rules (rule ids or families), comma separated or
+    /// repeated: over numi.toml's selection, or `--select`'s.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+}
+
+impl RuleSelectionArgs {
+    /// The command line's layer of rule selection.
+    pub fn layer(&self) -> RuleSelection {
+        RuleSelection {
+            select: self.select.clone(),
+            ignore: self.ignore.clone(),
+        }
+    }
 }
 
 /// The report formats of `--format`.
@@ -227,13 +267,6 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         }
     };
     let started = Instant::now();
-    let usage = |stderr: &mut dyn Write, message: &str| {
-        let _ = writeln!(
-            stderr,
-            "error: {message}\n\nFor more information, try '--help'."
-        );
-        Exit::Usage
-    };
     let repository = match (&args.files, args.only, args.paths.as_slice()) {
         (None, false, []) => paths::repository_root(None),
         (None, false, [dir]) => paths::repository_root(Some(Path::new(dir))),
@@ -250,17 +283,44 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         strict: args.strict,
     };
     let file = ConfigFile::from_options(args.no_config, args.config.as_deref());
-    let Settings {
-        enable_alpha,
-        strict,
-        policy,
-    } = match Settings::resolve(flags, file, &repository) {
+    let settings = match Settings::resolve(flags, file, &repository) {
         Ok(settings) => settings,
         Err(message) => {
             let _ = writeln!(stderr, "numi: {message}");
             return Exit::Usage;
         }
     };
+    let Settings {
+        enable_alpha,
+        strict,
+        policy,
+        baseline: configured_baseline,
+    } = match settings.with_selection(args.rules.layer()) {
+        Ok(settings) => settings,
+        Err(reason) => return usage(stderr, &reason),
+    };
+    // The command line's file over numi.toml's.
+    let baseline_path = args
+        .write_baseline
+        .clone()
+        .or_else(|| args.baseline.clone())
+        .or(configured_baseline);
+    let ledger = match &baseline_path {
+        None => None,
+        Some(_) if args.write_baseline.is_some() => Some(Ledger::record()),
+        Some(path) => match Baseline::load(path) {
+            Ok(baseline) => Some(Ledger::compare(baseline)),
+            Err(reason) => {
+                let _ = writeln!(
+                    stderr,
+                    "numi: {}: {reason}",
+                    crate::text::quote(&path.display().to_string())
+                );
+                return Exit::Usage;
+            }
+        },
+    }
+    .map(|ledger| Arc::new(Mutex::new(ledger)));
     let selection = match inputs::Selection::new(&args.exclude, kinds::claims_file) {
         Ok(selection) => selection,
         Err(reason) => return usage(stderr, &reason),
@@ -317,6 +377,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         keep_source: args.format == Format::Pretty,
         policy,
         threads,
+        baseline: ledger.clone(),
     };
     let mut report_file = match &args.output_file {
         None => None,
@@ -374,6 +435,16 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     if out.flush().is_err() {
         return Exit::Incomplete;
     }
+    if let (Some(ledger), Some(path)) = (&ledger, &baseline_path) {
+        let ledger = ledger.lock().unwrap_or_else(PoisonError::into_inner);
+        let writing = args.write_baseline.is_some();
+        // A walk of the configuration tree reads every file it holds; named
+        // paths are a few of them.
+        let whole_tree = args.files.is_none() && !args.only;
+        if let Err(exit) = report_baseline(&ledger, path, writing, whole_tree, stderr) {
+            return exit;
+        }
+    }
     if nothing_asked {
         return Exit::Valid;
     }
@@ -397,6 +468,55 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Exit::Invalid if args.exit_zero => Exit::Valid,
         exit => exit,
     }
+}
+
+/// A usage error found after clap parsed the command line, written as
+/// clap writes its own.
+pub fn usage(stderr: &mut dyn Write, message: &str) -> Exit {
+    let _ = writeln!(
+        stderr,
+        "error: {message}\n\nFor more information, try '--help'."
+    );
+    Exit::Usage
+}
+
+/// Writes the baseline recorded, or says what the baseline read left out
+/// and how many of its findings are gone; a baseline that cannot be
+/// written fails the run.
+fn report_baseline(
+    ledger: &Ledger,
+    path: &Path,
+    writing: bool,
+    whole_tree: bool,
+    stderr: &mut dyn Write,
+) -> Result<(), Exit> {
+    let name = crate::text::quote(&path.display().to_string());
+    let findings = |count: usize| match count {
+        1 => "1 finding".to_owned(),
+        count => format!("{count} findings"),
+    };
+    if writing {
+        if let Err(error) = std::fs::write(path, ledger.recorded().to_json()) {
+            let _ = writeln!(stderr, "numi: cannot write the baseline {name}: {error}");
+            return Err(Exit::Incomplete);
+        }
+        let _ = writeln!(
+            stderr,
+            "numi: wrote {} to the baseline {name}",
+            findings(ledger.baselined())
+        );
+        return Ok(());
+    }
+    let stale = match ledger.stale(whole_tree) {
+        0 => String::new(),
+        stale => format!(", {stale} stale (no longer found: --write-baseline {name} rewrites it)"),
+    };
+    let _ = writeln!(
+        stderr,
+        "numi: baseline {name}: {} left out{stale}",
+        findings(ledger.baselined())
+    );
+    Ok(())
 }
 
 /// What a run that found nothing skipped, as ` (skipped ...)`, or nothing.

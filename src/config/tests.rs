@@ -6,6 +6,9 @@ const FULL: &str = r#"
 enable-alpha = true
 strict = true
 exclude = ["drafts/**"]
+select = ["playbook", "evalset/"]
+ignore = ["evalset/version"]
+baseline = "numi-baseline.json"
 
 [rules]
 "evalset/cases-sorted" = "warning"
@@ -22,6 +25,14 @@ fn a_full_configuration_is_read() {
     assert_eq!(config.enable_alpha, Some(true));
     assert_eq!(config.strict, Some(true));
     assert_eq!(config.exclude, ["drafts/**"]);
+    assert_eq!(
+        config.selection,
+        RuleSelection {
+            select: Some(vec!["playbook".to_owned(), "evalset/".to_owned()]),
+            ignore: vec!["evalset/version".to_owned()],
+        }
+    );
+    assert_eq!(config.baseline.as_deref(), Some("numi-baseline.json"));
     assert_eq!(
         config.rules,
         [
@@ -180,4 +191,88 @@ fn the_shipped_schema_accepts_what_the_reader_accepts() {
     assert!(validator.is_valid(&as_json));
     let typo: toml::Table = "strcit = true".parse().expect("TOML");
     assert!(!validator.is_valid(&serde_json::to_value(&typo).expect("converts")));
+    // Every key may be left out.
+    for text in ["", "ignore = [\"playbook\"]", "baseline = \"b.json\""] {
+        let file: toml::Table = text.parse().expect("TOML");
+        let as_json = serde_json::to_value(&file).expect("converts");
+        assert!(validator.is_valid(&as_json), "{text}");
+        assert!(parse(text).is_ok(), "{text}");
+    }
+}
+
+fn selection(select: Option<&[&str]>, ignore: &[&str]) -> RuleSelection {
+    let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    RuleSelection {
+        select: select.map(owned),
+        ignore: owned(ignore),
+    }
+}
+
+#[test]
+fn a_selector_names_a_rule_by_its_id_or_its_family() {
+    let only = |selector: &str| selection(Some(&[selector]), &[]);
+    for selector in ["playbook/min-runs", "playbook", "playbook/"] {
+        assert!(only(selector).runs("playbook/min-runs", true), "{selector}");
+        assert!(!only(selector).runs("evalset/version", true), "{selector}");
+    }
+    // A family is the whole part before the `/`, never a prefix of it.
+    assert!(!only("play").runs("playbook/min-runs", true));
+    assert!(!only("playbook/min").runs("playbook/min-runs", true));
+    assert!(!only("").runs("playbook/min-runs", true));
+}
+
+#[test]
+fn the_more_specific_selector_wins_and_an_ignore_at_equal_specificity() {
+    let rule = "playbook/min-runs";
+    assert!(selection(Some(&["playbook/min-runs"]), &["playbook"]).runs(rule, true));
+    assert!(!selection(Some(&["playbook"]), &["playbook/min-runs"]).runs(rule, true));
+    assert!(!selection(Some(&["playbook"]), &["playbook"]).runs(rule, true));
+    assert!(!selection(None, &["playbook"]).runs(rule, true));
+    assert!(selection(None, &["evalset"]).runs(rule, true));
+}
+
+#[test]
+fn a_layer_with_select_replaces_those_below_and_one_without_refines_them() {
+    let rule = "playbook/min-runs";
+    // What the layers below decided holds where a layer says nothing.
+    assert!(!selection(None, &["evalset"]).runs(rule, false));
+    assert!(RuleSelection::default().runs(rule, true));
+    // A layer with select decides alone.
+    assert!(selection(Some(&["playbook"]), &[]).runs(rule, false));
+    assert!(!selection(Some(&["evalset"]), &[]).runs(rule, true));
+}
+
+#[test]
+fn select_and_ignore_in_the_file_hold_under_the_command_line() {
+    let config = parse("select = [\"playbook\", \"evalset\"]\nignore = [\"evalset/version\"]\n")
+        .expect("valid");
+    let mut policy = config.policy(Path::new(".")).expect("compiles");
+    assert!(!policy.is_empty());
+    let at = Path::new("a.yaml");
+    assert_eq!(policy.level("playbook/min-runs", at), None);
+    assert_eq!(policy.level("evalset/version", at), Some(Level::Off));
+    assert_eq!(
+        policy.level("bundle/context-generation", at),
+        Some(Level::Off)
+    );
+    // --ignore refines the file's selection.
+    let mut ignoring = policy.clone();
+    ignoring.select(selection(None, &["playbook"]));
+    assert_eq!(ignoring.level("playbook/min-runs", at), Some(Level::Off));
+    assert_eq!(ignoring.level("evalset/cases-sorted", at), None);
+    // --select replaces it, the file's ignore with it.
+    policy.select(selection(Some(&["evalset"]), &[]));
+    assert_eq!(policy.level("evalset/version", at), None);
+    assert_eq!(policy.level("playbook/min-runs", at), Some(Level::Off));
+}
+
+#[test]
+fn an_ignored_rule_is_off_whatever_level_the_file_sets() {
+    let config = parse("ignore = [\"playbook\"]\n[rules]\n\"playbook/min-runs\" = \"error\"\n")
+        .expect("valid");
+    let policy = config.policy(Path::new(".")).expect("compiles");
+    assert_eq!(
+        policy.level("playbook/min-runs", Path::new("a.yaml")),
+        Some(Level::Off)
+    );
 }

@@ -286,6 +286,23 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_the_numi_toml_does_not_select_is_not_shown() {
+        #![allow(clippy::unwrap_used)]
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pb.yaml");
+        for (config, shown) in [
+            ("ignore = [\"evalset\"]\n", true),
+            ("ignore = [\"playbook\"]\n", false),
+            ("select = [\"playbook/min-runs\"]\n", false),
+            ("select = [\"playbook/rate-bound\"]\n", true),
+        ] {
+            std::fs::write(dir.path().join("numi.toml"), config).unwrap();
+            let findings = check(RATE_OVER_BOUND, Some(&file), Flags::default());
+            assert_eq!(!severities(&findings).is_empty(), shown, "{config}");
+        }
+    }
+
+    #[test]
     fn a_finding_its_comment_suppresses_is_not_shown() {
         let text = BROKEN.replace(
             "version: \"1.0\"\n",

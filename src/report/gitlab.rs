@@ -9,9 +9,8 @@ use std::io;
 use serde::Serialize;
 
 use super::{Reporter, message_with_note, repository_path};
-use crate::canonical::hex_sha256;
 use crate::diagnostic::Severity;
-use crate::results::{FileResult, Summary};
+use crate::results::{FileResult, Summary, fingerprint, repeat_fingerprint};
 
 #[derive(Debug, Default)]
 pub struct GitlabReporter {
@@ -46,16 +45,14 @@ impl Reporter for GitlabReporter {
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
         let path = repository_path(&result.path);
         // The same finding twice in one file keeps two fingerprints.
-        let mut seen: HashMap<(&'static str, String), usize> = HashMap::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
         for diagnostic in &result.checked.diagnostics {
-            let description = message_with_note(diagnostic);
-            let occurrence = seen
-                .entry((diagnostic.rule.id, description.clone()))
-                .or_default();
+            let finding = fingerprint(path, diagnostic);
+            let occurrence = seen.entry(finding.clone()).or_default();
             *occurrence += 1;
             let issue = Issue {
-                fingerprint: fingerprint(path, diagnostic.rule.id, &description, *occurrence),
-                description,
+                fingerprint: repeat_fingerprint(&finding, *occurrence),
+                description: message_with_note(diagnostic),
                 check_name: diagnostic.rule.id,
                 severity: match diagnostic.severity {
                     Severity::Error => "major",
@@ -82,14 +79,6 @@ impl Reporter for GitlabReporter {
         }
         out.write_all(b"]\n")
     }
-}
-
-/// What GitLab tells one issue from another by, across runs: the file,
-/// the rule, the message and which of its repeats in the file it is, and
-/// not its line, so an edit above a finding does not make it new.
-fn fingerprint(path: &str, rule: &str, description: &str, occurrence: usize) -> String {
-    let key = format!("{path}\0{rule}\0{description}\0{occurrence}");
-    hex_sha256(key.as_bytes())
 }
 
 #[cfg(test)]

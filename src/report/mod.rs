@@ -16,6 +16,7 @@ use std::io;
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::inputs::Input;
 use crate::results::{FileResult, Origin, Status, Summary};
+pub use crate::results::{message_with_note, repository_path};
 use crate::run::{Consumer, Options, run};
 use crate::secrets::mask;
 
@@ -106,16 +107,6 @@ pub fn status_name(status: Status) -> &'static str {
     }
 }
 
-/// A diagnostic's message with its note, for formats that show one text;
-/// its secrets masked.
-pub fn message_with_note(diagnostic: &Diagnostic) -> String {
-    let text = match &diagnostic.note {
-        Some(note) => format!("{} ({note})", diagnostic.message),
-        None => diagnostic.message.clone(),
-    };
-    masked(&text, diagnostic)
-}
-
 /// Text about a diagnostic (its message, its note) as an output may show
 /// it: every secret of the diagnostic masked.
 pub fn masked(text: &str, diagnostic: &Diagnostic) -> String {
@@ -136,16 +127,6 @@ pub fn shown_path(path: &str) -> String {
     let quoted = crate::text::quote(path);
     let plain = quoted.len() == path.len() + 2 && !path.contains(": ");
     if plain { path.to_owned() } else { quoted }
-}
-
-/// A path as given, without the leading `./` steps that tools matching
-/// repository paths do not expect.
-pub fn repository_path(path: &str) -> &str {
-    let mut path = path;
-    while let Some(rest) = path.strip_prefix("./") {
-        path = rest.trim_start_matches('/');
-    }
-    path
 }
 
 #[cfg(test)]

@@ -11,13 +11,14 @@ use std::ffi::OsStr;
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
 
 use crate::config::Policy;
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
 use crate::location::{read_file, read_stdin};
+use crate::results::baseline::Ledger;
 use crate::results::{FileResult, Origin, Summary};
 use crate::text::quote;
 use crate::validate::{Checked, Mode, validate_at};
@@ -41,6 +42,9 @@ pub struct Options {
     /// Workers at most, as `NUMI_THREADS` asks (see [`requested_threads`]);
     /// `None` for one per core.
     pub threads: Option<usize>,
+    /// The baseline the run compares with or records, shared with the
+    /// caller, which reads its counts once the run is over.
+    pub baseline: Option<Arc<Mutex<Ledger>>>,
 }
 
 /// Where the results of a run go, one at a time in input order.
@@ -73,6 +77,7 @@ where
             policy: &options.policy,
             strict: options.strict,
         },
+        baseline: options.baseline.as_deref(),
     };
     let mut inputs = inputs.into_iter();
     // The first inputs tell whether threads are worth starting (a run of
@@ -110,6 +115,7 @@ struct Sink<'a> {
     names: DuplicateNames,
     origin: Origin,
     verdict: Verdict<'a>,
+    baseline: Option<&'a Mutex<Ledger>>,
 }
 
 impl Sink<'_> {
@@ -121,6 +127,12 @@ impl Sink<'_> {
         }
         self.verdict
             .weigh(&mut result.checked, std::path::Path::new(&result.path));
+        if let Some(baseline) = self.baseline {
+            baseline
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .apply(&mut result);
+        }
         self.summary.add(result.status());
         self.summary.suppressed += result.checked.suppressed.len();
         self.summary.warnings += result.checked.warnings().count();
@@ -390,6 +402,7 @@ mod tests {
             strict: false,
             keep_source: false,
             policy: Policy::default(),
+            baseline: None,
             // More workers than the test machine may have cores, so the
             // runs below go through the parallel path anywhere.
             threads: Some(4),

@@ -23,6 +23,7 @@ mod pretty;
 mod process;
 mod properties;
 mod secrets;
+mod selection;
 mod slug;
 mod strict;
 mod suggestions;
