@@ -11,6 +11,7 @@ mod active;
 mod bundle;
 mod candidate;
 mod causal_attribution;
+mod comparison;
 mod evaluator_plan;
 mod evidence;
 mod manifest_diff;
