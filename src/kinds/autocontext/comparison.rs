@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use super::matched_trials::pair_key;
 use super::statistics::{fmean, paired_confidence_interval};
 use crate::text::shorten;
 
@@ -184,10 +185,29 @@ impl Trial {
     }
 }
 
+/// Whether two trials are one evaluation unit (or one has no pair key):
+/// autocontext refuses such a file before it evaluates anything, and the
+/// matched trials' own rule says so.
+fn repeats_a_unit(trials: &[Value]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    trials.iter().any(|trial| match pair_key(trial) {
+        Ok(key) => !seen.insert(key),
+        Err(_) => true,
+    })
+}
+
 /// The comparison `evaluate_matched_trials` returns for these trials under
-/// this policy, as the JSON object autocontext persists; or why autocontext
-/// would refuse to compute one.
-pub fn replay(trials: &[Value], policy: &Value) -> Result<Map<String, Value>, String> {
+/// this policy, as the JSON object autocontext persists; none when the
+/// trials repeat an evaluation unit; or why autocontext would refuse to
+/// compute one.
+pub fn replay(trials: &[Value], policy: &Value) -> Result<Option<Map<String, Value>>, String> {
+    if repeats_a_unit(trials) {
+        return Ok(None);
+    }
+    evaluate(trials, policy).map(Some)
+}
+
+fn evaluate(trials: &[Value], policy: &Value) -> Result<Map<String, Value>, String> {
     let policy = Policy::from_value(policy)?;
     let trials = trials
         .iter()
@@ -365,7 +385,9 @@ pub fn replayed_disagreements(
     policy: &Value,
 ) -> Result<Vec<(&'static str, String, String)>, String> {
     let (trials, _) = evidence_parts(evidence);
-    replay(trials, policy).map(|replayed| disagreements(recorded, &replayed))
+    replay(trials, policy).map(|replayed| {
+        replayed.map_or_else(Vec::new, |replayed| disagreements(recorded, &replayed))
+    })
 }
 
 /// The confirmation policy a candidate's comparison is replayed under, as
