@@ -25,6 +25,7 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/lifecycle-mirror",
     "autocontext/candidate-policy-digest",
     "autocontext/candidate-bundle",
+    "autocontext/comparison-replay",
     "autocontext/diff-digest",
     "autocontext/diff-recomputed",
     "autocontext/trials-policy-digest",

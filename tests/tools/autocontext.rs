@@ -29,6 +29,10 @@ pub const TOOL: Tool = Tool {
             a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails,
         ),
         (
+            "autocontext::comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_each_edit_is_refused_by_both",
+            comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_each_edit_is_refused_by_both,
+        ),
+        (
             "autocontext::a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict",
             a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict,
         ),
@@ -288,7 +292,6 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
                     let record = path.with_file_name("record.json");
                     let mut value = json_at(&record);
                     value["lifecycle"] = Value::String("confirmed".to_owned());
-                    value["comparison"]["decision"] = Value::String("confirmed".to_owned());
                     write_json(&record, &value);
                 })
             },
@@ -448,5 +451,128 @@ fn a_store_verifies_the_same_files_whatever_the_current_folder(python: &Program)
         let run = numi(&cwd, &["validate", "--files", argument]);
         assert_eq!(run.code, 0, "{argument}: {}", run.transcript());
         assert_eq!(statuses(&run.stdout), expected, "{argument}");
+    }
+}
+
+/// `tests/autocontext/write_comparisons.py` with `args`; its output.
+fn comparisons_script(python: &Program, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_comparisons.py");
+    python
+        .command()
+        .arg(&script)
+        .args(args)
+        .output()
+        .expect("python runs")
+}
+
+/// Whether autocontext's own `replay_matched_trials` accepts the candidate.
+fn autocontext_replays(python: &Program, knowledge: &Path, digest: &str) -> bool {
+    comparisons_script(
+        python,
+        &["replay".as_ref(), knowledge.as_os_str(), digest.as_ref()],
+    )
+    .status
+    .success()
+}
+
+fn comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_each_edit_is_refused_by_both(
+    python: &Program,
+) {
+    type Edit = (&'static str, &'static str, fn(&mut Value));
+    let edits: [Edit; 6] = [
+        (
+            "two scores of one trial swapped",
+            "matched_trials.json",
+            |value| {
+                let trial = &mut value["trials"][1];
+                let candidate = trial["candidate_score"].clone();
+                trial["candidate_score"] = trial["incumbent_score"].clone();
+                trial["incumbent_score"] = candidate;
+            },
+        ),
+        (
+            "a confirmation score nudged",
+            "matched_trials.json",
+            |value| {
+                let trial = &mut value["trials"][2];
+                let score = trial["candidate_score"].as_f64().unwrap();
+                trial["candidate_score"] = Value::from(score + 0.001);
+            },
+        ),
+        ("comparison.mean_effect", "record.json", |value| {
+            let mean = value["comparison"]["mean_effect"].as_f64().unwrap();
+            value["comparison"]["mean_effect"] = Value::from(f64::from_bits(mean.to_bits() + 1));
+        }),
+        ("comparison.confidence_high", "record.json", |value| {
+            value["comparison"]["confidence_high"] = Value::from(0.5);
+        }),
+        ("comparison.heldout_pairs", "record.json", |value| {
+            value["comparison"]["heldout_pairs"] = Value::from(2);
+        }),
+        ("comparison.decision", "record.json", |value| {
+            value["comparison"]["decision"] = Value::String("needs_heldout".to_owned());
+        }),
+    ];
+    for method in ["cluster_t", "bounded_hoeffding"] {
+        let temp = tempfile::tempdir().unwrap();
+        let knowledge = temp.path().join("knowledge");
+        let output = comparisons_script(
+            python,
+            &["write".as_ref(), knowledge.as_os_str(), method.as_ref()],
+        );
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let digests: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+        assert_eq!(run.code, 0, "{method}: {}", run.transcript());
+
+        for (outcome, digest) in digests.as_object().unwrap() {
+            let digest = digest.as_str().unwrap();
+            let folder = format!("demo/context_bundles/candidates/{digest}");
+            let record = json_at(&knowledge.join(format!("{folder}/record.json")));
+            assert_eq!(
+                record["comparison"]["decision"],
+                outcome.as_str(),
+                "{method}"
+            );
+            assert!(
+                record["comparison"]["confidence_low"].is_f64(),
+                "{method} {outcome}: an interval was computed"
+            );
+            assert!(
+                autocontext_replays(python, &knowledge, digest),
+                "{method} {outcome}"
+            );
+
+            for (what, file, edit) in edits {
+                let target = knowledge.join(format!("{folder}/{file}"));
+                let original = json_at(&target);
+                let mut edited = original.clone();
+                edit(&mut edited);
+                write_json(&target, &edited);
+                let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+                let refused: Vec<String> = statuses(&run.stdout)
+                    .into_iter()
+                    .filter(|(status, _)| status != "ok")
+                    .map(|(_, name)| name)
+                    .collect();
+                assert!(
+                    refused.contains(&format!("{folder}/{file}")),
+                    "{method} {outcome}, {what}: {}",
+                    run.stdout
+                );
+                assert!(
+                    !autocontext_replays(python, &knowledge, digest),
+                    "{method} {outcome}, {what}: autocontext accepts it"
+                );
+                write_json(&target, &original);
+            }
+        }
+        let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+        assert_eq!(run.code, 0, "{method}, restored: {}", run.transcript());
     }
 }

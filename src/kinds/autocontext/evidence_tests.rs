@@ -643,3 +643,159 @@ fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
         ["autocontext/promotion-diff"]
     );
 }
+
+/// Matched trials whose comparison under `policy()` is confirmed with an
+/// interval, and that comparison as autocontext 0.18.0's
+/// `evaluate_matched_trials` returned it (printed with `json.dumps`).
+fn confirmed_evidence(store: &Store) -> (Value, Value) {
+    let scored = |seed: u64, lane: &str, candidate_score: f64| {
+        let mut trial = store.trial(seed, lane);
+        trial["candidate_score"] = json!(candidate_score);
+        trial
+    };
+    let trials = json!({
+        "schema_version": 2,
+        "trials": [scored(0, "screen", 0.7), scored(1, "confirmation", 0.7),
+                   scored(2, "confirmation", 0.71), scored(3, "heldout", 0.7)],
+        "confirmation_policy": policy(),
+        "confirmation_policy_digest": sha256_hex(&policy()).unwrap(),
+    });
+    let comparison = json!({
+        "decision": "confirmed", "reason": "matched confirmation and held-out lanes passed",
+        "screen_pairs": 1, "confirmation_pairs": 2, "heldout_pairs": 1,
+        "mean_effect": 0.20499999999999996, "confidence_low": 0.14146360487218146,
+        "confidence_high": 0.26853639512781846,
+    });
+    (trials, comparison)
+}
+
+#[test]
+fn a_recorded_comparison_is_what_the_trials_replay_to() {
+    let store = Store::new();
+    let (trials, comparison) = confirmed_evidence(&store);
+    let trials_path = store.candidate_file(&store.added, "matched_trials.json");
+    let record_path = store.candidate_file(&store.added, "record.json");
+    let mut record = store.record(&store.added, "confirmed", None);
+    record["comparison"] = comparison.clone();
+    write(&trials_path, &trials);
+    write(&record_path, &record);
+    assert_eq!(rules_at(&trials_path), Vec::<&str>::new());
+    assert_eq!(rules_at(&record_path), Vec::<&str>::new());
+
+    // Two scores of one trial swapped, its pair key unchanged: the trials
+    // now replay to an inconclusive comparison, on both files.
+    let swapped = |value: &mut Value| {
+        let trial = &mut value["trials"][1];
+        let candidate = trial["candidate_score"].clone();
+        trial["candidate_score"] = trial["incumbent_score"].clone();
+        trial["incumbent_score"] = candidate;
+    };
+    let replay = ["autocontext/comparison-replay"];
+    assert_eq!(
+        rules_after(&trials_path, &trials, swapped).first(),
+        Some(&replay[0])
+    );
+    let mut swapped_trials = trials.clone();
+    swapped(&mut swapped_trials);
+    write(&trials_path, &swapped_trials);
+    assert!(rules_at(&record_path).iter().all(|rule| *rule == replay[0]));
+    assert_eq!(
+        rules_at(&record_path).len(),
+        5,
+        "decision, reason and three statistics"
+    );
+    write(&trials_path, &trials);
+
+    // Each recorded field edited alone is refused on the record, and the
+    // trials say they replay to something else.
+    for (field, edited) in [
+        ("mean_effect", json!(0.205)),
+        (
+            "confidence_low",
+            json!(f64::from_bits(0.14146360487218146_f64.to_bits() + 1)),
+        ),
+        ("screen_pairs", json!(2)),
+        ("decision", json!("rejected")),
+        ("reason", json!("passed")),
+    ] {
+        let found = rules_after(&record_path, &record, |value| {
+            value["comparison"][field] = edited.clone();
+        });
+        assert_eq!(found, replay, "{field}");
+        let mut edited_record = record.clone();
+        edited_record["comparison"][field] = edited.clone();
+        write(&record_path, &edited_record);
+        assert_eq!(rules_at(&trials_path), replay, "{field}");
+        write(&record_path, &record);
+    }
+    // A count written as a float is the same number to Python's `==`.
+    assert_eq!(
+        rules_after(
+            &record_path,
+            &record,
+            |value| value["comparison"]["heldout_pairs"] = json!(1.0)
+        ),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_legacy_array_of_trials_is_replayed_under_the_records_policy() {
+    let store = Store::new();
+    let (trials, comparison) = confirmed_evidence(&store);
+    let legacy = trials["trials"].clone();
+    let trials_path = store.candidate_file(&store.added, "matched_trials.json");
+    let record_path = store.candidate_file(&store.added, "record.json");
+    let mut record = store.record(&store.added, "confirmed", None);
+    record["comparison"] = comparison;
+    write(&trials_path, &legacy);
+    write(&record_path, &record);
+    assert_eq!(rules_at(&trials_path), Vec::<&str>::new());
+    assert_eq!(rules_at(&record_path), Vec::<&str>::new());
+    assert_eq!(
+        rules_after(&trials_path, &legacy, |value| value[2]["candidate_score"] =
+            json!(0.72)),
+        // The mean and both bounds move.
+        ["autocontext/comparison-replay"; 3]
+    );
+    // Over the policy's maximum of confirmation pairs autocontext refuses
+    // to evaluate at all.
+    let found = rules_after(&trials_path, &legacy, |value| {
+        value
+            .as_array_mut()
+            .unwrap()
+            .push(store.trial(9, "confirmation"));
+    });
+    assert_eq!(found, ["autocontext/comparison-replay"]);
+}
+
+#[test]
+fn a_promotions_comparison_is_what_the_candidates_trials_replay_to() {
+    let store = Store::new();
+    let (trials, comparison) = confirmed_evidence(&store);
+    write(
+        &store.candidate_file(&store.added, "matched_trials.json"),
+        &trials,
+    );
+    let path = store.root.join("promotions/p1.json");
+    let mut promotion = promotion_record(&store);
+    promotion["comparison"] = comparison;
+    write(&path, &promotion);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    assert_eq!(
+        rules_after(
+            &path,
+            &promotion,
+            |value| value["comparison"]["confidence_high"] = json!(0.3)
+        ),
+        ["autocontext/comparison-replay"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &promotion,
+            |value| value["comparison"]["confirmation_pairs"] = json!(3)
+        ),
+        ["autocontext/comparison-replay"]
+    );
+}

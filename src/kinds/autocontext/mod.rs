@@ -4,12 +4,14 @@
 //! autocontext's Python and TypeScript runtimes (see docs/autocontext.md).
 
 pub mod manifest;
+pub mod statistics;
 pub mod store;
 
 mod active;
 mod bundle;
 mod candidate;
 mod causal_attribution;
+mod comparison;
 mod evaluator_plan;
 mod evidence;
 mod manifest_diff;

@@ -1,10 +1,11 @@
 //! AutocontextCandidateRecord (produced): `candidates/<digest>/record.json`,
 //! a candidate's lifecycle and the policy its evidence is judged by.
 
-mod catalogue;
+pub(super) mod catalogue;
 
 use serde_json::Value;
 
+use super::comparison;
 use super::manifest::is_hex_digest;
 use super::{fails, load_neighbour, store_of, stored_bundle, text};
 use crate::canonical;
@@ -30,7 +31,61 @@ pub const KIND: Kind = Kind {
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let mut found = policy_checks(subject.value);
     found.extend(store_checks(subject));
+    found.extend(comparison_checks(subject));
     found
+}
+
+/// The recorded comparison is the one the candidate's matched trials
+/// replay to under the policy they are bound to.
+fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let Some(recorded) = value
+        .get("comparison")
+        .filter(|comparison| !comparison.is_null())
+    else {
+        return Vec::new();
+    };
+    let Some(store) = store_of(&subject.location) else {
+        return Vec::new();
+    };
+    let Place::Candidate { digest: folder, .. } = &store.place else {
+        return Vec::new();
+    };
+    if !is_hex_digest(folder) {
+        return Vec::new();
+    }
+    let Ok(evidence) = super::candidate_file(
+        &subject.location,
+        &store.root,
+        folder,
+        "matched_trials.json",
+    ) else {
+        return Vec::new();
+    };
+    let Some(policy) = comparison::bound_policy(&evidence, value) else {
+        return Vec::new();
+    };
+    let rule = &catalogue::COMPARISON_REPLAY;
+    match comparison::replayed_disagreements(recorded, &evidence, policy) {
+        Ok(disagreements) => disagreements
+            .into_iter()
+            .map(|(field, recorded, replayed)| {
+                fails(
+                    rule,
+                    format!(
+                        "comparison.{field} is {recorded}, but matched_trials.json replays to \
+                         {replayed} under the bound confirmation policy"
+                    ),
+                    &format!("/comparison/{field}"),
+                )
+            })
+            .collect(),
+        Err(reason) => vec![fails(
+            rule,
+            format!("the comparison cannot be replayed from matched_trials.json: {reason}"),
+            "/comparison",
+        )],
+    }
 }
 
 /// `confirmation_policy_digest` is the digest of `confirmation_policy`.

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::comparison;
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
 use super::{fails, text};
 use crate::canonical;
@@ -159,23 +160,63 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
     found
 }
 
-/// The evidence and the candidate record bind one confirmation policy.
+/// The evidence and the candidate record bind one confirmation policy, and
+/// these trials replay to the comparison the record holds.
 fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnostic> {
-    let Some(ours) = text(subject.value, "confirmation_policy_digest") else {
-        return Vec::new();
-    };
     let Ok(record) = candidate.file(&subject.location, "record.json") else {
         return Vec::new();
     };
-    match text(&record, "confirmation_policy_digest") {
-        Some(theirs) if theirs != ours => vec![fails(
-            &catalogue::TRIALS_POLICY_DIGEST,
-            format!(
-                "confirmation_policy_digest is {ours}, but record.json binds {theirs}: the \
-                 evidence and the record name different policies"
-            ),
-            "/confirmation_policy_digest",
+    let mut found = Vec::new();
+    if let (Some(ours), Some(theirs)) = (
+        text(subject.value, "confirmation_policy_digest"),
+        text(&record, "confirmation_policy_digest"),
+    ) {
+        if theirs != ours {
+            found.push(fails(
+                &catalogue::TRIALS_POLICY_DIGEST,
+                format!(
+                    "confirmation_policy_digest is {ours}, but record.json binds {theirs}: the \
+                     evidence and the record name different policies"
+                ),
+                "/confirmation_policy_digest",
+            ));
+        }
+    }
+    found.extend(replay_checks(subject.value, &record));
+    found
+}
+
+/// The comparison in record.json is what these trials replay to.
+fn replay_checks(evidence: &Value, record: &Value) -> Vec<Diagnostic> {
+    let Some(recorded) = record
+        .get("comparison")
+        .filter(|comparison| !comparison.is_null())
+    else {
+        return Vec::new();
+    };
+    let Some(policy) = comparison::bound_policy(evidence, record) else {
+        return Vec::new();
+    };
+    let rule = &super::candidate::catalogue::COMPARISON_REPLAY;
+    let pointer = if evidence.is_array() { "" } else { "/trials" };
+    match comparison::replayed_disagreements(recorded, evidence, policy) {
+        Ok(disagreements) => disagreements
+            .into_iter()
+            .map(|(field, recorded, replayed)| {
+                fails(
+                    rule,
+                    format!(
+                        "these trials replay to {field} {replayed}, but record.json's comparison \
+                         has {recorded}"
+                    ),
+                    pointer,
+                )
+            })
+            .collect(),
+        Err(reason) => vec![fails(
+            rule,
+            format!("the trials cannot be replayed: {reason}"),
+            pointer,
         )],
-        _ => Vec::new(),
     }
 }

@@ -7,6 +7,7 @@ mod catalogue;
 
 use serde_json::Value;
 
+use super::comparison;
 use super::evidence::policy_digest_problem;
 use super::manifest::{self, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
@@ -43,9 +44,60 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         ));
     }
     if let Some(store) = store_of(&subject.location) {
+        let policy_verified = found.is_empty();
         found.extend(store_checks(subject, &store));
+        if policy_verified {
+            found.extend(replay_checks(subject, &store));
+        }
     }
     found
+}
+
+/// The promotion's comparison is what the candidate's matched trials replay
+/// to under the promotion's confirmation policy (its digest verified).
+fn replay_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let (Some(recorded), Some(policy), Some(candidate)) = (
+        value
+            .get("comparison")
+            .filter(|comparison| !comparison.is_null()),
+        value
+            .get("confirmation_policy")
+            .filter(|policy| !policy.is_null()),
+        text(value, "candidate_digest").filter(|digest| is_hex_digest(digest)),
+    ) else {
+        return Vec::new();
+    };
+    let Ok(evidence) = super::candidate_file(
+        &subject.location,
+        &store.root,
+        candidate,
+        "matched_trials.json",
+    ) else {
+        return Vec::new();
+    };
+    let rule = &super::candidate::catalogue::COMPARISON_REPLAY;
+    let trials = format!("candidates/{}/matched_trials.json", shorten(candidate));
+    match comparison::replayed_disagreements(recorded, &evidence, policy) {
+        Ok(disagreements) => disagreements
+            .into_iter()
+            .map(|(field, recorded, replayed)| {
+                fails(
+                    rule,
+                    format!(
+                        "comparison.{field} is {recorded}, but {trials} replays to {replayed} \
+                         under the promotion's confirmation policy"
+                    ),
+                    &format!("/comparison/{field}"),
+                )
+            })
+            .collect(),
+        Err(reason) => vec![fails(
+            rule,
+            format!("the comparison cannot be replayed from {trials}: {reason}"),
+            "/comparison",
+        )],
+    }
 }
 
 /// A stored bundle named by `field`, or the diagnostic that says why not.
