@@ -3,9 +3,10 @@
 //! computes it (`context_bundles/comparison.py`), so that the comparison a
 //! candidate record and a promotion record hold can be checked against it.
 //!
-//! The decision, reason and counts are compared exactly; so are the three
-//! statistics, which [`statistics`](super::statistics) computes with
-//! Python's own operations (docs/autocontext.md, "The comparison").
+//! The decision, reason, counts and mean effect are compared exactly, with
+//! the statistics [`statistics`](super::statistics) computes by Python's
+//! own operations; the interval's bounds to 12 digits, since they pass
+//! through the C library (docs/autocontext.md, "The comparison").
 
 use serde_json::{Map, Value};
 
@@ -333,8 +334,26 @@ fn evaluate(trials: &[Value], policy: &Value) -> Result<Map<String, Value>, Stri
     ))
 }
 
+/// The fields that pass through the C library's `log`, `log1p` and `exp`
+/// (the interval's critical value), whose last bits differ between C
+/// libraries: autocontext on glibc and numi's static musl build may
+/// disagree there by an ulp or so without either being wrong.
+const BOUNDS: [&str; 2] = ["confidence_low", "confidence_high"];
+
+/// How far a bound may lie from the replayed one, relative to its size (at
+/// least 1): the precision the false-promotion parity fixture pins a
+/// confidence z to (12 decimals), far above a C library's last bit and far
+/// below any edit that changes what the interval says.
+const BOUND_TOLERANCE: f64 = 1e-12;
+
+fn bounds_agree(recorded: f64, replayed: f64) -> bool {
+    let scale = recorded.abs().max(replayed.abs()).max(1.0);
+    (recorded - replayed).abs() <= BOUND_TOLERANCE * scale
+}
+
 /// Each field where `recorded` is not `replayed` as Python's `==` sees it
-/// (numbers by value): the field, the recorded and the replayed value.
+/// (numbers by value; the two bounds within [`BOUND_TOLERANCE`]): the
+/// field, the recorded and the replayed value.
 pub fn disagreements(
     recorded: &Value,
     replayed: &Map<String, Value>,
@@ -345,7 +364,10 @@ pub fn disagreements(
             let ours = replayed.get(*field).unwrap_or(&Value::Null);
             let theirs = recorded.get(*field).unwrap_or(&Value::Null);
             let same = match (theirs, ours) {
-                (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+                (Value::Number(a), Value::Number(b)) => match (a.as_f64(), b.as_f64()) {
+                    (Some(a), Some(b)) if BOUNDS.contains(field) => bounds_agree(a, b),
+                    (a, b) => a == b,
+                },
                 _ => theirs == ours,
             };
             (!same).then(|| {
