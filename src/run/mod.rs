@@ -73,6 +73,7 @@ where
             policy: &options.policy,
             strict: options.strict,
         },
+        max_file_size: options.max_file_size,
     };
     let mut inputs = inputs.into_iter();
     // The first inputs tell whether threads are worth starting (a run of
@@ -110,12 +111,14 @@ struct Sink<'a> {
     names: DuplicateNames,
     origin: Origin,
     verdict: Verdict<'a>,
+    /// The run's limit, for a file read again to place a finding.
+    max_file_size: u64,
 }
 
 impl Sink<'_> {
     fn write(&mut self, mut result: FileResult) -> io::Result<()> {
         if self.origin == Origin::Repo {
-            if let Some(finding) = self.names.check(&result) {
+            if let Some(finding) = self.names.check(&result, self.max_file_size) {
                 result.checked.diagnostics.push(finding.as_warning());
             }
         }
@@ -296,6 +299,10 @@ fn write_in_order<I>(
 /// Reads and validates one input. A panic inside numi becomes an internal
 /// error for this input alone.
 pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
+    let read_from = match &input.source {
+        Ok(Source::Path(path)) => Some(path.clone()),
+        _ => None,
+    };
     let (checked, source) = match &input.source {
         Err(reason) => (
             failed(
@@ -336,6 +343,7 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
         display_name: input.display_name,
         path: input.path,
         checked,
+        read_from,
         source,
     }
 }

@@ -93,6 +93,7 @@ fn render(bytes: &[u8]) -> String {
         origin: Origin::File,
         display_name: "doc.yaml".to_owned(),
         path: "doc.yaml".to_owned(),
+        read_from: None,
         checked,
         source: Some(bytes.to_vec()),
     };

@@ -43,6 +43,7 @@ fn failure(rule: &'static str, field: &str, pointer: &str) -> Diagnostic {
         span: None,
         note: None,
         secrets: Vec::new(),
+        related: Vec::new(),
     }
 }
 

@@ -53,6 +53,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         span: None,
         note: None,
         secrets: Vec::new(),
+        related: Vec::new(),
     }
 }
 
