@@ -77,7 +77,13 @@ impl DuplicateNames {
             quote(&first.display_name),
             shorten(&self.free_name(kind, name))
         ));
-        if let Some(place) = name_place(result.read_from.as_deref(), name, max_file_size) {
+        // The bytes a renderer kept are the ones it quotes: placed in them,
+        // the name lines up with the excerpt even if the file changed since.
+        let here = match &result.source {
+            Some(bytes) => name_in(bytes, name),
+            None => name_place(result.read_from.as_deref(), name, max_file_size),
+        };
+        if let Some(place) = here {
             finding.span = Some(place.span);
             finding.position = Some(place.start);
             finding.end = Some(place.end);
@@ -122,7 +128,12 @@ impl DuplicateNames {
 /// longer loads, or no longer holds `name`.
 fn name_place(path: Option<&Path>, name: &str, max_file_size: u64) -> Option<Place> {
     let bytes = read_regular(path?, max_file_size).ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
+    name_in(&bytes, name)
+}
+
+/// Where `metadata.name` stands in `bytes`, if they hold `name` there.
+fn name_in(bytes: &[u8], name: &str) -> Option<Place> {
+    let text = std::str::from_utf8(bytes).ok()?;
     let document = yaml::load(text, &Limits::default()).ok()?;
     if document.value.pointer(NAME_POINTER).and_then(Value::as_str) != Some(name) {
         return None;

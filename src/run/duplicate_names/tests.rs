@@ -231,4 +231,13 @@ fn both_names_are_placed_when_the_files_can_be_read_again() {
     let finding = names.check(&second, u64::MAX).unwrap();
     assert_eq!(finding.position, at(4, 18));
     assert_eq!(finding.related[0].position, None);
+
+    // The bytes a renderer kept are placed as they are, not read again.
+    let kept = FileResult {
+        read_from: None,
+        source: Some(format!("# c\n# c\n{}", playbook("same")).into_bytes()),
+        ..second.clone()
+    };
+    let finding = names.check(&kept, u64::MAX).unwrap();
+    assert_eq!(finding.position, at(5, 18));
 }
