@@ -142,6 +142,40 @@ pub struct Diagnostic {
     /// may show (a credential): renderers mask it wherever they quote the
     /// source. Never part of the message.
     pub secrets: Vec<String>,
+    /// Places in other documents the finding is about too (the first
+    /// document of a name that this one repeats).
+    pub related: Vec<Related>,
+}
+
+/// A place in another document that a finding is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// The other document as given, by which machine formats locate it.
+    pub path: String,
+    /// The other document as the run shows it.
+    pub display_name: String,
+    /// JSON pointer of the node there.
+    pub pointer: String,
+    /// Where that node stands and ends, when the document could be read
+    /// again to find it.
+    pub position: Option<Position>,
+    pub end: Option<Position>,
+    /// What stands there, in a few words.
+    pub message: String,
+}
+
+impl Related {
+    /// `path:line:column` (or the path alone when the place is unknown),
+    /// as the people formats show it.
+    pub fn place(&self) -> String {
+        match self.position {
+            Some(position) => format!(
+                "{}:{}:{}",
+                self.display_name, position.line, position.column
+            ),
+            None => self.display_name.clone(),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -158,6 +192,7 @@ impl Diagnostic {
             span: None,
             note: None,
             secrets: Vec::new(),
+            related: Vec::new(),
         }
     }
 

@@ -36,6 +36,17 @@ pub struct Input {
     pub source: Result<Source, String>,
 }
 
+impl Input {
+    /// The input shown under its path as given rather than its name
+    /// relative to its argument (`validate --files --full-paths`).
+    pub fn named_by_path(self) -> Input {
+        Input {
+            display_name: self.path.clone(),
+            ..self
+        }
+    }
+}
+
 /// What a folder walk reads besides `*.yaml` and `*.yml` files, and what it
 /// passes over besides the ignore files: the `--exclude` patterns,
 /// gitignore-style, relative to the folder argument (`--files`) or to the

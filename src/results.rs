@@ -4,6 +4,8 @@
 
 pub mod baseline;
 
+use std::path::PathBuf;
+
 use crate::canonical::hex_sha256;
 use crate::diagnostic::{Diagnostic, Stage};
 use crate::secrets::mask;
@@ -51,6 +53,10 @@ pub struct FileResult {
     /// The path as given; see [`Input::path`].
     pub path: String,
     pub checked: Checked,
+    /// The file the document was read from (none for standard input or a
+    /// file that could not be read), for a check across documents that
+    /// must look at it again.
+    pub read_from: Option<PathBuf>,
     /// The bytes read, kept only when [`Options::keep_source`] asks for them
     /// (a renderer that quotes the source), so a run holds no file longer
     /// than it needs to.

@@ -242,7 +242,8 @@ fn violations_of<'e>(
         .iter()
         .map(move |name| {
             let message = format!("unexpected property {}", crate::text::quote(name));
-            let note = unexpected_hint(name, &allowed);
+            let home = parsed().and_then(|root| home_of(root, name, &base));
+            let note = unexpected_hint(name, &allowed, home.as_deref());
             (
                 at(&base, name),
                 &stages::schema::ADDITIONAL_PROPERTIES,
@@ -256,14 +257,163 @@ fn violations_of<'e>(
 /// Most allowed values or property names a hint lists.
 const MAX_LISTED: usize = 8;
 
-/// What to do with a property the mapping does not take: the allowed one
-/// nearest to it, else remove it (and what the mapping takes instead).
-fn unexpected_hint(name: &str, allowed: &[&str]) -> String {
+/// What to do with a property the mapping does not take: the one mapping
+/// of the document that takes it (`home`, a JSON pointer: the key was
+/// indented into the wrong mapping), else the allowed one nearest to it,
+/// else remove it (and what the mapping takes instead).
+fn unexpected_hint(name: &str, allowed: &[&str], home: Option<&str>) -> String {
+    if let Some(home) = home {
+        return if home.is_empty() {
+            "did you mean to put it at the top level of the document?".to_owned()
+        } else {
+            format!("did you mean to put it under `{home}`?")
+        };
+    }
     match crate::suggest::nearest(name, allowed.iter().copied()) {
         Some(near) => format!("did you mean `{near}`?"),
         None if allowed.is_empty() => "remove it".to_owned(),
         None => format!("remove it; this mapping takes {}", listed(allowed)),
     }
+}
+
+/// One step from the document root to a place in a schema where a mapping
+/// stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    /// A property of this name.
+    Key(String),
+    /// Any item of an array.
+    AnyItem,
+    /// Any key of a mapping whose keys are free (`additionalProperties`
+    /// or `patternProperties` with a schema).
+    AnyKey,
+}
+
+type Place = Vec<Step>;
+
+/// How deep the search for a property's places goes: deeper than any
+/// document numi reads is written, and bounded whatever the schema.
+const MAX_PLACE_DEPTH: usize = 32;
+
+/// The JSON pointer of the one mapping of the document where the schema
+/// allows a property `name` found unexpected at `base`; `None` when the
+/// schema allows it nowhere, or in more than one place, or only in a
+/// place that cannot be named from `base` (an array item that `base` does
+/// not pass through).
+fn home_of(root: &Value, name: &str, base: &[PathSegment]) -> Option<String> {
+    let mut places = Vec::new();
+    collect_places(
+        root,
+        root,
+        name,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut places,
+    );
+    let [place] = places.as_slice() else {
+        return None;
+    };
+    let home = instantiate(place, base)?;
+    (home != base).then(|| format_pointer(&home))
+}
+
+/// Every place of `schema` (reached at `path`) whose `properties` holds
+/// `name`, stopping once there are two: only a single place is advice.
+/// `$ref`s are followed, a recursive one round twice.
+fn collect_places<'s>(
+    root: &'s Value,
+    schema: &'s Value,
+    name: &str,
+    path: &mut Place,
+    followed: &mut Vec<&'s str>,
+    places: &mut Vec<Place>,
+) {
+    if places.len() > 1 || path.len() > MAX_PLACE_DEPTH {
+        return;
+    }
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let target = reference
+            .strip_prefix('#')
+            .and_then(|pointer| root.pointer(pointer));
+        // A reference entered a second time on the way down is a recursive
+        // schema: a property of it has a place at each depth, so one
+        // round more finds the second.
+        let entered = followed.iter().filter(|seen| **seen == reference).count();
+        if let (Some(target), true) = (target, entered < 2) {
+            followed.push(reference);
+            collect_places(root, target, name, path, followed, places);
+            followed.pop();
+        }
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        let allows = properties
+            .get(name)
+            .is_some_and(|property| property != &Value::Bool(false));
+        if allows && !places.contains(path) {
+            places.push(path.clone());
+        }
+        for (key, property) in properties {
+            path.push(Step::Key(key.clone()));
+            collect_places(root, property, name, path, followed, places);
+            path.pop();
+        }
+    }
+    if let Some(items) = schema.get("items").filter(|items| items.is_object()) {
+        path.push(Step::AnyItem);
+        collect_places(root, items, name, path, followed, places);
+        path.pop();
+    }
+    let free_keys = schema
+        .get("additionalProperties")
+        .into_iter()
+        .chain(
+            schema
+                .get("patternProperties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|patterns| patterns.values()),
+        )
+        .filter(|values| values.is_object());
+    for values in free_keys {
+        path.push(Step::AnyKey);
+        collect_places(root, values, name, path, followed, places);
+        path.pop();
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        for branch in schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            collect_places(root, branch, name, path, followed, places);
+        }
+    }
+    for keyword in ["then", "else"] {
+        if let Some(branch) = schema.get(keyword) {
+            collect_places(root, branch, name, path, followed, places);
+        }
+    }
+}
+
+/// `place` as a path of the document, its free steps (any item, any key)
+/// those `base` takes; `None` when `base` does not go that way.
+fn instantiate(place: &[Step], base: &[PathSegment]) -> Option<Vec<PathSegment>> {
+    let mut path: Vec<PathSegment> = Vec::with_capacity(place.len());
+    for step in place {
+        let depth = path.len();
+        let taken = base
+            .get(depth)
+            .filter(|_| base.get(..depth) == Some(path.as_slice()));
+        let next = match (step, taken) {
+            (Step::Key(key), _) => PathSegment::Key(key.clone()),
+            (Step::AnyItem, Some(PathSegment::Index(index))) => PathSegment::Index(*index),
+            (Step::AnyKey, Some(PathSegment::Key(key))) => PathSegment::Key(key.clone()),
+            _ => return None,
+        };
+        path.push(next);
+    }
+    Some(path)
 }
 
 /// The allowed value of an enum nearest to the one written. No list of
@@ -448,17 +598,87 @@ mod tests {
     }
 
     #[test]
+    fn a_misplaced_property_is_pointed_to_its_one_home() {
+        let schema = json!({
+            "properties": {
+                "metadata": {"$ref": "#/$defs/Metadata"},
+                "spec": {"properties": {
+                    "qualification": {"properties": {"min_runs": {}}},
+                    "cases": {"items": {"$ref": "#/$defs/Case"}},
+                    "tools": {"additionalProperties": {"properties": {"command": {}}}}
+                }}
+            },
+            "$defs": {
+                "Metadata": {"properties": {"name": {}, "scope": {}}},
+                "Case": {"properties": {
+                    "name": {},
+                    "expect": {"properties": {"acceptance": {}}}
+                }}
+            }
+        });
+        let home = |name: &str, base: &[&str]| home_of(&schema, name, &path(base));
+        // Dedented out of its parent, or indented into a sibling.
+        assert_eq!(
+            home("min_runs", &["spec"]).as_deref(),
+            Some("/spec/qualification")
+        );
+        assert_eq!(
+            home("scope", &["spec", "qualification"]).as_deref(),
+            Some("/metadata")
+        );
+        assert_eq!(home("spec", &["metadata"]).as_deref(), Some(""));
+        // An array item or a free key is named by the one the finding is in.
+        assert_eq!(
+            home("acceptance", &["spec", "cases", "3"]).as_deref(),
+            Some("/spec/cases/3/expect")
+        );
+        assert_eq!(
+            home("command", &["spec", "tools", "lint", "args"]).as_deref(),
+            Some("/spec/tools/lint")
+        );
+        // Not from outside the item or the free key it would be in.
+        assert_eq!(home("acceptance", &["spec"]), None);
+        assert_eq!(home("command", &["spec"]), None);
+        // Allowed in two places (metadata and each case), or nowhere.
+        assert_eq!(home("name", &["spec"]), None);
+        assert_eq!(home("colour", &["spec"]), None);
+        // Allowed only where the finding already is.
+        let one_of = json!({"properties": {"spec": {"oneOf": [
+            {"properties": {"a": {}}},
+            {"properties": {"b": {}}}
+        ]}}});
+        assert_eq!(home_of(&one_of, "a", &path(&["spec"])), None);
+        // A schema that refers to itself has a place at every depth.
+        let cyclic = json!({"$ref": "#/$defs/Node", "$defs": {"Node": {"properties": {
+            "leaf": {}, "child": {"$ref": "#/$defs/Node"}, "self": {"$ref": "#"}
+        }}}});
+        assert_eq!(home_of(&cyclic, "leaf", &path(&["other"])), None);
+        assert_eq!(home_of(&cyclic, "nothing", &path(&[])), None);
+        assert_eq!(
+            unexpected_hint("min_runs", &["change_type"], Some("/spec/qualification")),
+            "did you mean to put it under `/spec/qualification`?"
+        );
+        assert_eq!(
+            unexpected_hint("kind", &["name"], Some("")),
+            "did you mean to put it at the top level of the document?"
+        );
+    }
+
+    #[test]
     fn hints_name_a_near_value_or_property_and_never_guess_a_far_one() {
         let allowed = ["version", "cases"];
-        assert_eq!(unexpected_hint("case", &allowed), "did you mean `cases`?");
         assert_eq!(
-            unexpected_hint("colour", &allowed),
+            unexpected_hint("case", &allowed, None),
+            "did you mean `cases`?"
+        );
+        assert_eq!(
+            unexpected_hint("colour", &allowed, None),
             "remove it; this mapping takes `version`, `cases`"
         );
-        assert_eq!(unexpected_hint("colour", &[]), "remove it");
+        assert_eq!(unexpected_hint("colour", &[], None), "remove it");
         let many: Vec<String> = (1..=10).map(|n| format!("name{n}")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        assert!(unexpected_hint("colour", &many).ends_with(", `name8` and 2 more"));
+        assert!(unexpected_hint("colour", &many, None).ends_with(", `name8` and 2 more"));
         let options = json!(["SCOPE_ORG", "SCOPE_TEAM", "SCOPE_REPO"]);
         assert_eq!(
             enum_hint("SCOPE_REPOSITORY", &options).as_deref(),

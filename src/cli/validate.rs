@@ -45,6 +45,13 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PATH", num_args = 0.., conflicts_with = "only")]
     pub files: Option<Vec<String>>,
 
+    /// With `--files`, name each file by its path as given (a folder
+    /// argument joined with the path inside it) instead of by its name
+    /// relative to its argument, so two files of one name in different
+    /// folders are told apart.
+    #[arg(long, requires = "files")]
+    pub full_paths: bool,
+
     /// Validate only the named paths of the repository in the current
     /// folder, with the gates of `numi validate .`: paths outside
     /// `.numinance/` are passed over, names are relative to the repository.
@@ -346,11 +353,19 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
             Some(paths) if paths.is_empty() => {
                 return usage(stderr, "--files needs at least one PATH");
             }
-            Some(paths) => (
-                Box::new(inputs::stream_arguments(paths, &selection).filter(wanted)),
-                Origin::File,
-                Mode::Files,
-            ),
+            Some(paths) => {
+                let full_paths = args.full_paths;
+                let shown = inputs::stream_arguments(paths, &selection)
+                    .filter(wanted)
+                    .map(move |input| {
+                        if full_paths {
+                            input.named_by_path()
+                        } else {
+                            input
+                        }
+                    });
+                (Box::new(shown), Origin::File, Mode::Files)
+            }
             None if args.only => {
                 let mut named =
                     inputs::from_named_in_repository(Path::new("."), &args.paths, &selection);

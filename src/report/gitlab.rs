@@ -96,6 +96,7 @@ mod tests {
             origin: Origin::Repo,
             display_name: path.to_owned(),
             path: path.to_owned(),
+            read_from: None,
             checked: Checked {
                 diagnostics,
                 ..Checked::default()

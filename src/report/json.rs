@@ -49,6 +49,21 @@ struct DiagnosticRecord<'a> {
     line: Option<u32>,
     column: Option<u32>,
     end: Option<EndRecord>,
+    /// Only when the finding has places in other documents.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<RelatedRecord<'a>>,
+}
+
+/// A place in another document that a finding is about.
+#[derive(Serialize)]
+struct RelatedRecord<'a> {
+    path: &'a str,
+    display_name: &'a str,
+    pointer: &'a str,
+    message: Cow<'a, str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    end: Option<EndRecord>,
 }
 
 /// Where a diagnostic's node ends: just past its last character.
@@ -100,6 +115,22 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
                 line: end.line,
                 column: end.column,
             }),
+            related: diagnostic
+                .related
+                .iter()
+                .map(|related| RelatedRecord {
+                    path: &related.path,
+                    display_name: &related.display_name,
+                    pointer: &related.pointer,
+                    message: mask(&related.message, &diagnostic.secrets),
+                    line: related.position.map(|position| position.line),
+                    column: related.position.map(|position| position.column),
+                    end: related.end.map(|end| EndRecord {
+                        line: end.line,
+                        column: end.column,
+                    }),
+                })
+                .collect(),
         }
     }
 }

@@ -313,10 +313,11 @@ fn label(diagnostic: &Diagnostic) -> String {
 /// Rules whose finding's note is the fix itself (the property to add, the
 /// allowed name or value nearest to what was written), made where the
 /// finding is: it replaces the rule's general advice.
-const NOTE_IS_THE_FIX: [&crate::diagnostic::RuleDoc; 3] = [
+const NOTE_IS_THE_FIX: [&crate::diagnostic::RuleDoc; 4] = [
     &crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES,
     &crate::diagnostic::stages::schema::REQUIRED,
     &crate::diagnostic::stages::schema::ENUM,
+    &crate::diagnostic::stages::project::DUPLICATE_NAME,
 ];
 
 /// How to fix it: the note where it is the fix, else the note (where a
@@ -337,9 +338,16 @@ fn help(diagnostic: &Diagnostic) -> String {
     } else {
         format!("`numi explain {rule}` shows a failing and a passing example")
     };
+    // The places in other documents the finding is about, where a reader
+    // goes next: each file has its own excerpt, so they are named here.
+    let related: String = diagnostic
+        .related
+        .iter()
+        .map(|related| format!("{}: {}\n", related.message, escaped_name(&related.place())))
+        .collect();
     match fix {
-        Some(fix) => format!("{fix}\n{more}"),
-        None => more,
+        Some(fix) => format!("{fix}\n{related}{more}"),
+        None => format!("{related}{more}"),
     }
 }
 

@@ -16,7 +16,7 @@ use serde_sarif::sarif::{
 };
 
 use super::{Reporter, indented, masked, message_with_note, repository_path};
-use crate::diagnostic::{Diagnostic, RuleDoc, Severity};
+use crate::diagnostic::{Diagnostic, Position, RuleDoc, Severity};
 use crate::results::{FileResult, Summary};
 use crate::rules;
 
@@ -193,22 +193,39 @@ fn sarif_result(path: &str, diagnostic: &Diagnostic, rule_index: usize) -> Sarif
         .message(message)
         .build();
     result.rule_index = i64::try_from(rule_index).ok();
-    result.locations = location(path, diagnostic).map(|location| vec![location]);
+    result.locations =
+        location(path, diagnostic.position, diagnostic.end).map(|location| vec![location]);
+    let related: Vec<Location> = (1..)
+        .zip(&diagnostic.related)
+        .filter_map(|(id, related)| {
+            let mut location = location(&related.path, related.position, related.end)?;
+            location.id = Some(id);
+            location.message = Some(
+                Message::builder()
+                    .text(masked(&related.message, diagnostic))
+                    .build(),
+            );
+            Some(location)
+        })
+        .collect();
+    if !related.is_empty() {
+        result.related_locations = Some(related);
+    }
     result
 }
 
-/// Where a diagnostic stands: the file and, when known, the line and
-/// column. Standard input has no file to point at.
-fn location(path: &str, diagnostic: &Diagnostic) -> Option<Location> {
+/// Where a node stands: the file and, when known, the line and column.
+/// Standard input has no file to point at.
+fn location(path: &str, position: Option<Position>, end: Option<Position>) -> Option<Location> {
     if path == "-" {
         return None;
     }
     let artifact = ArtifactLocation::builder().uri(uri(path)).build();
-    let physical = match diagnostic.position {
+    let physical = match position {
         Some(position) => {
             // SARIF's end column is the column just past the region, as
             // numi's end is.
-            let end = diagnostic.end.unwrap_or(position);
+            let end = end.unwrap_or(position);
             PhysicalLocation::builder()
                 .artifact_location(artifact)
                 .region(

@@ -65,6 +65,7 @@ mod tests {
             origin: Origin::File,
             display_name: "a.yaml".to_owned(),
             path: "a.yaml".to_owned(),
+            read_from: None,
             checked: Checked {
                 diagnostics,
                 ..Checked::default()

@@ -78,6 +78,7 @@ where
             strict: options.strict,
         },
         baseline: options.baseline.as_deref(),
+        max_file_size: options.max_file_size,
     };
     let mut inputs = inputs.into_iter();
     // The first inputs tell whether threads are worth starting (a run of
@@ -116,12 +117,14 @@ struct Sink<'a> {
     origin: Origin,
     verdict: Verdict<'a>,
     baseline: Option<&'a Mutex<Ledger>>,
+    /// The run's limit, for a file read again to place a finding.
+    max_file_size: u64,
 }
 
 impl Sink<'_> {
     fn write(&mut self, mut result: FileResult) -> io::Result<()> {
         if self.origin == Origin::Repo {
-            if let Some(finding) = self.names.check(&result) {
+            if let Some(finding) = self.names.check(&result, self.max_file_size) {
                 result.checked.diagnostics.push(finding.as_warning());
             }
         }
@@ -308,6 +311,10 @@ fn write_in_order<I>(
 /// Reads and validates one input. A panic inside numi becomes an internal
 /// error for this input alone.
 pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
+    let read_from = match &input.source {
+        Ok(Source::Path(path)) => Some(path.clone()),
+        _ => None,
+    };
     let (checked, source) = match &input.source {
         Err(reason) => (
             failed(
@@ -348,6 +355,7 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
         display_name: input.display_name,
         path: input.path,
         checked,
+        read_from,
         source,
     }
 }

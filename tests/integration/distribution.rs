@@ -649,7 +649,10 @@ fn pre_commit_hook_manifest_declares_the_repository_and_files_hooks() {
         .iter()
         .map(|hook| hook["entry"].as_str().unwrap())
         .collect();
-    assert_eq!(entries, ["numi validate --only", "numi validate --files"]);
+    assert_eq!(
+        entries,
+        ["numi validate --only", "numi validate --full-paths --files"]
+    );
     for hook in hooks {
         assert_eq!(hook["language"], "rust");
         assert_eq!(hook["files"], "^\\.numinance/.*\\.ya?ml$");

@@ -210,6 +210,7 @@ fn printed_by_failing_example(doc: &numi::rules::RuleDoc) -> Option<Vec<String>>
         origin,
         display_name: "failing.yaml".to_owned(),
         path: "failing.yaml".to_owned(),
+        read_from: None,
         checked,
         source: None,
     };

@@ -395,6 +395,7 @@ fn warnings_in_every_format() {
             origin: Origin::Repo,
             display_name: ".numinance/warned.yaml".into(),
             path: ".numinance/warned.yaml".into(),
+            read_from: None,
             checked: Checked {
                 kind: Some("EvalSet"),
                 name: Some("warned".into()),
@@ -408,6 +409,7 @@ fn warnings_in_every_format() {
             origin: Origin::Repo,
             display_name: ".numinance/both.yaml".into(),
             path: ".numinance/both.yaml".into(),
+            read_from: None,
             checked: Checked {
                 kind: Some("EvalSet"),
                 name: Some("both".into()),
@@ -650,4 +652,164 @@ fn gitlab_is_a_code_quality_report_of_every_diagnostic() {
         ],
     );
     assert_eq!((valid.code, valid.stdout.as_str()), (0, "[]\n"));
+}
+
+/// A configuration tree with two Playbooks named `same` (the second named
+/// on a later line), one named `same-2`, and two of distinct names.
+fn repository_with_a_duplicate_name(root: &Path) {
+    let write = |relative: &str, text: &str| {
+        let path = root.join(".numinance").join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let playbook = |name: &str| {
+        format!(
+            "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata:\n  name: {name}\nspec: {{change_type: bugfix}}\n"
+        )
+    };
+    write("a.yaml", &playbook("same"));
+    write("b.yaml", &playbook("same-2"));
+    write("c.yaml", &format!("# the second\n{}", playbook("same")));
+    write("d.yaml", &playbook("other"));
+}
+
+#[test]
+fn a_duplicate_name_points_at_both_documents_with_a_free_name() {
+    let temp = tempfile::tempdir().unwrap();
+    repository_with_a_duplicate_name(temp.path());
+    let concise = numi(
+        temp.path(),
+        &["validate", "--format", "concise", "--summary", "never"],
+    );
+    insta::assert_snapshot!(concise.transcript(), @r#"
+    exit: 0
+    --- stdout
+    .numinance/c.yaml:5:9: warning[repo/duplicate-name] documents of one kind have distinct names: Playbook "same" is already defined in ".numinance/a.yaml" (rename this one or ".numinance/a.yaml", or merge them: no Playbook is named `same-3` yet)
+    "#);
+    let pretty = numi(
+        temp.path(),
+        &[
+            "validate",
+            "--format",
+            "pretty",
+            "--color",
+            "never",
+            "--quiet",
+            "--summary",
+            "never",
+        ],
+    );
+    insta::assert_snapshot!(pretty.stdout, @r#"
+    ok       repo ".numinance/c.yaml" Playbook "same": 1 problem
+    repo/duplicate-name
+
+      ⚠ documents of one kind have distinct names: Playbook "same" is already defined in ".numinance/
+      │ a.yaml"
+       ╭─[.numinance/c.yaml:5:9]
+     4 │ metadata:
+     5 │   name: same
+       ·         ──┬─
+       ·           ╰── "/metadata/name"
+     6 │ spec: {change_type: bugfix}
+       ╰────
+      help: rename this one or ".numinance/a.yaml", or merge them: no Playbook is named `same-3` yet
+            the first Playbook named "same": .numinance/a.yaml:4:9
+            `numi explain repo/duplicate-name` shows a failing and a passing example
+    "#);
+
+    let json: Value =
+        serde_json::from_str(&numi(temp.path(), &["validate", "--format", "json"]).stdout).unwrap();
+    assert_eq!(schema_errors(&report_schema(), &json), Vec::<String>::new());
+    let diagnostics: Vec<&Value> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|result| result["diagnostics"].as_array().unwrap())
+        .collect();
+    insta::assert_snapshot!(serde_json::to_string_pretty(&diagnostics).unwrap(), @r#"
+    [
+      {
+        "stage": "rule",
+        "rule": "repo/duplicate-name",
+        "severity": "warning",
+        "message": "documents of one kind have distinct names: Playbook \"same\" is already defined in \".numinance/a.yaml\"",
+        "note": "rename this one or \".numinance/a.yaml\", or merge them: no Playbook is named `same-3` yet",
+        "pointer": "/metadata/name",
+        "line": 5,
+        "column": 9,
+        "end": {
+          "line": 5,
+          "column": 13
+        },
+        "related": [
+          {
+            "path": ".numinance/a.yaml",
+            "display_name": ".numinance/a.yaml",
+            "pointer": "/metadata/name",
+            "message": "the first Playbook named \"same\"",
+            "line": 4,
+            "column": 9,
+            "end": {
+              "line": 4,
+              "column": 13
+            }
+          }
+        ]
+      }
+    ]
+    "#);
+
+    let sarif: Value =
+        serde_json::from_str(&numi(temp.path(), &["validate", "--format", "sarif"]).stdout)
+            .unwrap();
+    assert_eq!(schema_errors(&sarif_schema(), &sarif), Vec::<String>::new());
+    let result = &sarif["runs"][0]["results"][0];
+    let places = serde_json::json!([result["locations"], result["relatedLocations"]]);
+    insta::assert_snapshot!(serde_json::to_string_pretty(&places).unwrap(), @r#"
+    [
+      [
+        {
+          "physicalLocation": {
+            "artifactLocation": {
+              "uri": ".numinance/c.yaml"
+            },
+            "region": {
+              "endColumn": 13,
+              "endLine": 5,
+              "startColumn": 9,
+              "startLine": 5
+            }
+          }
+        }
+      ],
+      [
+        {
+          "id": 1,
+          "message": {
+            "text": "the first Playbook named \"same\""
+          },
+          "physicalLocation": {
+            "artifactLocation": {
+              "uri": ".numinance/a.yaml"
+            },
+            "region": {
+              "endColumn": 13,
+              "endLine": 4,
+              "startColumn": 9,
+              "startLine": 4
+            }
+          }
+        }
+      ]
+    ]
+    "#);
+
+    // Distinct names: no finding in any format, and nothing related.
+    std::fs::remove_file(temp.path().join(".numinance/c.yaml")).unwrap();
+    let json = numi(temp.path(), &["validate", "--format", "json"]);
+    assert_eq!(json.code, 0, "{}", json.transcript());
+    assert!(!json.stdout.contains("related"), "{}", json.stdout);
+    let sarif = numi(temp.path(), &["validate", "--format", "sarif"]);
+    let sarif: Value = serde_json::from_str(&sarif.stdout).unwrap();
+    assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]));
 }

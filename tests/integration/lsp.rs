@@ -395,6 +395,11 @@ fn a_near_miss_carries_its_suggestion_to_the_editor() {
             "kind/unknown",
             "did you mean `Playbook`?",
         ),
+        (
+            include_str!("../fixtures/suggestions/misplaced-key.yaml"),
+            "schema/additionalProperties",
+            "did you mean to put it under `/spec/qualification`?",
+        ),
     ];
     let (client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
     for (version, (text, rule, hint)) in (1..).zip(near_misses) {
@@ -413,8 +418,8 @@ fn a_near_miss_carries_its_suggestion_to_the_editor() {
     // Far from every allowed value: no guess.
     let far = include_str!("../fixtures/suggestions/enum-typo.yaml")
         .replace("SCOPE_REPOSITORY", "nothing-like-it");
-    client.change(URI, 4, &far);
-    let published = client.published_for(4);
+    client.change(URI, 5, &far);
+    let published = client.published_for(5);
     let diagnostic = &published["params"]["diagnostics"][0];
     assert_eq!(diagnostic["code"], "schema/enum", "{published}");
     assert_eq!(diagnostic.get("relatedInformation"), None, "{published}");

@@ -98,6 +98,7 @@ fn render_at(bytes: &[u8], width: usize) -> String {
         origin: Origin::File,
         display_name: "doc.yaml".to_owned(),
         path: "doc.yaml".to_owned(),
+        read_from: None,
         checked,
         source: Some(bytes.to_vec()),
     };

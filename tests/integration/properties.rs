@@ -77,6 +77,7 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
                 origin,
                 display_name: "doc.yaml".to_owned(),
                 path: "doc.yaml".to_owned(),
+                read_from: None,
                 checked: checked.clone(),
                 source: None,
             };

@@ -285,8 +285,8 @@ fn duplicate_names_in_the_configuration_tree_warn_by_default() {
     ok       repo ".numinance/team/c.yaml" Playbook "bugfix-bounded"
     ok       repo ".numinance/team/d.yml" Playbook "bugfix-bounded"
     --- stderr
-    warning: repo ".numinance/team/c.yaml": repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
-    warning: repo ".numinance/team/d.yml": repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
+    warning: repo ".numinance/team/c.yaml" at line 3 column 18: repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
+    warning: repo ".numinance/team/d.yml" at line 3 column 18: repo/duplicate-name: documents of one kind have distinct names: Playbook "bugfix-bounded" is already defined in ".numinance/policy/a.yaml"
     numi: hint: --format concise shows where each finding stands, --format pretty its source and fix
     4 documents: 4 ok, 0 invalid, 0 error; 2 warnings, 0 suppressed (in [time])
     "#);

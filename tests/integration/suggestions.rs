@@ -1,5 +1,6 @@
 //! A near miss carries its suggestion in every format: a misspelt kind, an
-//! unknown key near an allowed one and an enum value near an allowed one
+//! unknown key near an allowed one, a key written outside the one mapping
+//! that takes it and an enum value near an allowed one
 //! (tests/fixtures/suggestions/), each made where the finding is.
 
 #![allow(
@@ -14,7 +15,7 @@ use serde_json::Value;
 use crate::common::{fixtures, numi};
 
 /// Each fixture, its rule and the suggestion it must carry.
-const NEAR_MISSES: [(&str, &str, &str); 3] = [
+const NEAR_MISSES: [(&str, &str, &str); 4] = [
     (
         "enum-typo.yaml",
         "schema/enum",
@@ -29,6 +30,11 @@ const NEAR_MISSES: [(&str, &str, &str); 3] = [
         "misspelt-kind.yaml",
         "kind/unknown",
         "did you mean `Playbook`?",
+    ),
+    (
+        "misplaced-key.yaml",
+        "schema/additionalProperties",
+        "did you mean to put it under `/spec/qualification`?",
     ),
 ];
 
@@ -100,7 +106,60 @@ fn concise_and_github_carry_the_suggestion_on_the_line() {
 }
 
 #[test]
+fn pretty_and_junit_carry_the_suggestion() {
+    let pretty = output("pretty");
+    let junit = output("junit");
+    for (file, _, hint) in NEAR_MISSES {
+        assert!(
+            pretty.contains(&format!("help: {hint}")),
+            "{file}: {pretty}"
+        );
+        assert!(junit.contains(hint), "{file}: {junit}");
+    }
+}
+
+#[test]
 fn text_never_shows_the_suggestion() {
     let text = output("text");
     assert!(!text.contains("did you mean"), "{text}");
+}
+
+#[test]
+fn a_key_with_no_single_home_keeps_the_advice_of_its_mapping() {
+    let temp = tempfile::tempdir().unwrap();
+    // `name` is taken by the metadata and by every case: no one place.
+    let evalset = "apiVersion: numinance.dev/v1alpha1
+kind: EvalSet
+metadata: {name: core-replay}
+spec:
+  version: 1.0.0
+  name: replay
+  cases: []
+";
+    std::fs::write(temp.path().join("evalset.yaml"), evalset).unwrap();
+    // `kind` outside the top level has one home; `colour` has none.
+    let playbook = "apiVersion: numinance.dev/v1
+kind: Playbook
+metadata: {name: bugfix, kind: Playbook}
+spec: {change_type: bugfix, colour: red}
+";
+    std::fs::write(temp.path().join("playbook.yaml"), playbook).unwrap();
+    let run = numi(
+        temp.path(),
+        &[
+            "validate",
+            "--format",
+            "concise",
+            "--summary",
+            "never",
+            "--files",
+            "evalset.yaml",
+            "playbook.yaml",
+        ],
+    );
+    insta::assert_snapshot!(run.stdout, @r#"
+    evalset.yaml:6:3: error[schema/additionalProperties] unexpected property "name" (remove it; this mapping takes `version`, `cases`)
+    playbook.yaml:3:26: error[schema/additionalProperties] unexpected property "kind" (did you mean to put it at the top level of the document?)
+    playbook.yaml:4:29: error[schema/additionalProperties] unexpected property "colour" (remove it; this mapping takes `change_type`, `max_repair_attempts`, `qualification`)
+    "#);
 }

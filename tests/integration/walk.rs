@@ -311,3 +311,77 @@ fn only_refuses_a_link_that_leads_outside_the_repository() {
     1 document: 0 ok, 0 invalid, 1 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
+
+#[test]
+fn full_paths_tells_apart_files_of_one_name_in_different_folders() {
+    let temp = tempfile::tempdir().unwrap();
+    repository(temp.path());
+    write(temp.path(), "docs/playbook.yaml", &playbook("docs"));
+    let staged = [
+        ".numinance/team-a/playbook.yaml",
+        ".numinance/team-b/playbook.yaml",
+    ];
+    // The reference's display name: a file argument shows its file name.
+    let mut reference = vec!["validate", "--files"];
+    reference.extend(staged);
+    let reference = numi(temp.path(), &reference);
+    assert_eq!(reference.code, 0, "{}", reference.transcript());
+    assert_eq!(names(&reference.stdout), ["playbook.yaml", "playbook.yaml"]);
+    // As the hook asks: each path as given, a folder's files under it.
+    let mut full = vec!["validate", "--full-paths", "--files"];
+    full.extend(staged);
+    full.push("docs");
+    let full = numi(temp.path(), &full);
+    insta::assert_snapshot!(full.transcript(), @r#"
+    exit: 0
+    --- stdout
+    revision: "files"
+    ok       file ".numinance/team-a/playbook.yaml" Playbook "a"
+    ok       file ".numinance/team-b/playbook.yaml" Playbook "b"
+    ok       file "docs/playbook.yaml" Playbook "docs"
+    --- stderr
+    3 documents: 3 ok, 0 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+    // Pretty names the file in its header and its source label.
+    write(temp.path(), "docs/bad/playbook.yaml", "kind: Playbook\n");
+    let pretty = numi(
+        temp.path(),
+        &[
+            "validate",
+            "--full-paths",
+            "--quiet",
+            "--format",
+            "pretty",
+            "--color",
+            "never",
+            "--files",
+            "docs",
+        ],
+    );
+    insta::assert_snapshot!(pretty.transcript(), @r#"
+    exit: 3
+    --- stdout
+    invalid  file "docs/bad/playbook.yaml" Playbook: 1 problem
+    kind/api-version
+
+      × invalid: apiVersion is not numinance.dev/v1
+       ╭─[docs/bad/playbook.yaml:1:1]
+     1 │ kind: Playbook
+       · ───────┬──────
+       ·        ╰── "/apiVersion"
+       ╰────
+      help: Set `apiVersion` to the kind's version.
+            `numi explain kind/api-version` shows a failing and a passing example
+
+    2 documents: 1 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
+    "#);
+}
+
+#[test]
+fn full_paths_needs_files() {
+    let temp = tempfile::tempdir().unwrap();
+    repository(temp.path());
+    let result = numi(temp.path(), &["validate", "--full-paths", "."]);
+    assert_eq!(result.code, 2, "{}", result.transcript());
+    assert!(result.stderr.contains("--files"), "{}", result.stderr);
+}

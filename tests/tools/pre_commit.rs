@@ -245,6 +245,16 @@ fn the_hooks_guard_commits_with_their_args(pre_commit: &Program) {
         output.contains("2 documents: 2 ok, 0 invalid, 0 error"),
         "{output}"
     );
+    // The files hook names each by its path in the repository, not by
+    // the file name the two share.
+    for team in ["team-a", "team-b"] {
+        assert!(
+            output.contains(&format!(
+                "ok       file \".numinance/policy/{team}/playbook.yaml\""
+            )),
+            "{output}"
+        );
+    }
 
     // A producer-side finding: `args: [--strict]` makes it an error in the
     // repository hook; the files hook (no --strict) lets it through.

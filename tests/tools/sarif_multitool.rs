@@ -1,5 +1,6 @@
 //! The SARIF of the format fixtures (every stage, a read error, a name that
-//! needs escaping) and of the credential fixtures, checked by Microsoft's
+//! needs escaping), of the credential fixtures and of a configuration tree
+//! with a duplicate name (a result with a related location), checked by Microsoft's
 //! SARIF validator, `sarif-multitool validate`, with its default rules and
 //! with GitHub's (`--rule-kind "Gh;Ghas"`, what code scanning requires): no
 //! error and no warning. `.ci/run` installs the validator (npm
@@ -62,13 +63,28 @@ fn the_validator_finds_no_error_and_no_warning(tool: &Program) {
         ("formats", &["--files", "formats", "missing.yaml"]),
         ("secrets", &["--files", "secrets", "pretty"]),
     ];
-    for (name, args) in runs {
-        let mut all = vec!["validate", "--format", "sarif"];
-        all.extend_from_slice(args);
-        let run = numi(&fixtures(), &all);
-        assert!(run.stdout.contains("\"runs\""), "{}", run.stderr);
+    let repository = tempfile::tempdir().expect("tempdir");
+    let tree = repository.path().join(".numinance");
+    std::fs::create_dir(&tree).expect("mkdir");
+    for file in ["a.yaml", "b.yaml"] {
+        let playbook = "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: same}\nspec: {change_type: bugfix}\n";
+        std::fs::write(tree.join(file), playbook).expect("write");
+    }
+    let mut logs: Vec<(&str, String)> = runs
+        .into_iter()
+        .map(|(name, args)| {
+            let mut all = vec!["validate", "--format", "sarif"];
+            all.extend_from_slice(args);
+            (name, numi(&fixtures(), &all).stdout)
+        })
+        .collect();
+    let duplicate = numi(repository.path(), &["validate", "--format", "sarif"]).stdout;
+    assert!(duplicate.contains("relatedLocations"), "{duplicate}");
+    logs.push(("duplicate-name", duplicate));
+    for (name, stdout) in logs {
+        assert!(stdout.contains("\"runs\""), "{name}: {stdout}");
         let log = dir.path().join(format!("{name}.sarif"));
-        std::fs::write(&log, &run.stdout).expect("write the log");
+        std::fs::write(&log, &stdout).expect("write the log");
         for extra in [&[][..], &["--rule-kind", "Gh;Ghas"][..]] {
             assert_eq!(
                 findings(tool, &log, extra),

@@ -14,9 +14,12 @@ pub const DUPLICATE_NAME: RuleDoc = RuleDoc {
     summary: "Documents of one kind in a configuration tree have distinct names.",
     explanation: "A configuration loader finds a document by kind and metadata.name; two documents of one \
 kind with one name leave it to chance which one applies. In repository mode, the later \
-document in report order gets the finding and names the first. Rename one, or merge \
-them. Documents refused at the kind stage (produced kinds, alpha kinds while alpha is \
-off, a wrong apiVersion) are not configuration and do not count.",
+document in report order gets the finding, at its `metadata.name`, and names the first \
+and where its name stands (SARIF `relatedLocations`, json `related`, the help of \
+pretty). Documents refused at the kind stage (produced kinds, alpha kinds while alpha is \
+off, a wrong apiVersion) are not configuration and do not count.\n\nRename one of the \
+two (the finding names a free name, `<name>-2` or the next number no document of the \
+kind before it has), or merge them.",
     failing: include_str!("examples/project/duplicate-name.failing.yaml"),
     passing: include_str!("examples/project/duplicate-name.passing.yaml"),
 };

@@ -25,7 +25,8 @@ pub const ADDITIONAL_PROPERTIES: RuleDoc = RuleDoc {
 misspelt field (`max_repair_attempt`) cannot pass unnoticed while its intended value is \
 silently missing. The diagnostic points at the unexpected key. Free-form data belongs \
 under the top-level `extensions` mapping (Playbook, AutonomyPolicy, EvalSet).\n\nFix the \
-key's spelling, or remove it.",
+key's spelling, move it under the mapping that takes it (the finding names that mapping \
+when the schema has exactly one), or remove it.",
     failing: include_str!("examples/schema/additionalProperties.failing.yaml"),
     passing: include_str!("examples/schema/additionalProperties.passing.yaml"),
 };

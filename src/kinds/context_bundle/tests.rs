@@ -57,6 +57,7 @@ fn failure(
         span: None,
         note: None,
         secrets: Vec::new(),
+        related: Vec::new(),
     }
 }
 

@@ -55,6 +55,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         note: None,
         reference_words: None,
         secrets: Vec::new(),
+        related: Vec::new(),
     }
 }
 

@@ -21,6 +21,7 @@ fn result(path: &str, diagnostics: Vec<Diagnostic>) -> FileResult {
             ..Checked::default()
         },
         source: None,
+        read_from: None,
     }
 }
 

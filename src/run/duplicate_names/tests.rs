@@ -3,6 +3,7 @@
 //! refused at the kind stage do not count.
 
 use super::*;
+use crate::diagnostic::Position;
 use crate::results::Origin;
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
@@ -12,6 +13,7 @@ fn document(display_name: &str, text: &str) -> FileResult {
         origin: Origin::Repo,
         display_name: display_name.to_owned(),
         path: display_name.to_owned(),
+        read_from: None,
         source: None,
         checked: validate_bytes(
             text.as_bytes(),
@@ -40,7 +42,7 @@ fn findings(results: &[FileResult]) -> Vec<Option<String>> {
     results
         .iter()
         .map(|result| {
-            names.check(result).map(|d| {
+            names.check(result, u64::MAX).map(|d| {
                 assert_eq!(d.rule.id, "repo/duplicate-name");
                 assert_eq!(d.stage, Stage::Rule);
                 assert_eq!(d.pointer.as_deref(), Some("/metadata/name"));
@@ -140,6 +142,7 @@ fn the_duplicate_name_examples_fail_and_pass() {
                     origin: Origin::Repo,
                     display_name: name.trim_start_matches("# ").to_owned(),
                     path: name.trim_start_matches("# ").to_owned(),
+                    read_from: None,
                     source: None,
                     checked: validate_bytes(
                         body.as_bytes(),
@@ -150,7 +153,7 @@ fn the_duplicate_name_examples_fail_and_pass() {
                     ),
                 };
                 assert_eq!(result.checked.diagnostics, vec![], "{part}");
-                names.check(&result).map(|d| d.rule.id)
+                names.check(&result, u64::MAX).map(|d| d.rule.id)
             })
             .collect::<Vec<_>>()
     };
@@ -159,4 +162,82 @@ fn the_duplicate_name_examples_fail_and_pass() {
     };
     assert_eq!(found(rule.failing), vec![None, Some(rule.id)]);
     assert_eq!(found(rule.passing), vec![None, None]);
+}
+
+/// The notes of the findings of `names` (Playbooks, in this order).
+fn notes(names: &[&str]) -> Vec<Option<String>> {
+    let mut seen = DuplicateNames::default();
+    names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            let result = document(&format!("{index}.yaml"), &playbook(name));
+            seen.check(&result, u64::MAX).and_then(|d| d.note)
+        })
+        .collect()
+}
+
+#[test]
+fn the_fix_names_a_name_no_document_before_has() {
+    let note = |first: &str, free: &str| {
+        Some(format!(
+            "rename this one or \"{first}\", or merge them: no Playbook is named `{free}` yet"
+        ))
+    };
+    assert_eq!(notes(&["same", "same"]), [None, note("0.yaml", "same-2")]);
+    assert_eq!(
+        notes(&["same-2", "same", "same-3", "same"]),
+        [None, None, None, note("1.yaml", "same-4")]
+    );
+    // A number the name ends in is counted on from its stem.
+    assert_eq!(
+        notes(&["team-7", "team-7"]),
+        [None, note("0.yaml", "team-2")]
+    );
+    assert_eq!(notes(&["'-7'", "'-7'"]), [None, note("0.yaml", "-7-2")]);
+}
+
+#[test]
+fn both_names_are_placed_when_the_files_can_be_read_again() {
+    let temp = tempfile::tempdir().unwrap();
+    let on_disk = |file: &str, text: &str| {
+        let path = temp.path().join(file);
+        std::fs::write(&path, text).unwrap();
+        FileResult {
+            read_from: Some(path),
+            path: format!(".numinance/{file}"),
+            ..document(&format!(".numinance/{file}"), text)
+        }
+    };
+    let first = on_disk("a.yaml", &playbook("same"));
+    let second = on_disk("b.yaml", &format!("# b\n{}", playbook("same")));
+    let mut names = DuplicateNames::default();
+    assert_eq!(names.check(&first, u64::MAX), None);
+    let finding = names.check(&second, u64::MAX).unwrap();
+    let at = |line, column| Some(Position { line, column });
+    assert_eq!((finding.position, finding.end), (at(4, 18), at(4, 22)));
+    assert_eq!(finding.related.len(), 1);
+    let related = &finding.related[0];
+    assert_eq!(related.path, ".numinance/a.yaml");
+    assert_eq!((related.position, related.end), (at(3, 18), at(3, 22)));
+    assert_eq!(related.message, "the first Playbook named \"same\"");
+
+    // A file renamed since, or too large to read again: the finding stands,
+    // without the place numi cannot vouch for.
+    std::fs::write(temp.path().join("a.yaml"), playbook("renamed")).unwrap();
+    let finding = names.check(&second, 8).unwrap();
+    assert_eq!(finding.position, None);
+    assert_eq!(finding.related[0].position, None);
+    let finding = names.check(&second, u64::MAX).unwrap();
+    assert_eq!(finding.position, at(4, 18));
+    assert_eq!(finding.related[0].position, None);
+
+    // The bytes a renderer kept are placed as they are, not read again.
+    let kept = FileResult {
+        read_from: None,
+        source: Some(format!("# c\n# c\n{}", playbook("same")).into_bytes()),
+        ..second.clone()
+    };
+    let finding = names.check(&kept, u64::MAX).unwrap();
+    assert_eq!(finding.position, at(5, 18));
 }
