@@ -703,8 +703,8 @@ fn a_duplicate_name_points_at_both_documents_with_a_free_name() {
     ok       repo ".numinance/c.yaml" Playbook "same": 1 problem
     repo/duplicate-name
 
-      ⚠ documents of one kind have distinct names: Playbook "same" is already defined in ".numinance/
-      │ a.yaml"
+      ⚠ documents of one kind have distinct names: Playbook "same" is already
+      │ defined in ".numinance/a.yaml"
        ╭─[.numinance/c.yaml:5:9]
      4 │ metadata:
      5 │   name: same
@@ -712,7 +712,8 @@ fn a_duplicate_name_points_at_both_documents_with_a_free_name() {
        ·           ╰── "/metadata/name"
      6 │ spec: {change_type: bugfix}
        ╰────
-      help: rename this one or ".numinance/a.yaml", or merge them: no Playbook is named `same-3` yet
+      help: rename this one or ".numinance/a.yaml", or merge them: no Playbook is
+            named `same-3` yet
             the first Playbook named "same": .numinance/a.yaml:4:9
             `numi explain repo/duplicate-name` shows a failing and a passing example
     "#);
