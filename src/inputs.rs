@@ -566,22 +566,24 @@ fn display_order(a: &Path, b: &Path) -> Ordering {
 }
 
 fn names_in_display_order(a: &Path, a_name: &[u8], b: &Path, b_name: &[u8]) -> Ordering {
-    // Only a name that another extends with a byte below `/` sorts apart
-    // from plain byte order, and only if it is a folder: one look at the
-    // disk then, none otherwise.
-    let before_slash = |longer: &[u8], shorter: &[u8]| {
-        longer
-            .strip_prefix(shorter)
-            .and_then(|rest| rest.first())
-            .is_some_and(|&byte| byte < b'/')
-    };
-    if before_slash(b_name, a_name) && a.is_dir() {
+    // One comparison of the bytes both names have. Only a name that the
+    // other extends with a byte below `/` sorts apart from plain byte order,
+    // and only if it is a folder: one look at the disk then, none otherwise.
+    let shared = a_name.len().min(b_name.len());
+    let (a_head, a_rest) = a_name.split_at_checked(shared).unwrap_or((a_name, &[]));
+    let (b_head, b_rest) = b_name.split_at_checked(shared).unwrap_or((b_name, &[]));
+    match a_head.cmp(b_head) {
+        Ordering::Equal => {}
+        different => return different,
+    }
+    let before_slash = |rest: &[u8]| rest.first().is_some_and(|&byte| byte < b'/');
+    if before_slash(b_rest) && a.is_dir() {
         return Ordering::Greater;
     }
-    if before_slash(a_name, b_name) && b.is_dir() {
+    if before_slash(a_rest) && b.is_dir() {
         return Ordering::Less;
     }
-    a_name.cmp(b_name)
+    a_name.len().cmp(&b_name.len())
 }
 
 /// The bytes of a walked path's last component: what follows its last
