@@ -1,6 +1,7 @@
 //! Which files a run reads, under which display names, in which order.
 //! Nothing here reads a file's content.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 use std::fs;
@@ -199,13 +200,13 @@ pub fn stream_arguments<'a>(
             ),
             Ok(metadata) => FolderWalk::single(file_input(
                 file_display_name(path),
-                slashed(argument),
+                slashed(argument).into_owned(),
                 path,
                 &metadata,
             )),
             Err(error) => FolderWalk::single(Input {
                 display_name: file_display_name(path),
-                path: slashed(argument),
+                path: slashed(argument).into_owned(),
                 source: Err(io_reason(&error)),
             }),
         }
@@ -446,7 +447,7 @@ impl FolderWalk {
             if hidden {
                 return false;
             }
-            if entry.depth() > 0 {
+            if entry.depth() > 0 && !excluded.is_empty() {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
                 let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
                 if excluded.excludes_path(relative, is_dir) {
@@ -576,22 +577,24 @@ fn display_order(a: &Path, b: &Path) -> Ordering {
 }
 
 fn names_in_display_order(a: &Path, a_name: &[u8], b: &Path, b_name: &[u8]) -> Ordering {
-    // Only a name that another extends with a byte below `/` sorts apart
-    // from plain byte order, and only if it is a folder: one look at the
-    // disk then, none otherwise.
-    let before_slash = |longer: &[u8], shorter: &[u8]| {
-        longer
-            .strip_prefix(shorter)
-            .and_then(|rest| rest.first())
-            .is_some_and(|&byte| byte < b'/')
-    };
-    if before_slash(b_name, a_name) && a.is_dir() {
+    // One comparison of the bytes both names have. Only a name that the
+    // other extends with a byte below `/` sorts apart from plain byte order,
+    // and only if it is a folder: one look at the disk then, none otherwise.
+    let shared = a_name.len().min(b_name.len());
+    let (a_head, a_rest) = a_name.split_at_checked(shared).unwrap_or((a_name, &[]));
+    let (b_head, b_rest) = b_name.split_at_checked(shared).unwrap_or((b_name, &[]));
+    match a_head.cmp(b_head) {
+        Ordering::Equal => {}
+        different => return different,
+    }
+    let before_slash = |rest: &[u8]| rest.first().is_some_and(|&byte| byte < b'/');
+    if before_slash(b_rest) && a.is_dir() {
         return Ordering::Greater;
     }
-    if before_slash(a_name, b_name) && b.is_dir() {
+    if before_slash(a_rest) && b.is_dir() {
         return Ordering::Less;
     }
-    a_name.cmp(b_name)
+    a_name.len().cmp(&b_name.len())
 }
 
 /// The bytes of a walked path's last component: what follows its last
@@ -684,8 +687,9 @@ fn file_display_name(path: &Path) -> String {
 
 /// A folder argument joined with a `/` separated path inside it.
 fn join_given(argument: &str, inside: &str) -> String {
-    let mut joined = slashed(argument);
-    joined.reserve(inside.len() + 1);
+    // Every file of a folder argument is named here: one allocation.
+    let mut joined = String::with_capacity(argument.len() + 1 + inside.len());
+    joined.push_str(&slashed(argument));
     if !(joined.is_empty() || joined.ends_with('/')) {
         joined.push('/');
     }
@@ -694,16 +698,19 @@ fn join_given(argument: &str, inside: &str) -> String {
 }
 
 /// A path as typed, with the platform's separators written as `/`.
-fn slashed(path: &str) -> String {
+fn slashed(path: &str) -> Cow<'_, str> {
     if std::path::MAIN_SEPARATOR == '/' {
-        path.to_owned()
+        Cow::Borrowed(path)
     } else {
-        path.replace(std::path::MAIN_SEPARATOR, "/")
+        Cow::Owned(path.replace(std::path::MAIN_SEPARATOR, "/"))
     }
 }
 
 /// `path` relative to `base`, with `/` separators.
 fn relative_name(path: &Path, base: &Path) -> String {
+    if let Some(name) = joined_below(path, base) {
+        return name.to_owned();
+    }
     let relative = path.strip_prefix(base).unwrap_or(path);
     // Every file of a walk is named here: one string, no copy per part.
     let mut name = String::with_capacity(relative.as_os_str().len());
@@ -714,6 +721,29 @@ fn relative_name(path: &Path, base: &Path) -> String {
         name.push_str(&part.as_os_str().to_string_lossy());
     }
     name
+}
+
+/// What a walk of `base` joined to it to make `path`, when that is already
+/// the name [`relative_name`] would build: `/` separated, UTF-8, each part
+/// a name (not empty, not `.`). The walker joins the names it reads to
+/// their folder, so this is every walked path but those under a base
+/// written with a `.` or doubled separator past its start; a file is
+/// named once, without taking the path apart.
+fn joined_below<'p>(path: &'p Path, base: &Path) -> Option<&'p str> {
+    if std::path::MAIN_SEPARATOR != '/' {
+        return None;
+    }
+    let base = base.as_os_str().as_encoded_bytes();
+    let rest = path.as_os_str().as_encoded_bytes().strip_prefix(base)?;
+    let rest = match rest.strip_prefix(b"/") {
+        Some(rest) => rest,
+        None if base.is_empty() || base.ends_with(b"/") => rest,
+        None => return None,
+    };
+    let rest = std::str::from_utf8(rest).ok()?;
+    rest.split('/')
+        .all(|part| !part.is_empty() && part != ".")
+        .then_some(rest)
 }
 
 fn walk_reason(error: &ignore::Error) -> String {
@@ -752,6 +782,63 @@ mod tests {
             .iter()
             .map(|input| (input.display_name.as_str(), input.path.as_str()))
             .collect()
+    }
+
+    /// The name built from the path's components, as a path the walker
+    /// did not make is named.
+    fn by_components(path: &str, base: &str) -> String {
+        let relative = Path::new(path)
+            .strip_prefix(base)
+            .unwrap_or(Path::new(path));
+        let parts: Vec<String> = relative
+            .components()
+            .map(|part| part.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        parts.join("/")
+    }
+
+    #[test]
+    fn a_walked_path_is_named_as_its_components_name_it() {
+        let cases = [
+            ("conf/a.yaml", "conf", "a.yaml"),
+            ("conf/sub/a.yaml", "conf", "sub/a.yaml"),
+            ("conf/a.yaml", "conf/", "a.yaml"),
+            ("./a.yaml", ".", "a.yaml"),
+            ("./.numinance/p/a.yaml", ".", ".numinance/p/a.yaml"),
+            ("a/./b/c.yaml", "a/./b", "c.yaml"),
+            ("a/./b/c.yaml", "a", "b/c.yaml"),
+            ("a//b/c.yaml", "a", "b/c.yaml"),
+            ("a/b//c.yaml", "a", "b/c.yaml"),
+            ("a/b/c.yaml/", "a", "b/c.yaml"),
+            ("a/../b.yaml", "a", "../b.yaml"),
+            ("ab/c.yaml", "a", "ab/c.yaml"),
+            ("conf", "conf", ""),
+            ("conf/", "conf/", ""),
+            ("other/a.yaml", "conf", "other/a.yaml"),
+        ];
+        for (path, base, name) in cases {
+            assert_eq!(
+                relative_name(Path::new(path), Path::new(base)),
+                name,
+                "{path} in {base}"
+            );
+            assert_eq!(by_components(path, base), name, "{path} in {base}");
+        }
+        // Taken as the walker joined it, without the components.
+        assert_eq!(
+            joined_below(Path::new("conf/sub/a.yaml"), Path::new("conf")),
+            Some("sub/a.yaml")
+        );
+        assert_eq!(joined_below(Path::new("a//b/c.yaml"), Path::new("a")), None);
+        assert_eq!(joined_below(Path::new("ab/c.yaml"), Path::new("a")), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_walked_name_that_is_not_utf8_is_named_lossily() {
+        use std::os::unix::ffi::OsStrExt;
+        let path = Path::new(std::ffi::OsStr::from_bytes(b"conf/caf\xe9.yaml"));
+        assert_eq!(relative_name(path, Path::new("conf")), "caf\u{fffd}.yaml");
     }
 
     #[test]

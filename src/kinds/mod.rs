@@ -200,9 +200,8 @@ pub fn no_rules(_subject: &Subject<'_>) -> Vec<Diagnostic> {
 
 /// `metadata.name`, the name of a document of the kinds that carry one.
 pub fn metadata_name(value: &Value) -> Option<String> {
-    value
-        .get("metadata")
-        .and_then(|metadata| metadata.get("name"))
+    checks::field(value, "metadata")
+        .and_then(|metadata| checks::field(metadata, "name"))
         .and_then(Value::as_str)
         .map(str::to_owned)
 }

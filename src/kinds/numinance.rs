@@ -49,7 +49,7 @@ pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
         )
         .at_pointer("/kind")
     };
-    match value.get("kind") {
+    match super::checks::field(value, "kind") {
         None => Err(refused("the document has no kind".to_owned())),
         Some(Value::String(name)) => FAMILY
             .kinds

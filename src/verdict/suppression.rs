@@ -21,6 +21,10 @@
 //! (`suppression/unused`) are findings of their own, made after the
 //! comments have had their say, so only `numi.toml` can turn them off.
 
+use std::sync::LazyLock;
+
+use memchr::memmem;
+
 use crate::diagnostic::stages::project::{UNKNOWN_RULE, UNUSED};
 use crate::diagnostic::{Diagnostic, Position, RuleDoc, Stage};
 use crate::kinds::{self, Role};
@@ -31,6 +35,11 @@ use crate::yaml::LineIndex;
 use crate::yaml::comments::{self, Comment};
 
 const MARKER: &str = "numi: ignore[";
+
+/// The search for [`MARKER`], built once: building it costs more than
+/// searching a policy document with it, and every document is searched.
+static MARKER_FINDER: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(MARKER));
 
 /// One suppression comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +58,7 @@ struct Suppression {
 /// to its suppressed ones.
 pub fn apply(checked: &mut Checked, text: &[u8]) {
     // The marker is rare: only a text that holds it is parsed for comments.
-    if memchr::memmem::find(text, MARKER.as_bytes()).is_none() {
+    if MARKER_FINDER.find(text).is_none() {
         return;
     }
     let Ok(text) = std::str::from_utf8(text) else {

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::kinds::checks::rule_fails;
+use crate::kinds::checks::{field, rule_fails};
 
 /// 100 percent, in basis points.
 const MAX_RATE: u64 = 10_000;
@@ -20,15 +20,12 @@ const RATES: [&str; 3] = [
 
 pub fn check(document: &Value) -> Vec<Diagnostic> {
     // Two lookups by key: a JSON pointer would copy each of its steps.
-    let Some(qualification) = document
-        .get("spec")
-        .and_then(|spec| spec.get("qualification"))
+    let Some(qualification) = field(document, "spec").and_then(|spec| field(spec, "qualification"))
     else {
         return Vec::new();
     };
     let mut found = Vec::new();
-    if qualification
-        .get("min_runs")
+    if field(qualification, "min_runs")
         .and_then(Value::as_u64)
         .unwrap_or(0)
         == 0
@@ -39,17 +36,17 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
             "/spec/qualification/min_runs".to_owned(),
         ));
     }
-    for field in RATES {
-        let Some(rate) = qualification.get(field).and_then(Value::as_u64) else {
+    for name in RATES {
+        let Some(rate) = field(qualification, name).and_then(Value::as_u64) else {
             continue;
         };
         if rate > MAX_RATE {
             found.push(rule_fails(
                 &super::catalogue::RATE_BOUND,
                 &format!(
-                    "a Playbook qualification rate is at most {MAX_RATE} basis points: {field} is {rate}"
+                    "a Playbook qualification rate is at most {MAX_RATE} basis points: {name} is {rate}"
                 ),
-                format!("/spec/qualification/{field}"),
+                format!("/spec/qualification/{name}"),
             ));
         }
     }
