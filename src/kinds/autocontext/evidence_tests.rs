@@ -59,6 +59,27 @@ fn rules_after(path: &Path, value: &Value, change: impl FnOnce(&mut Value)) -> V
     found
 }
 
+/// Rewrites the file with `change` applied, and gives each rule that fails
+/// with its message.
+fn diagnostics_after(
+    path: &Path,
+    value: &Value,
+    change: impl FnOnce(&mut Value),
+) -> Vec<(String, String)> {
+    let mut changed = value.clone();
+    change(&mut changed);
+    write(path, &changed);
+    let bytes = fs::read(path).unwrap();
+    let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
+    let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    write(path, value);
+    checked
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule.id.to_owned(), d.message.clone()))
+        .collect()
+}
+
 fn policy() -> Value {
     json!({"min_screen_pairs": 1, "min_confirmation_pairs": 2, "max_confirmation_pairs": 2,
            "min_heldout_pairs": 1, "min_effect": 0.0, "confidence_z": 1.96})
@@ -346,10 +367,14 @@ fn attribution(store: &Store) -> Value {
             "attribution": {
                 "attribution_id": id, "component_kind": "hints", "component_key": "hints",
                 "component_digest": hints["digest"], "evidence_level": "causal_ablation",
-                "effect": 0.2, "evaluator_epoch": "epoch-1", "trial_cohort": "c",
+                "effect": 0.2, "confidence": 0.25, "evaluator_epoch": "epoch-1",
+                "trial_cohort": "c", "token_cost": 1,
                 "last_tested_bundle_digest": store.added, "comparison_bundle_digest": store.base,
+                "tested_at": "evaluator:epoch-1", "disposition": "retained",
                 "classification_neutral_effect": 0.0, "classification_high_token_cost": 256,
                 "trial_ids": [held_out], "matched_pair_keys": [pair], "source_trial_digests": [source],
+                "interaction_component_digests": [], "supersedes_attribution_id": null,
+                "legacy_unverified": false,
             },
             "manifest_diff_digest": diff["digest"],
             "trial_ids": [held_out],
@@ -379,9 +404,11 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             &artifact,
             |value| value["source_trials"][0]["with_component_score"] = json!(0.9)
         ),
-        // The source trial's own digest changes with it.
+        // The source trial's own digest changes with it, and the effect
+        // it gives.
         [
             "autocontext/attribution-digest",
+            "autocontext/attribution-recomputed",
             "autocontext/attribution-digest"
         ]
     );
@@ -392,7 +419,11 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             &artifact,
             |value| value["attributions"][0]["attribution"]["trial_cohort"] = json!("d")
         ),
-        ["autocontext/attribution-digest"]
+        // The id binds it, and its source trials are of another cohort.
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-recomputed"
+        ]
     );
     assert_eq!(
         rules_after(
@@ -427,6 +458,51 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             "autocontext/attribution-digest",
             "autocontext/attribution-digest",
             "autocontext/attribution-diff"
+        ]
+    );
+
+    // Its figures are recomputed from its source trials.
+    for (field, edited) in [
+        ("effect", json!(0.3)),
+        ("confidence", json!(1.0)),
+        ("disposition", json!("harmful")),
+        ("token_cost", json!(2)),
+        ("tested_at", json!("evaluator:epoch-2")),
+        ("interaction_component_digests", json!(["sha256:other"])),
+    ] {
+        let found = diagnostics_after(&path, &artifact, |value| {
+            value["attributions"][0]["attribution"][field] = edited.clone();
+        });
+        assert_eq!(
+            found
+                .iter()
+                .map(|(rule, _)| rule.as_str())
+                .collect::<Vec<_>>(),
+            ["autocontext/attribution-recomputed"],
+            "{field}"
+        );
+        assert!(
+            found[0].1.starts_with(&format!("{field} is ")),
+            "{field}: {}",
+            found[0].1
+        );
+    }
+    let found = diagnostics_after(&path, &artifact, |value| {
+        value["attributions"][0]["attribution"]["effect"] = json!(0.25);
+    });
+    assert_eq!(
+        found[0].1,
+        "effect is 0.25, recomputed 0.2 from its source trials"
+    );
+    // A stricter classification policy that changes the disposition is
+    // bound by the id; the disposition it gives is recomputed.
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            value["attributions"][0]["attribution"]["classification_neutral_effect"] = json!(0.5);
+        }),
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-recomputed"
         ]
     );
 

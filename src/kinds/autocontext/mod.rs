@@ -16,6 +16,7 @@ mod manifest_diff;
 mod matched_trials;
 mod negative_result;
 mod promotion;
+mod python_float;
 
 #[cfg(test)]
 mod evidence_tests;
