@@ -4,6 +4,7 @@
 //! autocontext's Python and TypeScript runtimes (see docs/autocontext.md).
 
 pub mod manifest;
+pub mod statistics;
 pub mod store;
 
 mod active;
