@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::causal_attribution::pure_addition_problem;
+use super::false_promotion::state_digest;
 use super::manifest;
 use super::matched_trials::pair_key;
 use super::negative_result::allows_negative_result;
@@ -718,4 +719,99 @@ fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
             Value::String("0".repeat(64))),
         ["autocontext/promotion-diff"]
     );
+}
+
+/// The campaign state autocontext 0.18.0 wrote for the false-promotion
+/// parity fixture's first reservation
+/// (`CampaignFalsePromotionController.reserve_confirmation_policy`).
+fn campaign_state() -> Value {
+    json!({
+      "campaign_id": "parity-campaign",
+      "fixture_history_complete": true,
+      "fixture_reservations": [],
+      "policy": {
+        "allocation_decay": 0.5, "effect_lower_bound": -1.0, "effect_upper_bound": 1.0,
+        "familywise_alpha": 0.08, "min_independent_confirmation_blocks": 2,
+        "require_disjoint_lane_blocks": true, "robust_method": "cluster_t"
+      },
+      "reservations": [{
+        "allocated_alpha": 0.04, "campaign_id": "parity-campaign",
+        "candidate_digest": "75a28f4545645422e2ab8d893ed58d10f7366109674f5486bb3b12948f498ff0",
+        "candidate_index": 0,
+        "confirmation_policy_digest": "c1249fd5370550ecaefaaa9ef38aebcb81b8ebea288dcd6adccdc15dbf64c808",
+        "evaluator_epoch": "epoch-1", "evidence_digest": null,
+        "incumbent_digest": "fec99f571c2b82be5e6056da3e4e9ee4492187348a63474eb33d4f13c4f10f63",
+        "independent_confirmation_blocks": 0, "independent_heldout_blocks": 0,
+        "reason": null, "required_confidence_z": 2.053748910632, "status": "reserved"
+      }],
+      "schema_version": 2,
+      "state_digest": "f6ed3d2ce3e0c825171b5fb8af77c4de9d80e5649073a01aafbb9cce674ce8d5"
+    })
+}
+
+#[test]
+fn a_campaign_state_in_the_store_verifies_its_digest_and_every_allocation() {
+    let store = Store::new();
+    let path = store
+        .root
+        .join("promotion-risk/parity-campaign/false-promotion.json");
+    let state = campaign_state();
+    write(&path, &state);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    assert_eq!(
+        rules_after(&path, &state, |value| value["reservations"][0]["status"] =
+            json!("authorized")),
+        ["autocontext/campaign-state-digest"]
+    );
+    // An edited alpha or threshold, with the digest recomputed to match:
+    // the allocation itself is recomputed.
+    let resealed = |change: fn(&mut Value)| {
+        move |value: &mut Value| {
+            change(value);
+            value["state_digest"] = json!(state_digest(value).unwrap());
+        }
+    };
+    let found = diagnostics_after(
+        &path,
+        &state,
+        resealed(|value| value["reservations"][0]["allocated_alpha"] = json!(0.05)),
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "autocontext/campaign-allocation");
+    assert_eq!(
+        found[0].1,
+        "reservation 0: allocated_alpha is 0.05, the policy allots 0.04"
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|value| value["reservations"][0]["required_confidence_z"] = json!(1.96))
+        ),
+        ["autocontext/campaign-allocation"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|value| value["reservations"][0]["candidate_index"] = json!(1))
+        ),
+        ["autocontext/campaign-allocation"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|value| value["policy"]["allocation_decay"] = json!(1.5))
+        ),
+        ["autocontext/campaign-allocation"]
+    );
+
+    // In another campaign's folder it is refused.
+    let elsewhere = store
+        .root
+        .join("promotion-risk/other-campaign/false-promotion.json");
+    write(&elsewhere, &state);
+    assert_eq!(rules_at(&elsewhere), ["autocontext/campaign-state-digest"]);
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::catalogue;
 use super::{sorted, strings};
 use crate::diagnostic::Diagnostic;
-use crate::kinds::autocontext::python_float::fmean;
+use crate::kinds::autocontext::statistics::fmean;
 use crate::kinds::autocontext::{fails, text};
 
 /// The fields every source trial of an attribution shares with it; the
@@ -148,7 +148,7 @@ pub fn figure_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Di
         );
         return found;
     };
-    let Some(effect) = fmean(&effects).map(round_six) else {
+    let Ok(effect) = fmean(&effects).map(round_six) else {
         differs(
             "effect",
             recorded("effect"),
