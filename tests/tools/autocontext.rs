@@ -33,6 +33,10 @@ pub const TOOL: Tool = Tool {
             an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it,
         ),
         (
+            "autocontext::a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails",
+            a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails,
+        ),
+        (
             "autocontext::a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict",
             a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict,
         ),
@@ -464,6 +468,56 @@ fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python
     write_json(path, &written);
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(python, temp.path(), &["--campaign"]);
+    let state = store_path(&knowledge, "promotion-risk/run-1/false-promotion.json");
+    let autocontext_accepts = || {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+        python
+            .command()
+            .arg(&script)
+            .arg(&knowledge)
+            .arg("--check-campaign")
+            .status()
+            .expect("python runs")
+            .success()
+    };
+    assert!(autocontext_accepts());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("AutocontextCampaignState"),
+        "{}",
+        run.stdout
+    );
+
+    // A larger alpha for the authorized candidate, the digest resealed so
+    // that only the allocation is wrong.
+    let written = json_at(&state);
+    assert_eq!(written["reservations"][0]["status"], "authorized");
+    let mut value = written.clone();
+    value["reservations"][0]["allocated_alpha"] = Value::from(0.05);
+    value["state_digest"] =
+        Value::String(numi::kinds::autocontext::false_promotion::state_digest(&value).unwrap());
+    write_json(&state, &value);
+    assert!(!autocontext_accepts());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    let failing: Vec<String> = statuses(&run.stdout)
+        .into_iter()
+        .filter(|(status, _)| status != "ok")
+        .map(|(_, name)| name)
+        .collect();
+    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    assert!(state.ends_with(&failing[0]), "{}", run.stdout);
+    assert!(
+        run.transcript().contains("allocated_alpha is 0.05"),
+        "{}",
+        run.transcript()
+    );
 }
 
 fn a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict(python: &Program) {
