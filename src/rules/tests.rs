@@ -42,6 +42,7 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/promotion-diff",
     "autocontext/campaign-state-digest",
     "autocontext/campaign-allocation",
+    "autocontext/campaign-gate",
     "read/io",
     "internal/shape",
     "internal/panic",

@@ -518,6 +518,25 @@ fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(p
         "{}",
         run.transcript()
     );
+
+    // What the gate decided is replayed from the candidate's matched
+    // trials: a block count it does not give is refused, resealed or not.
+    let mut value = written.clone();
+    value["reservations"][0]["independent_confirmation_blocks"] = Value::from(3);
+    value["state_digest"] =
+        Value::String(numi::kinds::autocontext::false_promotion::state_digest(&value).unwrap());
+    write_json(&state, &value);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.transcript()
+            .contains("independent_confirmation_blocks is 3, the gate counts 2"),
+        "{}",
+        run.transcript()
+    );
+    write_json(&state, &written);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
 }
 
 fn a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict(python: &Program) {

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[CAMPAIGN_STATE_DIGEST, CAMPAIGN_ALLOCATION];
+pub const RULES: &[RuleDoc] = &[CAMPAIGN_STATE_DIGEST, CAMPAIGN_ALLOCATION, CAMPAIGN_GATE];
 
 pub const CAMPAIGN_STATE_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/campaign-state-digest",
@@ -32,6 +32,22 @@ decay to the index; the two-sided normal threshold of that alpha, rounded up to 
 its share: a larger alpha, or a lower threshold, promotes on weaker evidence than the campaign \
 reserved. numi recomputes both as autocontext does, to the bit.\n\nRestore the state autocontext \
 wrote.",
+    failing: "",
+    passing: "",
+};
+
+pub const CAMPAIGN_GATE: RuleDoc = RuleDoc {
+    id: "autocontext/campaign-gate",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A reservation the campaign gate decided (authorized or blocked) is bound to its \
+candidate's matched_trials.json in the store (evidence_digest, confirmation_policy_digest), and its \
+status, reason and independent confirmation and held-out blocks are what the gate gives on those \
+trials, replayed as autocontext's _evaluate_evidence replays them.",
+    explanation: "The gate clusters the trials by fixture into independent blocks and authorizes \
+promotion only when a campaign-adjusted interval over the confirmation blocks clears the minimum \
+effect; a decision that the trials do not give promoted, or blocked, a candidate on evidence it \
+does not hold.\n\nRestore the state and the matched trials autocontext wrote.",
     failing: "",
     passing: "",
 };

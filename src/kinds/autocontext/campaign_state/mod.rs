@@ -10,12 +10,18 @@ mod catalogue;
 
 use serde_json::{Map, Value};
 
-use super::false_promotion::{CampaignPolicy, required_confidence_z, state_digest};
+use super::candidate_file;
+use super::false_promotion::{
+    CampaignPolicy, GatePolicy, Lane, Observation, evaluate_evidence, required_confidence_z,
+    state_digest,
+};
+use super::manifest::is_hex_digest;
 use super::store::Place;
 use super::{fails, store_of, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::Location;
 
 pub const KIND: Kind = Kind {
     name: "AutocontextCampaignState",
@@ -85,7 +91,126 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         )),
     }
     found.extend(allocation_checks(value, campaign_id));
+    if let (Some(store), Ok(policy)) = (
+        store_of(&subject.location),
+        CampaignPolicy::from_value(value.get("policy").unwrap_or(&Value::Null)),
+    ) {
+        let reservations = value
+            .get("reservations")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (index, reservation) in reservations.iter().enumerate() {
+            if let Some(problem) =
+                gate_problem(&subject.location, &store.root, &policy, reservation)
+            {
+                found.push(fails(
+                    &catalogue::CAMPAIGN_GATE,
+                    format!("reservation {index}: {problem}"),
+                    &format!("/reservations/{index}/status"),
+                ));
+            }
+        }
+    }
     found
+}
+
+/// Why a reservation the gate decided is not what the gate gives on its
+/// candidate's matched trials, if it is not.
+fn gate_problem(
+    location: &Location<'_>,
+    root: &std::path::Path,
+    policy: &CampaignPolicy,
+    reservation: &Value,
+) -> Option<String> {
+    let status = text(reservation, "status")?;
+    if status != "authorized" && status != "blocked" {
+        return None;
+    }
+    let digest = text(reservation, "candidate_digest").filter(|digest| is_hex_digest(digest))?;
+    let evidence = match candidate_file(location, root, digest, "matched_trials.json") {
+        Ok(evidence) => evidence,
+        Err(reason) => {
+            return Some(format!(
+                "the gate's evidence, candidates/{digest}/matched_trials.json: {reason}"
+            ));
+        }
+    };
+    let trials = evidence
+        .get("trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut sorted: Vec<&Value> = trials.iter().collect();
+    sorted.sort_by(|left, right| text(left, "pair_key").cmp(&text(right, "pair_key")));
+    let sorted = Value::from(sorted.into_iter().cloned().collect::<Vec<_>>());
+    let evidence_digest = canonical::sha256_hex(&sorted).ok();
+    if text(reservation, "evidence_digest") != evidence_digest.as_deref() {
+        return Some(format!(
+            "evidence_digest is not the digest of candidates/{digest}/matched_trials.json's trials \
+             (computed {})",
+            evidence_digest.unwrap_or_default()
+        ));
+    }
+    if evidence.get("confirmation_policy_digest") != reservation.get("confirmation_policy_digest") {
+        return Some(format!(
+            "candidates/{digest}/matched_trials.json was gathered under another confirmation \
+             policy than the one reserved"
+        ));
+    }
+    let confirmation = GatePolicy::from_value(evidence.get("confirmation_policy")?).ok()?;
+    let observations: Option<Vec<Observation>> = trials
+        .iter()
+        .map(|trial| {
+            Some(Observation {
+                lane: Lane::named(text(trial, "lane")?)?,
+                block: text(trial, "fixture_digest")?.to_owned(),
+                delta: trial.get("candidate_score")?.as_f64()?
+                    - trial.get("incumbent_score")?.as_f64()?,
+            })
+        })
+        .collect();
+    let Some(outcome) = observations
+        .and_then(|observations| evaluate_evidence(policy, &confirmation, &observations))
+    else {
+        return Some("the gate cannot be replayed on its matched trials".to_owned());
+    };
+    let replayed_status = if outcome.authorized {
+        "authorized"
+    } else {
+        "blocked"
+    };
+    let written = |field: &str| {
+        reservation
+            .get(field)
+            .map_or_else(|| "missing".to_owned(), Value::to_string)
+    };
+    let counts = [
+        (
+            "independent_confirmation_blocks",
+            outcome.independent_confirmation_blocks,
+        ),
+        (
+            "independent_heldout_blocks",
+            outcome.independent_heldout_blocks,
+        ),
+    ];
+    if status != replayed_status || text(reservation, "reason") != Some(outcome.reason) {
+        return Some(format!(
+            "status {status} ({}), the gate gives {replayed_status} ({:?}) on the matched trials",
+            written("reason"),
+            outcome.reason
+        ));
+    }
+    counts
+        .iter()
+        .find(|(field, count)| {
+            reservation.get(*field).and_then(Value::as_u64) != Some(*count as u64)
+        })
+        .map(|(field, count)| {
+            format!(
+                "{field} is {}, the gate counts {count} on the matched trials",
+                written(field)
+            )
+        })
 }
 
 /// The policy, the numbering of the reservations and each one's alpha and
