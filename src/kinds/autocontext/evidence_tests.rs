@@ -762,7 +762,12 @@ fn a_campaign_state_in_the_store_verifies_its_digest_and_every_allocation() {
     assert_eq!(
         rules_after(&path, &state, |value| value["reservations"][0]["status"] =
             json!("authorized")),
-        ["autocontext/campaign-state-digest"]
+        // And an authorization the gate never gave: the store holds no
+        // matched trials for it to be replayed from.
+        [
+            "autocontext/campaign-state-digest",
+            "autocontext/campaign-gate"
+        ]
     );
     // An edited alpha or threshold, with the digest recomputed to match:
     // the allocation itself is recomputed.
