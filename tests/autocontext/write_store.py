@@ -1,6 +1,7 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
-Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials]
+Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign]
+       write_store.py KNOWLEDGE_DIR --check-campaign
 
 Bootstraps a baseline; has autocontext's ContextBundlePromotionCoordinator
 evaluate two candidates (one adds a component and is confirmed and promoted,
@@ -14,7 +15,11 @@ emoji, which json.dumps writes as a surrogate pair escape. With
 matched_trials.json in its schema-1 form, a bare array of autocontext's
 MatchedTrial rows keyed by their legacy pair identity, as releases before
 the schema-2 envelope wrote it (0.18.0 reads that form but no longer writes
-it).
+it). With --campaign the coordinator runs under a campaign's
+false-promotion controller rooted, as autocontext's live runtime roots it,
+at the store's promotion-risk/, and stops after the promoted candidate;
+--check-campaign then loads that campaign's state with autocontext's own
+controller.
 """
 
 import json
@@ -31,6 +36,7 @@ from autocontext.context_bundles.models import (
     MatchedTrial,
     TrialLane,
 )
+from autocontext.context_bundles.false_promotion import CampaignFalsePromotionController
 from autocontext.context_bundles.promotion import (
     ContextBundleEvaluationOutcome,
     ContextBundleEvaluationUnit,
@@ -38,6 +44,7 @@ from autocontext.context_bundles.promotion import (
 )
 
 SCENARIO = "demo"
+CAMPAIGN = "run-1"
 EPOCH = "epoch-1"
 POLICY = ConfirmationPolicy(
     min_screen_pairs=1,
@@ -77,12 +84,36 @@ class ScoringByContent:
         return ContextBundleEvaluationOutcome(score=score)
 
 
+def campaign_root(knowledge: Path) -> Path:
+    """Where autocontext's live runtime keeps its campaigns: in the store."""
+    return knowledge / SCENARIO / "context_bundles" / "promotion-risk"
+
+
+def check_campaign(knowledge: Path) -> None:
+    """Loads the campaign's state with autocontext's own controller, which
+    verifies its digest and every allocation; exits 1 if it refuses."""
+    try:
+        CampaignFalsePromotionController(campaign_root(knowledge)).reservations(CAMPAIGN)
+    except ValueError as error:
+        print(f"refused: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
 def main() -> None:
+    if "--check-campaign" in sys.argv[2:]:
+        check_campaign(Path(sys.argv[1]))
+        return
     store = ContextBundleStore(Path(sys.argv[1]))
     first = "Answer in one line \U0001f600." if "--non-ascii" in sys.argv[2:] else "Answer in one line."
     baseline = store.bootstrap(bundle(first, None))
+    campaign = {}
+    if "--campaign" in sys.argv[2:]:
+        campaign = {
+            "false_promotion_controller": CampaignFalsePromotionController(campaign_root(Path(sys.argv[1]))),
+            "campaign_id": CAMPAIGN,
+        }
     coordinator = ContextBundlePromotionCoordinator(
-        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY
+        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY, **campaign
     )
 
     # One pure addition: confirmed, attributed and promoted.
@@ -90,6 +121,10 @@ def main() -> None:
     store.propose(better, source_run_id="run-1", source_generation=1)
     promoted = coordinator.evaluate_candidate(SCENARIO, better.digest)
     assert promoted.promotion is not None, promoted.comparison
+    if campaign:
+        # The campaign reserves each candidate's fixtures for good: the
+        # next candidate would need fixtures of its own.
+        return
 
     # Fails the screen: rejected, with its negative result.
     worse = bundle("Answer at length.", better.digest, hints=True)

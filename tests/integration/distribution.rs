@@ -73,12 +73,13 @@ fn files_under(root: &Path) -> Vec<PathBuf> {
 #[test]
 fn long_version_names_the_kinds_and_their_api_versions() {
     let result = numi(checkout(), &["--version"]);
-    insta::assert_snapshot!(result.transcript(), @r#"
+    insta::assert_snapshot!(result.transcript(), @"
     exit: 0
     --- stdout
     numi 0.1.0
     AutocontextActivePointer      -                       produced
     AutocontextBundle             -                       produced
+    AutocontextCampaignState      -                       produced
     AutocontextCandidateRecord    -                       produced
     AutocontextCausalAttribution  -                       produced
     AutocontextEvaluatorPlan      -                       produced
@@ -96,7 +97,7 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     PromotionDecided              numinance.dev/v1        produced       inferred
     PromotionProposed             numinance.dev/v1        produced       inferred
     QualificationUpdated          numinance.dev/v1        produced       inferred
-    "#);
+    ");
     assert!(
         result
             .stdout
@@ -119,11 +120,12 @@ fn short_version_is_one_line() {
 #[test]
 fn schema_list_names_every_kind() {
     let result = numi(checkout(), &["schema", "--list"]);
-    insta::assert_snapshot!(result.transcript(), @r#"
+    insta::assert_snapshot!(result.transcript(), @"
     exit: 0
     --- stdout
     AutocontextActivePointer      -                       produced
     AutocontextBundle             -                       produced
+    AutocontextCampaignState      -                       produced
     AutocontextCandidateRecord    -                       produced
     AutocontextCausalAttribution  -                       produced
     AutocontextEvaluatorPlan      -                       produced
@@ -141,7 +143,7 @@ fn schema_list_names_every_kind() {
     PromotionDecided              numinance.dev/v1        produced       inferred
     PromotionProposed             numinance.dev/v1        produced       inferred
     QualificationUpdated          numinance.dev/v1        produced       inferred
-    "#);
+    ");
 }
 
 #[test]
@@ -172,7 +174,7 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     assert!(
         result.stderr.contains(
             "[possible values: AutocontextActivePointer, AutocontextBundle, \
-             AutocontextCandidateRecord, AutocontextCausalAttribution, AutocontextEvaluatorPlan, \
+             AutocontextCampaignState, AutocontextCandidateRecord, AutocontextCausalAttribution, AutocontextEvaluatorPlan, \
              AutocontextManifestDiff, AutocontextMatchedTrials, AutocontextNegativeResult, \
              AutocontextPromotion, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
              PromotionDecided, PromotionProposed, QualificationUpdated]"

@@ -33,6 +33,14 @@ pub const TOOL: Tool = Tool {
             comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_each_edit_is_refused_by_both,
         ),
         (
+            "autocontext::an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it",
+            an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it,
+        ),
+        (
+            "autocontext::a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails",
+            a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails,
+        ),
+        (
             "autocontext::a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict",
             a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict,
         ),
@@ -385,6 +393,153 @@ fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails(pyt
         "{}",
         run.stdout
     );
+}
+
+/// autocontext's own reader (`reconstruct_manifest_verified_causal_credit`)
+/// on the attribution of candidate `digest`: its refusal, if it refuses.
+fn autocontext_refuses_attribution(
+    python: &Program,
+    knowledge: &Path,
+    digest: &str,
+) -> Option<String> {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/read_attribution.py");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(knowledge)
+        .arg(digest)
+        .output()
+        .expect("python runs");
+    (!output.status.success()).then(|| String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    let attributions: Vec<PathBuf> = fs::read_dir(store_path(&knowledge, "candidates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path().join("causal_attribution.json"))
+        .filter(|path| path.is_file())
+        .collect();
+    let [path] = attributions.as_slice() else {
+        panic!("one causal attribution: {attributions:?}");
+    };
+    let digest = path
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str())
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        autocontext_refuses_attribution(python, &knowledge, &digest),
+        None
+    );
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+
+    let written = json_at(path);
+    let effect = written["attributions"][0]["attribution"]["effect"].clone();
+    let cases: [(&str, Value); 4] = [
+        ("effect", Value::from(effect.as_f64().unwrap() + 0.01)),
+        ("confidence", Value::from(1.0)),
+        ("disposition", Value::String("harmful".to_owned())),
+        ("token_cost", Value::from(1)),
+    ];
+    for (field, edited) in cases {
+        let mut value = written.clone();
+        value["attributions"][0]["attribution"][field] = edited;
+        write_json(path, &value);
+        let refusal = autocontext_refuses_attribution(python, &knowledge, &digest);
+        assert!(refusal.is_some(), "autocontext accepts an edited {field}");
+        let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+        assert_ne!(run.code, 0, "{field}: {}", run.transcript());
+        let failing: Vec<String> = statuses(&run.stdout)
+            .into_iter()
+            .filter(|(status, _)| status != "ok")
+            .map(|(_, name)| name)
+            .collect();
+        assert_eq!(failing.len(), 1, "{field}: {}", run.stdout);
+        assert!(path.ends_with(&failing[0]), "{field}: {}", run.stdout);
+        let transcript = run.transcript();
+        assert!(
+            transcript.contains(&format!("{field} is "))
+                && transcript.contains("from its source trials"),
+            "{field}: {transcript}"
+        );
+    }
+    write_json(path, &written);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(python, temp.path(), &["--campaign"]);
+    let state = store_path(&knowledge, "promotion-risk/run-1/false-promotion.json");
+    let autocontext_accepts = || {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+        python
+            .command()
+            .arg(&script)
+            .arg(&knowledge)
+            .arg("--check-campaign")
+            .status()
+            .expect("python runs")
+            .success()
+    };
+    assert!(autocontext_accepts());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("AutocontextCampaignState"),
+        "{}",
+        run.stdout
+    );
+
+    // A larger alpha for the authorized candidate, the digest resealed so
+    // that only the allocation is wrong.
+    let written = json_at(&state);
+    assert_eq!(written["reservations"][0]["status"], "authorized");
+    let mut value = written.clone();
+    value["reservations"][0]["allocated_alpha"] = Value::from(0.05);
+    value["state_digest"] =
+        Value::String(numi::kinds::autocontext::false_promotion::state_digest(&value).unwrap());
+    write_json(&state, &value);
+    assert!(!autocontext_accepts());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    let failing: Vec<String> = statuses(&run.stdout)
+        .into_iter()
+        .filter(|(status, _)| status != "ok")
+        .map(|(_, name)| name)
+        .collect();
+    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    assert!(state.ends_with(&failing[0]), "{}", run.stdout);
+    assert!(
+        run.transcript().contains("allocated_alpha is 0.05"),
+        "{}",
+        run.transcript()
+    );
+
+    // What the gate decided is replayed from the candidate's matched
+    // trials: a block count it does not give is refused, resealed or not.
+    let mut value = written.clone();
+    value["reservations"][0]["independent_confirmation_blocks"] = Value::from(3);
+    value["state_digest"] =
+        Value::String(numi::kinds::autocontext::false_promotion::state_digest(&value).unwrap());
+    write_json(&state, &value);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_ne!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.transcript()
+            .contains("independent_confirmation_blocks is 3, the gate counts 2"),
+        "{}",
+        run.transcript()
+    );
+    write_json(&state, &written);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
 }
 
 fn a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict(python: &Program) {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::causal_attribution::pure_addition_problem;
+use super::false_promotion::state_digest;
 use super::manifest;
 use super::matched_trials::pair_key;
 use super::negative_result::allows_negative_result;
@@ -57,6 +58,27 @@ fn rules_after(path: &Path, value: &Value, change: impl FnOnce(&mut Value)) -> V
     let found = rules_at(path);
     write(path, value);
     found
+}
+
+/// Rewrites the file with `change` applied, and gives each rule that fails
+/// with its message.
+fn diagnostics_after(
+    path: &Path,
+    value: &Value,
+    change: impl FnOnce(&mut Value),
+) -> Vec<(String, String)> {
+    let mut changed = value.clone();
+    change(&mut changed);
+    write(path, &changed);
+    let bytes = fs::read(path).unwrap();
+    let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
+    let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    write(path, value);
+    checked
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule.id.to_owned(), d.message.clone()))
+        .collect()
 }
 
 fn policy() -> Value {
@@ -346,10 +368,14 @@ fn attribution(store: &Store) -> Value {
             "attribution": {
                 "attribution_id": id, "component_kind": "hints", "component_key": "hints",
                 "component_digest": hints["digest"], "evidence_level": "causal_ablation",
-                "effect": 0.2, "evaluator_epoch": "epoch-1", "trial_cohort": "c",
+                "effect": 0.2, "confidence": 0.25, "evaluator_epoch": "epoch-1",
+                "trial_cohort": "c", "token_cost": 1,
                 "last_tested_bundle_digest": store.added, "comparison_bundle_digest": store.base,
+                "tested_at": "evaluator:epoch-1", "disposition": "retained",
                 "classification_neutral_effect": 0.0, "classification_high_token_cost": 256,
                 "trial_ids": [held_out], "matched_pair_keys": [pair], "source_trial_digests": [source],
+                "interaction_component_digests": [], "supersedes_attribution_id": null,
+                "legacy_unverified": false,
             },
             "manifest_diff_digest": diff["digest"],
             "trial_ids": [held_out],
@@ -379,9 +405,11 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             &artifact,
             |value| value["source_trials"][0]["with_component_score"] = json!(0.9)
         ),
-        // The source trial's own digest changes with it.
+        // The source trial's own digest changes with it, and the effect
+        // it gives.
         [
             "autocontext/attribution-digest",
+            "autocontext/attribution-recomputed",
             "autocontext/attribution-digest"
         ]
     );
@@ -392,7 +420,11 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             &artifact,
             |value| value["attributions"][0]["attribution"]["trial_cohort"] = json!("d")
         ),
-        ["autocontext/attribution-digest"]
+        // The id binds it, and its source trials are of another cohort.
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-recomputed"
+        ]
     );
     assert_eq!(
         rules_after(
@@ -427,6 +459,51 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
             "autocontext/attribution-digest",
             "autocontext/attribution-digest",
             "autocontext/attribution-diff"
+        ]
+    );
+
+    // Its figures are recomputed from its source trials.
+    for (field, edited) in [
+        ("effect", json!(0.3)),
+        ("confidence", json!(1.0)),
+        ("disposition", json!("harmful")),
+        ("token_cost", json!(2)),
+        ("tested_at", json!("evaluator:epoch-2")),
+        ("interaction_component_digests", json!(["sha256:other"])),
+    ] {
+        let found = diagnostics_after(&path, &artifact, |value| {
+            value["attributions"][0]["attribution"][field] = edited.clone();
+        });
+        assert_eq!(
+            found
+                .iter()
+                .map(|(rule, _)| rule.as_str())
+                .collect::<Vec<_>>(),
+            ["autocontext/attribution-recomputed"],
+            "{field}"
+        );
+        assert!(
+            found[0].1.starts_with(&format!("{field} is ")),
+            "{field}: {}",
+            found[0].1
+        );
+    }
+    let found = diagnostics_after(&path, &artifact, |value| {
+        value["attributions"][0]["attribution"]["effect"] = json!(0.25);
+    });
+    assert_eq!(
+        found[0].1,
+        "effect is 0.25, recomputed 0.2 from its source trials"
+    );
+    // A stricter classification policy that changes the disposition is
+    // bound by the id; the disposition it gives is recomputed.
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            value["attributions"][0]["attribution"]["classification_neutral_effect"] = json!(0.5);
+        }),
+        [
+            "autocontext/attribution-digest",
+            "autocontext/attribution-recomputed"
         ]
     );
 
@@ -642,6 +719,106 @@ fn a_promotion_record_verifies_its_digests_and_the_bundles_it_names() {
             Value::String("0".repeat(64))),
         ["autocontext/promotion-diff"]
     );
+}
+
+/// The campaign state autocontext 0.18.0 wrote for the false-promotion
+/// parity fixture's first reservation
+/// (`CampaignFalsePromotionController.reserve_confirmation_policy`).
+fn campaign_state() -> Value {
+    json!({
+      "campaign_id": "parity-campaign",
+      "fixture_history_complete": true,
+      "fixture_reservations": [],
+      "policy": {
+        "allocation_decay": 0.5, "effect_lower_bound": -1.0, "effect_upper_bound": 1.0,
+        "familywise_alpha": 0.08, "min_independent_confirmation_blocks": 2,
+        "require_disjoint_lane_blocks": true, "robust_method": "cluster_t"
+      },
+      "reservations": [{
+        "allocated_alpha": 0.04, "campaign_id": "parity-campaign",
+        "candidate_digest": "75a28f4545645422e2ab8d893ed58d10f7366109674f5486bb3b12948f498ff0",
+        "candidate_index": 0,
+        "confirmation_policy_digest": "c1249fd5370550ecaefaaa9ef38aebcb81b8ebea288dcd6adccdc15dbf64c808",
+        "evaluator_epoch": "epoch-1", "evidence_digest": null,
+        "incumbent_digest": "fec99f571c2b82be5e6056da3e4e9ee4492187348a63474eb33d4f13c4f10f63",
+        "independent_confirmation_blocks": 0, "independent_heldout_blocks": 0,
+        "reason": null, "required_confidence_z": 2.053748910632, "status": "reserved"
+      }],
+      "schema_version": 2,
+      "state_digest": "f6ed3d2ce3e0c825171b5fb8af77c4de9d80e5649073a01aafbb9cce674ce8d5"
+    })
+}
+
+#[test]
+fn a_campaign_state_in_the_store_verifies_its_digest_and_every_allocation() {
+    let store = Store::new();
+    let path = store
+        .root
+        .join("promotion-risk/parity-campaign/false-promotion.json");
+    let state = campaign_state();
+    write(&path, &state);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    assert_eq!(
+        rules_after(&path, &state, |value| value["reservations"][0]["status"] =
+            json!("authorized")),
+        // And an authorization the gate never gave: the store holds no
+        // matched trials for it to be replayed from.
+        [
+            "autocontext/campaign-state-digest",
+            "autocontext/campaign-gate"
+        ]
+    );
+    // An edited alpha or threshold, with the digest recomputed to match:
+    // the allocation itself is recomputed.
+    let resealed = |change: fn(&mut Value)| {
+        move |value: &mut Value| {
+            change(value);
+            value["state_digest"] = json!(state_digest(value).unwrap());
+        }
+    };
+    let found = diagnostics_after(
+        &path,
+        &state,
+        resealed(|value| value["reservations"][0]["allocated_alpha"] = json!(0.05)),
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "autocontext/campaign-allocation");
+    assert_eq!(
+        found[0].1,
+        "reservation 0: allocated_alpha is 0.05, the policy allots 0.04"
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|value| value["reservations"][0]["required_confidence_z"] = json!(1.96))
+        ),
+        ["autocontext/campaign-allocation"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|value| value["reservations"][0]["candidate_index"] = json!(1))
+        ),
+        ["autocontext/campaign-allocation"]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|value| value["policy"]["allocation_decay"] = json!(1.5))
+        ),
+        ["autocontext/campaign-allocation"]
+    );
+
+    // In another campaign's folder it is refused.
+    let elsewhere = store
+        .root
+        .join("promotion-risk/other-campaign/false-promotion.json");
+    write(&elsewhere, &state);
+    assert_eq!(rules_at(&elsewhere), ["autocontext/campaign-state-digest"]);
 }
 
 /// Matched trials whose comparison under `policy()` is confirmed with an

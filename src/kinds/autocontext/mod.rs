@@ -3,12 +3,14 @@
 //! by their place in it. numi verifies every digest independently of
 //! autocontext's Python and TypeScript runtimes (see docs/autocontext.md).
 
+pub mod false_promotion;
 pub mod manifest;
 pub mod statistics;
 pub mod store;
 
 mod active;
 mod bundle;
+mod campaign_state;
 mod candidate;
 mod causal_attribution;
 mod comparison;
@@ -46,6 +48,7 @@ pub static FAMILY: Family = Family {
         &negative_result::KIND,
         &evaluator_plan::KIND,
         &promotion::KIND,
+        &campaign_state::KIND,
     ],
     identify,
     display_name: super::no_name,
@@ -71,6 +74,7 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
             Place::Bundle { .. } => &bundle::KIND,
             Place::Active => &active::KIND,
             Place::Promotion { .. } => &promotion::KIND,
+            Place::Campaign { .. } => &campaign_state::KIND,
             Place::Candidate { file, .. } => match file.as_str() {
                 "manifest_diff.json" => &manifest_diff::KIND,
                 "matched_trials.json" => &matched_trials::KIND,

@@ -1,7 +1,7 @@
 //! Where a file stands in an autocontext context-bundle store, told by its
 //! path: `<knowledge>/<scenario>/context_bundles/` holding
-//! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json` and
-//! `promotions/<id>.json`.
+//! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json`,
+//! `promotions/<id>.json` and `promotion-risk/<campaign>/false-promotion.json`.
 //! The walk uses it to read a store's JSON files, and the autocontext
 //! family to recognise them; nothing here opens a file. A path as typed
 //! may not name the store's folders (`context_bundles/active.json` from
@@ -45,6 +45,9 @@ pub enum Place {
     Candidate { digest: String, file: String },
     /// `promotions/<id>.json`: the id as written, not yet checked.
     Promotion { id: String },
+    /// `promotion-risk/<folder>/false-promotion.json`: a campaign's state,
+    /// in the folder autocontext names for its campaign id.
+    Campaign { folder: String },
 }
 
 /// What `path` is in a store, if it is a file numi verifies there.
@@ -119,6 +122,12 @@ fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
             2,
             Place::Promotion {
                 id: file.strip_suffix(".json")?.to_owned(),
+            },
+        ),
+        [.., "promotion-risk", folder, "false-promotion.json"] => (
+            3,
+            Place::Campaign {
+                folder: (*folder).to_owned(),
             },
         ),
         [.., "candidates", digest, file] if CANDIDATE_FILES.contains(file) => (
@@ -202,6 +211,17 @@ mod tests {
             }
         );
         assert_eq!(promotion.root, PathBuf::from("k/demo/context_bundles"));
+        let campaign = store_file(Path::new(
+            "k/demo/context_bundles/promotion-risk/run-1/false-promotion.json",
+        ))
+        .unwrap();
+        assert_eq!(
+            campaign.place,
+            Place::Campaign {
+                folder: "run-1".to_owned()
+            }
+        );
+        assert_eq!(campaign.root, PathBuf::from("k/demo/context_bundles"));
     }
 
     #[test]
@@ -222,6 +242,8 @@ mod tests {
             "k/demo/context_bundles/promotions/p.yaml",
             "k/demo/context_bundles/candidates/d/stale_terminalization.json",
             "k/demo/context_bundles/candidates/d/notes.json",
+            "k/demo/context_bundles/promotion-risk/run-1/reservation-artifacts/d.json",
+            "k/demo/promotion-risk/run-1/false-promotion.json",
             "active.json",
             "context_bundles/active.json",
         ] {

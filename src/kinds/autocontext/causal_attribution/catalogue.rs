@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[ATTRIBUTION_DIFF, ATTRIBUTION_DIGEST];
+pub const RULES: &[RuleDoc] = &[ATTRIBUTION_DIFF, ATTRIBUTION_DIGEST, ATTRIBUTION_RECOMPUTED];
 
 pub const ATTRIBUTION_DIFF: RuleDoc = RuleDoc {
     id: "autocontext/attribution-diff",
@@ -30,6 +30,23 @@ held-out trial of the candidate's matched_trials.json, with its scores.",
     explanation: "An attribution is replayed from its source trials and bound to one exact manifest \
 diff by these digests; one that does not verify credits a component with evidence it does not \
 hold.\n\nRestore the attribution autocontext wrote.",
+    failing: "",
+    passing: "",
+};
+
+pub const ATTRIBUTION_RECOMPUTED: RuleDoc = RuleDoc {
+    id: "autocontext/attribution-recomputed",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "Each attribution's figures are what autocontext computes from the source trials it \
+names: effect (the mean of the rounded with-minus-without scores, rounded to six decimals), \
+confidence, token_cost, tested_at, interaction_component_digests and the disposition its \
+classification policy gives, with the trials' component, bundles, epoch, cohort and evidence level.",
+    explanation: "autocontext's reader replays an attribution from its source trials before it \
+credits a component, and refuses one whose figures differ; numi replays it the same way, with \
+Python's exactly rounded sum, so a figure edited after the fact is found on the file that holds \
+it. The message names the field, the value written and the value recomputed.\n\nRestore the \
+attribution autocontext wrote, or recompute it from its trials.",
     failing: "",
     passing: "",
 };

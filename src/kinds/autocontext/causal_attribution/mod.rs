@@ -5,6 +5,7 @@
 //! exactly one pure addition; every digest in it is recomputed here.
 
 mod catalogue;
+mod recomputed;
 
 use serde_json::{Map, Value};
 
@@ -238,6 +239,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
             continue;
         }
         found.extend(attribution_checks(attribution, &referenced, &at));
+        found.extend(recomputed::figure_checks(attribution, &referenced, &at));
     }
     found
 }

@@ -1,0 +1,53 @@
+//! The rule ids of the AutocontextCampaignState kind, in the order numi
+//! checks them.
+
+use crate::diagnostic::{RuleDoc, Severity, Stage};
+
+pub const RULES: &[RuleDoc] = &[CAMPAIGN_STATE_DIGEST, CAMPAIGN_ALLOCATION, CAMPAIGN_GATE];
+
+pub const CAMPAIGN_STATE_DIGEST: RuleDoc = RuleDoc {
+    id: "autocontext/campaign-state-digest",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A campaign's false-promotion.json stands in the folder autocontext names for its \
+campaign_id, and its state_digest is the SHA-256 of the canonical JSON of everything else it holds \
+(schema 2; schema 1 without the fixture reservations).",
+    explanation: "autocontext refuses to load a campaign state whose digest does not verify, and with \
+it every later reservation and gate decision of the campaign; a state edited by hand, or written by \
+another campaign, is found here first.\n\nRestore the state autocontext wrote; a campaign that has \
+lost it must start under a new campaign id.",
+    failing: "",
+    passing: "",
+};
+
+pub const CAMPAIGN_ALLOCATION: RuleDoc = RuleDoc {
+    id: "autocontext/campaign-allocation",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A campaign's policy is one autocontext accepts, its reservations are numbered 0, 1, 2, \
+... in order, each belongs to the campaign, and each reservation's allocated_alpha and \
+required_confidence_z are what the policy allots its candidate_index (alpha times (1 - decay) times \
+decay to the index; the two-sided normal threshold of that alpha, rounded up to twelve decimals).",
+    explanation: "The campaign's false-promotion budget holds only if every candidate spends exactly \
+its share: a larger alpha, or a lower threshold, promotes on weaker evidence than the campaign \
+reserved. numi recomputes both as autocontext does, to the bit.\n\nRestore the state autocontext \
+wrote.",
+    failing: "",
+    passing: "",
+};
+
+pub const CAMPAIGN_GATE: RuleDoc = RuleDoc {
+    id: "autocontext/campaign-gate",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A reservation the campaign gate decided (authorized or blocked) is bound to its \
+candidate's matched_trials.json in the store (evidence_digest, confirmation_policy_digest), and its \
+status, reason and independent confirmation and held-out blocks are what the gate gives on those \
+trials, replayed as autocontext's _evaluate_evidence replays them.",
+    explanation: "The gate clusters the trials by fixture into independent blocks and authorizes \
+promotion only when a campaign-adjusted interval over the confirmation blocks clears the minimum \
+effect; a decision that the trials do not give promoted, or blocked, a candidate on evidence it \
+does not hold.\n\nRestore the state and the matched trials autocontext wrote.",
+    failing: "",
+    passing: "",
+};

@@ -1,0 +1,303 @@
+//! AutocontextCampaignState (produced):
+//! `promotion-risk/<campaign>/false-promotion.json` in a store, where
+//! autocontext's live runtime keeps its campaign-wide false-promotion
+//! control (`CampaignFalsePromotionController`, rooted at the store's
+//! `promotion-risk/`): the policy, the risk reserved for each candidate and
+//! what the gate decided. Its digest and every allocation are recomputed
+//! (see `false_promotion.rs`).
+
+mod catalogue;
+
+use serde_json::{Map, Value};
+
+use super::candidate_file;
+use super::false_promotion::{
+    CampaignPolicy, GatePolicy, Lane, Observation, evaluate_evidence, required_confidence_z,
+    state_digest,
+};
+use super::manifest::is_hex_digest;
+use super::store::Place;
+use super::{fails, store_of, text};
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+use crate::location::Location;
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextCampaignState",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextCampaignState.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextCampaignState.schema.json"),
+    display_name: |value| text(value, "campaign_id").map(str::to_owned),
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+/// `campaign_path_segment`: the folder autocontext keeps a campaign in.
+fn campaign_folder(campaign_id: &str) -> Result<String, canonical::Refusal> {
+    let plain = !campaign_id.is_empty()
+        && campaign_id != "."
+        && campaign_id != ".."
+        && campaign_id.len() <= 120
+        && campaign_id
+            .chars()
+            .all(|character| character.is_ascii_alphanumeric() || "-_.".contains(character));
+    if plain {
+        return Ok(campaign_id.to_owned());
+    }
+    let mut identity = Map::new();
+    identity.insert("campaign_path_identity".into(), Value::from(campaign_id));
+    canonical::sha256_hex(&Value::Object(identity)).map(|digest| format!("%{digest}"))
+}
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let mut found = Vec::new();
+    let campaign_id = text(value, "campaign_id").unwrap_or_default();
+    if let Some(Place::Campaign { folder }) = store_of(&subject.location).map(|file| file.place) {
+        match campaign_folder(campaign_id) {
+            Ok(expected) if expected == folder => {}
+            Ok(expected) => found.push(fails(
+                &catalogue::CAMPAIGN_STATE_DIGEST,
+                format!(
+                    "the state of campaign {campaign_id:?} stands in promotion-risk/{folder}/, \
+                     autocontext keeps it in promotion-risk/{expected}/"
+                ),
+                "/campaign_id",
+            )),
+            Err(refusal) => found.push(fails(
+                &catalogue::CAMPAIGN_STATE_DIGEST,
+                format!("the campaign id has no folder: {refusal}"),
+                "/campaign_id",
+            )),
+        }
+    }
+    let written = text(value, "state_digest").unwrap_or_default();
+    match state_digest(value) {
+        Ok(digest) if digest == written => {}
+        Ok(digest) => found.push(fails(
+            &catalogue::CAMPAIGN_STATE_DIGEST,
+            format!("state_digest is {written}, computed {digest}"),
+            "/state_digest",
+        )),
+        Err(refusal) => found.push(fails(
+            &catalogue::CAMPAIGN_STATE_DIGEST,
+            format!("the state has no digest: {refusal}"),
+            "/state_digest",
+        )),
+    }
+    found.extend(allocation_checks(value, campaign_id));
+    if let (Some(store), Ok(policy)) = (
+        store_of(&subject.location),
+        CampaignPolicy::from_value(value.get("policy").unwrap_or(&Value::Null)),
+    ) {
+        let reservations = value
+            .get("reservations")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (index, reservation) in reservations.iter().enumerate() {
+            if let Some(problem) =
+                gate_problem(&subject.location, &store.root, &policy, reservation)
+            {
+                found.push(fails(
+                    &catalogue::CAMPAIGN_GATE,
+                    format!("reservation {index}: {problem}"),
+                    &format!("/reservations/{index}/status"),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Why a reservation the gate decided is not what the gate gives on its
+/// candidate's matched trials, if it is not.
+fn gate_problem(
+    location: &Location<'_>,
+    root: &std::path::Path,
+    policy: &CampaignPolicy,
+    reservation: &Value,
+) -> Option<String> {
+    let status = text(reservation, "status")?;
+    if status != "authorized" && status != "blocked" {
+        return None;
+    }
+    let digest = text(reservation, "candidate_digest").filter(|digest| is_hex_digest(digest))?;
+    let evidence = match candidate_file(location, root, digest, "matched_trials.json") {
+        Ok(evidence) => evidence,
+        Err(reason) => {
+            return Some(format!(
+                "the gate's evidence, candidates/{digest}/matched_trials.json: {reason}"
+            ));
+        }
+    };
+    let trials = evidence
+        .get("trials")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut sorted: Vec<&Value> = trials.iter().collect();
+    sorted.sort_by(|left, right| text(left, "pair_key").cmp(&text(right, "pair_key")));
+    let sorted = Value::from(sorted.into_iter().cloned().collect::<Vec<_>>());
+    let evidence_digest = canonical::sha256_hex(&sorted).ok();
+    if text(reservation, "evidence_digest") != evidence_digest.as_deref() {
+        return Some(format!(
+            "evidence_digest is not the digest of candidates/{digest}/matched_trials.json's trials \
+             (computed {})",
+            evidence_digest.unwrap_or_default()
+        ));
+    }
+    if evidence.get("confirmation_policy_digest") != reservation.get("confirmation_policy_digest") {
+        return Some(format!(
+            "candidates/{digest}/matched_trials.json was gathered under another confirmation \
+             policy than the one reserved"
+        ));
+    }
+    let confirmation = GatePolicy::from_value(evidence.get("confirmation_policy")?).ok()?;
+    let observations: Option<Vec<Observation>> = trials
+        .iter()
+        .map(|trial| {
+            Some(Observation {
+                lane: Lane::named(text(trial, "lane")?)?,
+                block: text(trial, "fixture_digest")?.to_owned(),
+                delta: trial.get("candidate_score")?.as_f64()?
+                    - trial.get("incumbent_score")?.as_f64()?,
+            })
+        })
+        .collect();
+    let Some(outcome) = observations
+        .and_then(|observations| evaluate_evidence(policy, &confirmation, &observations))
+    else {
+        return Some("the gate cannot be replayed on its matched trials".to_owned());
+    };
+    let replayed_status = if outcome.authorized {
+        "authorized"
+    } else {
+        "blocked"
+    };
+    let written = |field: &str| {
+        reservation
+            .get(field)
+            .map_or_else(|| "missing".to_owned(), Value::to_string)
+    };
+    let counts = [
+        (
+            "independent_confirmation_blocks",
+            outcome.independent_confirmation_blocks,
+        ),
+        (
+            "independent_heldout_blocks",
+            outcome.independent_heldout_blocks,
+        ),
+    ];
+    if status != replayed_status || text(reservation, "reason") != Some(outcome.reason) {
+        return Some(format!(
+            "status {status} ({}), the gate gives {replayed_status} ({:?}) on the matched trials",
+            written("reason"),
+            outcome.reason
+        ));
+    }
+    counts
+        .iter()
+        .find(|(field, count)| {
+            reservation.get(*field).and_then(Value::as_u64) != Some(*count as u64)
+        })
+        .map(|(field, count)| {
+            format!(
+                "{field} is {}, the gate counts {count} on the matched trials",
+                written(field)
+            )
+        })
+}
+
+/// The policy, the numbering of the reservations and each one's alpha and
+/// threshold.
+fn allocation_checks(value: &Value, campaign_id: &str) -> Vec<Diagnostic> {
+    let policy = match CampaignPolicy::from_value(value.get("policy").unwrap_or(&Value::Null)) {
+        Ok(policy) => policy,
+        Err(problem) => {
+            return vec![fails(
+                &catalogue::CAMPAIGN_ALLOCATION,
+                format!("the campaign policy is refused by autocontext: {problem}"),
+                "/policy",
+            )];
+        }
+    };
+    let reservations = value
+        .get("reservations")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut found = Vec::new();
+    for (index, reservation) in reservations.iter().enumerate() {
+        let at = format!("/reservations/{index}");
+        let mut differs = |field: &str, problem: String| {
+            found.push(fails(
+                &catalogue::CAMPAIGN_ALLOCATION,
+                format!("reservation {index}: {problem}"),
+                &format!("{at}/{field}"),
+            ));
+        };
+        if text(reservation, "campaign_id") != Some(campaign_id) {
+            differs(
+                "campaign_id",
+                format!("it belongs to another campaign than {campaign_id:?}"),
+            );
+        }
+        let candidate_index = reservation.get("candidate_index").and_then(Value::as_u64);
+        if candidate_index != Some(index as u64) {
+            differs(
+                "candidate_index",
+                format!(
+                    "candidate_index is {}, and reservations are numbered in order from 0",
+                    reservation
+                        .get("candidate_index")
+                        .map_or_else(|| "missing".to_owned(), Value::to_string)
+                ),
+            );
+            continue;
+        }
+        let Some(alpha) = policy.alpha_for_candidate(index as u64) else {
+            differs(
+                "allocated_alpha",
+                "the campaign's allocation has underflowed to zero by this candidate".to_owned(),
+            );
+            continue;
+        };
+        let written = |field: &str| {
+            reservation
+                .get(field)
+                .map_or_else(|| "missing".to_owned(), Value::to_string)
+        };
+        if reservation.get("allocated_alpha").and_then(Value::as_f64) != Some(alpha) {
+            differs(
+                "allocated_alpha",
+                format!(
+                    "allocated_alpha is {}, the policy allots {}",
+                    written("allocated_alpha"),
+                    Value::from(alpha)
+                ),
+            );
+        }
+        let Some(threshold) = required_confidence_z(alpha) else {
+            continue;
+        };
+        if reservation
+            .get("required_confidence_z")
+            .and_then(Value::as_f64)
+            != Some(threshold)
+        {
+            differs(
+                "required_confidence_z",
+                format!(
+                    "required_confidence_z is {}, the threshold of its alpha is {}",
+                    written("required_confidence_z"),
+                    Value::from(threshold)
+                ),
+            );
+        }
+    }
+    found
+}
