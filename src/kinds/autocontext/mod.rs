@@ -29,7 +29,7 @@ use serde_json::Value;
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
-use crate::location::Location;
+use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
 use crate::yaml::{self, Limits, Positions};
 
 pub static FAMILY: Family = Family {
@@ -64,7 +64,18 @@ const MANIFEST_KEYS: [&str; 6] = [
 ];
 
 fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {
-    if let Some(file) = location.path().and_then(store_file) {
+    if let Some((path, file)) = location
+        .path()
+        .and_then(|path| Some((path, store_file(path)?)))
+    {
+        if !stays_within(&file.root, path) {
+            // Its neighbours refuse to read it as the store's; so does its own line.
+            return Some(Err(Diagnostic::new(
+                Stage::Rule,
+                &bundle::catalogue::STORE_LINK,
+                format!("{OUTSIDE_THE_STORE}: a link, refused here as by every file that reads it"),
+            )));
+        }
         return Some(Ok(match file.place {
             Place::Bundle { .. } => &bundle::KIND,
             Place::Active => &active::KIND,
