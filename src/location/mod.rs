@@ -11,6 +11,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::text::human_size;
 
+pub mod held;
+
 /// The default for `--max-file-size`: 16 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
 

@@ -23,13 +23,14 @@ mod evidence_tests;
 mod tests;
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
-use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
+use crate::location::{Location, OUTSIDE_THE_STORE, held, stays_within};
 use crate::yaml::{self, Limits, Positions};
 
 pub static FAMILY: Family = Family {
@@ -102,17 +103,28 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
     location.path().and_then(store_file)
 }
 
-/// A file of the store loaded as JSON (or YAML), or why it cannot be.
-/// `name` must already be a checked digest or id: it is joined to a path.
-fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Value, String> {
-    let bytes = location.read_within(root, &path)?;
-    yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
-        .map(|document| document.value)
-        .map_err(|error| error.message)
+/// A file of the store loaded as JSON (or YAML), or why it cannot be; read
+/// once while the run holds its neighbours (`location::held`). `path` must
+/// be built from checked digests or ids. Confinement is checked on every
+/// call: it is cheaper than the read it guards.
+fn load_neighbour(
+    location: &Location<'_>,
+    root: &Path,
+    path: PathBuf,
+) -> Result<Rc<Value>, String> {
+    if !stays_within(root, &path) {
+        return Err(OUTSIDE_THE_STORE.to_owned());
+    }
+    held::value_at(&path, || {
+        let bytes = location.read(&path)?;
+        yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
+            .map(|document| document.value)
+            .map_err(|error| error.message)
+    })
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
-fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Value, String> {
+fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Rc<Value>, String> {
     load_neighbour(
         location,
         root,
@@ -127,7 +139,7 @@ fn candidate_file(
     root: &Path,
     digest: &str,
     name: &str,
-) -> Result<Value, String> {
+) -> Result<Rc<Value>, String> {
     load_neighbour(
         location,
         root,
