@@ -172,7 +172,7 @@ def main() -> int:
     parser.add_argument("--bundles", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--autocontext-python", help="a Python with autocontext 0.18.0: it writes the store")
-    parser.add_argument("--rounds", type=int, default=334, help="with --autocontext-python: rounds of three candidates")
+    parser.add_argument("--rounds", type=int, default=120, help="with --autocontext-python: rounds of three candidates")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--numi", default="target/release/numi")
     args = parser.parse_args()
