@@ -104,18 +104,18 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
 }
 
 /// A file of the store loaded as JSON (or YAML), or why it cannot be; read
-/// once while the run holds its neighbours (`location::held`). `path` must
-/// be built from checked digests or ids. Confinement is checked on every
-/// call: it is cheaper than the read it guards.
+/// once while the run holds its neighbours (`location::held`), and confined
+/// to the store when it is read (a kept value was). `path` must be built
+/// from checked digests or ids.
 fn load_neighbour(
     location: &Location<'_>,
     root: &Path,
     path: PathBuf,
 ) -> Result<Rc<Value>, String> {
-    if !stays_within(root, &path) {
-        return Err(OUTSIDE_THE_STORE.to_owned());
-    }
     held::value_at(&path, || {
+        if !stays_within(root, &path) {
+            return Err(OUTSIDE_THE_STORE.to_owned());
+        }
         let bytes = location.read(&path)?;
         yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
             .map(|document| document.value)
