@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""Verify a seeded 10,000-bundle autocontext store, against sha256sum.
+"""Verify an autocontext store, against sha256sum over the same files.
 
     python3 bench/autocontext_store.py [--bundles N] [--seed S] [--runs K] [--numi PATH]
+    python3 bench/autocontext_store.py --autocontext-python PYTHON [--rounds R] [--runs K]
 
-1. Generates (seeded, deterministic) `bench/autocontext-store-n<N>-s<S>/`:
-   a knowledge folder with one scenario whose `context_bundles/` store holds
-   N bundles in one parent chain, a candidate record for each and
-   `active.json` naming the last. Digests are computed here with the same
-   canonical JSON as autocontext (all keys and content are ASCII, so sorted
-   `json.dumps` is RFC 8785 for them).
-2. Times, as medians of --runs runs after one untimed warm-up:
+1. The store. By default (seeded, deterministic)
+   `bench/autocontext-store-n<N>-s<S>/`: a knowledge folder with one
+   scenario whose `context_bundles/` store holds N bundles in one parent
+   chain, a candidate record for each and `active.json` naming the last.
+   Digests are computed here with the same canonical JSON as autocontext
+   (all keys and content are ASCII, so sorted `json.dumps` is RFC 8785 for
+   them). With --autocontext-python, a Python that has autocontext 0.18.0
+   writes `bench/autocontext-store-evidence-r<R>/` itself
+   (`bench/autocontext_write_store.py`): R rounds of three candidates, so
+   the store holds what autocontext keeps per candidate (records, manifest
+   diffs, evaluator plans, matched trials, causal attributions, promotions
+   and negative results). Either store is written once and kept.
+2. Times, as medians of --runs runs after one untimed warm-up, alternately:
    `numi validate --files <store>` and `sha256sum` over the same files (one
-   process, every file), each writing to a file, and numi's own peak RSS
+   process, every file), each writing to a file; wall time and CPU time
+   (user + system, of the child and its threads), and numi's own peak RSS
    (read with GNU time, `/usr/bin/time`, when it is there).
-3. Prints the figures and the ratio; exits 1 when numi does not report every
-   file `ok`.
+3. Prints the figures and the ratios; exits 1 when numi does not report
+   every file `ok`.
 
 Standard library only. Build numi first (`cargo build --release`) or pass
 --numi.
@@ -116,8 +124,20 @@ def generate(root: Path, bundles: int, seed: int) -> list:
     return sorted(str(p) for p in root.rglob("*.json"))
 
 
+def written_by_autocontext(root: Path, python: str, rounds: int) -> list:
+    """The store files autocontext wrote in `root` (written now if need be)."""
+    knowledge = root / "knowledge"
+    marker = root / "DONE"
+    if not marker.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        writer = Path(__file__).resolve().parent / "autocontext_write_store.py"
+        subprocess.run([python, str(writer), str(knowledge), str(rounds)], check=True)
+        marker.write_text("")
+    return sorted(str(p) for p in knowledge.glob("*/context_bundles/**/*.json"))
+
+
 def timed(command, stdin_path=None):
-    """Wall time, exit code and output of one child."""
+    """Wall time, CPU time (user + system), exit code and output of one child."""
     with tempfile.TemporaryFile() as out:
         actions = [
             (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
@@ -127,11 +147,11 @@ def timed(command, stdin_path=None):
             actions.append((os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0))
         start = time.perf_counter()
         pid = os.posix_spawnp(command[0], command, os.environ, file_actions=actions)
-        _, status = os.waitpid(pid, 0)
+        _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - start
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return wall, os.waitstatus_to_exitcode(status), text
+    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), text
 
 
 def peak_rss_kib(command):
@@ -151,36 +171,46 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bundles", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--autocontext-python", help="a Python with autocontext 0.18.0: it writes the store")
+    parser.add_argument("--rounds", type=int, default=120, help="with --autocontext-python: rounds of three candidates")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--numi", default="target/release/numi")
     args = parser.parse_args()
 
-    root = Path(__file__).resolve().parent / f"autocontext-store-n{args.bundles}-s{args.seed}"
-    files = generate(root, args.bundles, args.seed)
+    here = Path(__file__).resolve().parent
+    if args.autocontext_python:
+        root = here / f"autocontext-store-evidence-r{args.rounds}"
+        files = written_by_autocontext(root, args.autocontext_python, args.rounds)
+        store = next((root / "knowledge").glob("*/context_bundles"))
+    else:
+        root = here / f"autocontext-store-n{args.bundles}-s{args.seed}"
+        files = generate(root, args.bundles, args.seed)
+        store = root
     size = sum(os.path.getsize(f) for f in files)
-    print(f"store: {root} ({len(files)} files, {size / 1e6:.1f} MB)")
+    print(f"store: {store} ({len(files)} files, {size / 1e6:.1f} MB)")
 
-    numi = [args.numi, "validate", "--files", str(root)]
+    numi = [args.numi, "validate", "--files", str(store)]
     sha = ["xargs", "-0", "sha256sum"]
     listing = root.parent / f"{root.name}.files"
     listing.write_text("\0".join(files))
     timed(numi)
     timed(sha, str(listing))
-    numi_walls, sha_walls = [], []
+    numi_runs, sha_runs = [], []
     for _ in range(args.runs):
-        wall, code, stdout = timed(numi)
-        numi_walls.append(wall)
+        wall, cpu, code, stdout = timed(numi)
+        numi_runs.append((wall, cpu))
         lines = [line for line in stdout.splitlines() if line.startswith(("ok ", "invalid ", "error "))]
         if code != 0 or len(lines) != len(files) or not all(line.startswith("ok ") for line in lines):
             print(f"numi did not verify every file: exit {code}, {len(lines)} lines", file=sys.stderr)
             return 1
-        wall, _, _ = timed(sha, str(listing))
-        sha_walls.append(wall)
-    numi_median = statistics.median(numi_walls)
-    sha_median = statistics.median(sha_walls)
-    print(f"numi validate --files: median {numi_median:.3f} s over {args.runs} runs")
-    print(f"sha256sum (same files): median {sha_median:.3f} s over {args.runs} runs")
-    print(f"ratio numi / sha256sum: {numi_median / sha_median:.2f} (target: at most 3)")
+        wall, cpu, _, _ = timed(sha, str(listing))
+        sha_runs.append((wall, cpu))
+    for name, index in [("wall", 0), ("CPU", 1)]:
+        numi_median = statistics.median(run[index] for run in numi_runs)
+        sha_median = statistics.median(run[index] for run in sha_runs)
+        print(f"{name} time: numi validate --files median {numi_median:.3f} s, "
+              f"sha256sum (same files) {sha_median:.3f} s over {args.runs} runs: "
+              f"ratio {numi_median / sha_median:.2f} (target: at most 3)")
     rss = peak_rss_kib(numi)
     if rss is None:
         print("peak RSS of numi: not measured (needs GNU time, /usr/bin/time)")

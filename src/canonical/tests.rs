@@ -82,3 +82,19 @@ fn the_digest_is_of_the_canonical_text() {
     );
     assert!(sha256_hex(&json!({"a": 9007199254740993_u64})).is_err());
 }
+
+/// Below 2^53 an integer's text is that of the double nearest it, so the
+/// refusing writer, which writes the value as it stands, writes what the
+/// unrestricted one writes after converting every integer to a double.
+#[test]
+fn safe_integers_are_written_as_their_doubles_are() {
+    let value = parsed(
+        r#"{"a": [0, -1, 7, 9007199254740991, -9007199254740991, 1.5, -0.25, 1.5e-7],
+            "b": {"c": -4503599627370496, "d": 12345678901234}}"#,
+    );
+    assert_eq!(to_string(&value).unwrap(), unrestricted(&value).unwrap());
+    assert_eq!(
+        to_string(&parsed(r#"{"n": [9007199254740991, -3, 0]}"#)).unwrap(),
+        r#"{"n":[9007199254740991,-3,0]}"#
+    );
+}

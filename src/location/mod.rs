@@ -11,6 +11,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::text::human_size;
 
+pub mod held;
+
 /// The default for `--max-file-size`: 16 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
 
@@ -95,7 +97,7 @@ impl<'a> Location<'a> {
     /// links are resolved: a path that leaves it is refused, not read.
     pub fn read_within(&self, root: &Path, path: &Path) -> Result<Vec<u8>, String> {
         if !stays_within(root, path) {
-            return Err("leads outside its store".to_owned());
+            return Err(OUTSIDE_THE_STORE.to_owned());
         }
         self.read(path)
     }
@@ -141,6 +143,9 @@ impl<'a> Location<'a> {
         absolute
     }
 }
+
+/// Why a neighbour whose links lead out of its store is not read.
+pub const OUTSIDE_THE_STORE: &str = "leads outside its store";
 
 /// Whether `path`, with its links resolved, stays inside `root`. A path
 /// that does not exist yet is judged by its words: no `..` step.

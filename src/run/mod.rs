@@ -94,6 +94,7 @@ where
         1
     };
     if workers <= 1 {
+        let _neighbours = crate::location::held::Hold::new();
         for input in first.into_iter().chain(inputs) {
             sink.write(check(input, origin, options))?;
         }
@@ -254,6 +255,7 @@ fn in_parallel<I: Iterator<Item = Input> + Send>(
             let sender = sender.clone();
             let progress = &progress;
             scope.spawn(move || {
+                let _neighbours = crate::location::held::Hold::new();
                 while let Some((start, batch)) = progress.claim() {
                     let results = batch
                         .into_iter()

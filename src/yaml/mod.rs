@@ -127,8 +127,10 @@ pub enum Root {
     MappingOrSequence,
 }
 
-/// [`load_bytes_with`], with a root that may be what `root` allows. Such a
-/// file is rare: it is loaded by saphyr, without the fast path.
+/// [`load_bytes_with`], with a root that may be what `root` allows. A
+/// mapping root takes the fast path as anywhere (every store's
+/// `matched_trials.json` is one); a sequence root is rare and is loaded by
+/// saphyr.
 pub fn load_bytes_rooted(
     bytes: &[u8],
     limits: &Limits,
@@ -139,6 +141,9 @@ pub fn load_bytes_rooted(
         return load_bytes_with(bytes, limits, positions);
     }
     let text = decode(bytes)?;
+    if let Ok(document) = fast::load(text, limits, positions) {
+        return Ok(document);
+    }
     load_full(text, limits, positions, |builder| {
         builder.finish_rooted(root)
     })

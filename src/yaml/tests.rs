@@ -1313,3 +1313,32 @@ fn a_tab_after_a_plain_scalar_is_pointed_at_itself() {
 fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
     crate::rules::find(id).expect("a declared rule")
 }
+
+/// A root that may be a sequence: a mapping loads as it does anywhere
+/// (positions included), a sequence loads too, a scalar does not.
+#[test]
+fn a_root_that_may_be_a_sequence_loads_a_mapping_as_anywhere() {
+    let mapping = "{\n  \"schema_version\": 2,\n  \"trials\": [\n    {\"seed\": 1}\n  ]\n}\n";
+    let rooted = |text: &str| {
+        load_bytes_rooted(
+            text.as_bytes(),
+            &Limits::default(),
+            Positions::Record,
+            Root::MappingOrSequence,
+        )
+    };
+    let anywhere = load_bytes(mapping.as_bytes(), &Limits::default()).unwrap();
+    let document = rooted(mapping).unwrap();
+    assert_eq!(document.value, anywhere.value);
+    let at = |document: &Document| {
+        document
+            .locate(&parse_pointer(&document.value, "/trials/0/seed"))
+            .node
+    };
+    assert_eq!(at(&document), at(&anywhere));
+    assert_eq!(
+        rooted("[\n  {\"seed\": 1}\n]\n").unwrap().value,
+        json!([{"seed": 1}])
+    );
+    assert!(rooted("3\n").is_err());
+}

@@ -316,3 +316,124 @@ fn a_store_file_is_strict_json() {
         );
     }
 }
+
+/// A baseline bundle and its record, written into `store`; the digest.
+fn baseline_with_record(store: &Path) -> String {
+    let mut component = serde_json::json!({
+        "kind": "playbook", "key": "playbook", "content": "Answer in one line.",
+        "media_type": "text/markdown",
+    });
+    component["digest"] = Value::String(manifest::component_digest(&component).unwrap());
+    let mut bundle = serde_json::json!({
+        "schema_version": 1, "scenario": "demo", "evaluator_epoch": "epoch-1",
+        "parent_digest": null, "components": [component],
+    });
+    let digest = manifest::manifest_digest(&bundle).unwrap();
+    bundle["digest"] = Value::String(digest.clone());
+    fs::create_dir_all(store.join("bundles")).unwrap();
+    write_json(&store.join(format!("bundles/{digest}.json")), &bundle);
+    let folder = store.join(format!("candidates/{digest}"));
+    fs::create_dir_all(&folder).unwrap();
+    write_json(
+        &folder.join("record.json"),
+        &serde_json::json!({
+            "schema_version": 2, "bundle_digest": digest, "parent_digest": null,
+            "evaluator_epoch": "epoch-1", "lifecycle": "active", "source_run_id": "run-1",
+            "source_generation": 0, "created_at": "2026-01-01T00:00:00+00:00",
+            "updated_at": "2026-01-01T00:00:00+00:00", "rationale": "",
+            "comparison": null, "confirmation_policy": null,
+            "confirmation_policy_digest": null,
+        }),
+    );
+    digest
+}
+
+/// Each file of the store and its status, with the rule ids of concise
+/// output on its lines.
+fn verdicts(cwd: &Path) -> Vec<(String, String)> {
+    let run = numi(
+        cwd,
+        &["validate", "--files", "knowledge", "--format", "concise"],
+    );
+    let listed = numi(cwd, &["validate", "--files", "knowledge"]);
+    statuses(&listed.stdout)
+        .into_iter()
+        .map(|(status, name)| {
+            let rules: Vec<&str> = run
+                .stdout
+                .lines()
+                .filter(|line| line.contains(&format!("{name}:")))
+                .filter_map(|line| line.split("error[").nth(1)?.split(']').next())
+                .collect();
+            (
+                name,
+                format!("{status} {}", rules.join(" ")).trim().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// A bundle file or candidate folder that is a link out of its store is
+/// refused on its own line as by every file that reads it; a link that
+/// stays in the store is read, on every line.
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_store_is_refused_on_its_own_line_too() {
+    use std::os::unix::fs::symlink;
+
+    let temp = tempfile::tempdir().unwrap();
+    let store = temp.path().join("knowledge/demo/context_bundles");
+    let digest = baseline_with_record(&store);
+    let bundle = format!("demo/context_bundles/bundles/{digest}.json");
+    let record = format!("demo/context_bundles/candidates/{digest}/record.json");
+    let all_ok = vec![
+        (bundle.clone(), "ok".to_owned()),
+        (record.clone(), "ok".to_owned()),
+    ];
+    assert_eq!(verdicts(temp.path()), all_ok);
+
+    // The bundle linked from a folder beside the store, inside the folder
+    // given: the walk reads it, the store does not take it.
+    let beside = temp.path().join("knowledge/elsewhere");
+    fs::create_dir_all(&beside).unwrap();
+    let stored = store.join(format!("bundles/{digest}.json"));
+    fs::rename(&stored, beside.join("bundle.json")).unwrap();
+    symlink(beside.join("bundle.json"), &stored).unwrap();
+    assert_eq!(
+        verdicts(temp.path()),
+        vec![
+            (bundle.clone(), "invalid autocontext/store-link".to_owned()),
+            (
+                record.clone(),
+                "invalid autocontext/candidate-bundle".to_owned()
+            ),
+        ]
+    );
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(
+        run.stdout.matches("leads outside its store").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+
+    // The same link to a file inside the store is the store's.
+    let kept = store.join("kept");
+    fs::create_dir_all(&kept).unwrap();
+    fs::rename(beside.join("bundle.json"), kept.join("bundle.json")).unwrap();
+    fs::remove_file(&stored).unwrap();
+    symlink(kept.join("bundle.json"), &stored).unwrap();
+    assert_eq!(verdicts(temp.path()), all_ok);
+
+    // A candidate folder linked from outside the store.
+    let folder = store.join(format!("candidates/{digest}"));
+    fs::rename(&folder, beside.join("candidate")).unwrap();
+    symlink(beside.join("candidate"), &folder).unwrap();
+    assert_eq!(
+        verdicts(temp.path()),
+        vec![
+            (bundle, "ok".to_owned()),
+            (record, "invalid autocontext/store-link".to_owned()),
+        ]
+    );
+}

@@ -52,6 +52,10 @@ pub const TOOL: Tool = Tool {
             "autocontext::a_store_verifies_the_same_files_whatever_the_current_folder",
             a_store_verifies_the_same_files_whatever_the_current_folder,
         ),
+        (
+            "autocontext::a_negative_result_autocontexts_reader_refuses_is_refused",
+            a_negative_result_autocontexts_reader_refuses_is_refused,
+        ),
     ],
 };
 
@@ -730,4 +734,95 @@ fn comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_e
         let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
         assert_eq!(run.code, 0, "{method}, restored: {}", run.transcript());
     }
+}
+/// Whether autocontext's own ledger reader (`read_negative_result_ledger_path`,
+/// its strict `NegativeResultLedger` model) accepts the file at `path`.
+fn autocontext_reads_ledger(python: &Program, path: &Path) -> bool {
+    let output = python
+        .command()
+        .args([
+            "-c",
+            "import sys; from pathlib import Path; \
+             from autocontext.storage.negative_result_ledger_store import \
+             read_negative_result_ledger_path as read; \
+             sys.exit(0 if read(Path(sys.argv[1])) is not None else 3)",
+        ])
+        .arg(path)
+        .output()
+        .expect("python runs");
+    match output.status.code() {
+        Some(0) => true,
+        Some(3) => false,
+        _ => panic!("{}", String::from_utf8_lossy(&output.stderr)),
+    }
+}
+
+fn a_negative_result_autocontexts_reader_refuses_is_refused(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    let ledger = statuses(&run.stdout)
+        .into_iter()
+        .map(|(_, name)| name)
+        .find(|name| name.ends_with("/negative_result.json"))
+        .expect("a negative result");
+    let path = knowledge.join(&ledger);
+    assert!(autocontext_reads_ledger(python, &path));
+    assert_eq!(run.code, 0, "{}", run.transcript());
+
+    let written = json_at(&path);
+    type Change = fn(&mut Value);
+    let cases: [(&str, Change, &str); 3] = [
+        (
+            "a failure_kind autocontext does not write",
+            |value| value["entries"][0]["failure_kind"] = Value::String("regressed".to_owned()),
+            "schema",
+        ),
+        (
+            "an entry duplicated",
+            |value| {
+                let entry = value["entries"][0].clone();
+                value["entries"].as_array_mut().unwrap().push(entry);
+            },
+            "autocontext/negative-result-entries",
+        ),
+        (
+            "a generation index written as a float",
+            |value| value["entries"][0]["generation_index"] = Value::from(1.0),
+            "autocontext/negative-result-entries",
+        ),
+    ];
+    for (what, change, rule) in cases {
+        let mut value = written.clone();
+        change(&mut value);
+        write_json(&path, &value);
+        assert!(!autocontext_reads_ledger(python, &path), "{what}");
+        let run = numi(
+            temp.path(),
+            &["validate", "--format", "concise", "--files", "knowledge"],
+        );
+        assert_ne!(run.code, 0, "{what}: {}", run.transcript());
+        let failing: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter(|line| line.contains("error["))
+            .collect();
+        assert!(
+            !failing.is_empty()
+                && failing
+                    .iter()
+                    .all(|line| line.contains(&format!("{ledger}:")) && line.contains(rule)),
+            "{what}: {}",
+            run.stdout
+        );
+    }
+    // Two entries with their own ids: both readers take them.
+    let mut value = written;
+    let mut entry = value["entries"][0].clone();
+    entry["result_id"] = Value::String("context-bundle-retest".to_owned());
+    value["entries"].as_array_mut().unwrap().push(entry);
+    write_json(&path, &value);
+    assert!(autocontext_reads_ledger(python, &path));
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
 }

@@ -2,6 +2,8 @@
 //! they belong to (its folder, its stored bundle and its parent), the
 //! digest of a confirmation policy, and fields that must agree.
 
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use super::manifest::is_hex_digest;
@@ -17,7 +19,7 @@ pub struct Candidate {
     /// The folder's name, checked to be 64 lowercase hex.
     pub digest: String,
     /// `bundles/<digest>.json`, as stored.
-    pub bundle: Value,
+    pub bundle: Rc<Value>,
 }
 
 impl Candidate {
@@ -28,7 +30,7 @@ impl Candidate {
 
     /// The file `name` beside the file read at `location`, in this
     /// candidate's folder.
-    pub fn file(&self, location: &Location<'_>, name: &str) -> Result<Value, String> {
+    pub fn file(&self, location: &Location<'_>, name: &str) -> Result<Rc<Value>, String> {
         candidate_file(location, &self.store.root, &self.digest, name)
     }
 

@@ -560,8 +560,26 @@ fn ledger(store: &Store, candidate: &str) -> Value {
         "entries": [{
             "result_id": "r1",
             "branch_id": candidate,
+            "hypothesis_node_id": null,
+            "occurred_at": "now",
+            "failure_kind": "score_regression",
+            "disposition": "caution",
+            "reason": "candidate failed the cheap matched screen",
+            "score_delta": -0.4,
+            "evaluated_seeds": ["0"],
+            "evaluated_probes": ["fixture-0"],
+            "branch_lineage": [],
+            "generation_index": null,
+            "applicability_scope": "exact_bundle",
+            "evidence_expires_at": null,
+            "safety_policy_authority": null,
+            "retest_of_result_id": null,
+            "retest_outcome": null,
+            "superseded_by_result_id": null,
             "context": {"scenario_name": "demo", "context_bundle_digest": candidate,
-                        "evaluator_epoch": "epoch-1"},
+                        "context_bundle_family": null, "evaluator_epoch": "epoch-1",
+                        "verifier_digest": null, "trial_cohort": "c",
+                        "component_dependencies": [], "environment_fingerprint": null},
             "evidence_refs": [
                 {"uri": format!("{folder}/matched_trials.json#sha256={}",
                                 sha256_hex(&trials).unwrap()), "summary": "pairs"},
@@ -570,8 +588,107 @@ fn ledger(store: &Store, candidate: &str) -> Value {
                 {"uri": "campaigns/c.json#sha256=abc", "summary": "elsewhere"},
             ],
         }],
-        "failure_mode_summary": [],
+        "failure_mode_summary": [{"failure_kind": "score_regression", "disposition": "caution",
+                                  "count": 1, "result_ids": ["r1"]}],
     })
+}
+
+/// The ledger is read whole as autocontext's strict model reads it: every
+/// field's type and literal values (the schema), unique result ids and
+/// integers without a fraction (a rule).
+#[test]
+fn a_negative_result_is_read_as_autocontexts_model_reads_it() {
+    let store = Store::new();
+    let candidate = &store.added;
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &store.trials(),
+    );
+    write(
+        &store.candidate_file(candidate, "evaluator_plan.json"),
+        &plan(&store, candidate),
+    );
+    write(
+        &store.candidate_file(candidate, "record.json"),
+        &store.record(candidate, "rejected", Some("rejected")),
+    );
+    let path = store.candidate_file(candidate, "negative_result.json");
+    let artifact = ledger(&store, candidate);
+    write(&path, &artifact);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // What autocontext writes in optional fields, and a score delta written
+    // as an integer (its strict float takes one), verify too.
+    for change in [
+        (|value: &mut Value| value["entries"][0]["generation_index"] = json!(3)) as fn(&mut Value),
+        |value| value["entries"][0]["score_delta"] = json!(-1),
+        |value| value["entries"][0]["retest_outcome"] = json!("not_reproduced"),
+        |value| {
+            value["entries"][0]["branch_lineage"] = json!([
+                {"parent_branch_id": "a", "child_branch_id": "b", "event_id": null}
+            ])
+        },
+        |value| {
+            value["entries"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("generation_index");
+        },
+    ] {
+        assert_eq!(rules_after(&path, &artifact, change), Vec::<&str>::new());
+    }
+
+    let schema_refuses = |change: fn(&mut Value)| {
+        let found = rules_after(&path, &artifact, change);
+        assert!(
+            !found.is_empty() && found.iter().all(|rule| rule.starts_with("schema/")),
+            "{found:?}"
+        );
+    };
+    schema_refuses(|value| value["entries"][0]["failure_kind"] = json!("regressed"));
+    schema_refuses(|value| value["entries"][0]["disposition"] = json!("ban"));
+    schema_refuses(|value| value["entries"][0]["applicability_scope"] = json!("global"));
+    schema_refuses(|value| value["entries"][0]["retest_outcome"] = json!("passed"));
+    schema_refuses(|value| value["failure_mode_summary"][0]["failure_kind"] = json!("x"));
+    schema_refuses(|value| value["entries"][0]["reason"] = json!(""));
+    schema_refuses(|value| value["entries"][0]["score_delta"] = json!("-0.4"));
+    schema_refuses(|value| value["entries"][0]["generation_index"] = json!(-1));
+    schema_refuses(|value| value["entries"][0]["evaluated_seeds"] = json!([0]));
+    schema_refuses(|value| value["entries"][0]["evidence_refs"][0]["summary"] = json!(""));
+    schema_refuses(|value| value["entries"][0]["context"]["extra"] = json!(1));
+    schema_refuses(|value| {
+        value["entries"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("occurred_at");
+    });
+    schema_refuses(|value| value["generated_at"] = Value::Null);
+
+    let entries = ["autocontext/negative-result-entries"];
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            let entry = value["entries"][0].clone();
+            value["entries"].as_array_mut().unwrap().push(entry);
+        }),
+        entries
+    );
+    // Two entries with their own ids verify.
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
+            let mut entry = value["entries"][0].clone();
+            entry["result_id"] = json!("r2");
+            value["entries"].as_array_mut().unwrap().push(entry);
+        }),
+        Vec::<&str>::new()
+    );
+    for field in ["generation_index", "count"] {
+        let mut changed = artifact.clone();
+        match field {
+            "count" => changed["failure_mode_summary"][0]["count"] = json!(1.0),
+            _ => changed["entries"][0]["generation_index"] = json!(1.0),
+        }
+        write(&path, &changed);
+        assert_eq!(rules_at(&path), entries, "{field}");
+    }
 }
 
 #[test]

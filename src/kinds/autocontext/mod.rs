@@ -27,13 +27,14 @@ mod evidence_tests;
 mod tests;
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
-use crate::location::Location;
+use crate::location::{Location, OUTSIDE_THE_STORE, held, stays_within};
 use crate::yaml::{self, Limits, Positions};
 
 pub static FAMILY: Family = Family {
@@ -69,7 +70,18 @@ const MANIFEST_KEYS: [&str; 6] = [
 ];
 
 fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {
-    if let Some(file) = location.path().and_then(store_file) {
+    if let Some((path, file)) = location
+        .path()
+        .and_then(|path| Some((path, store_file(path)?)))
+    {
+        if !stays_within(&file.root, path) {
+            // Its neighbours refuse to read it as the store's; so does its own line.
+            return Some(Err(Diagnostic::new(
+                Stage::Rule,
+                &bundle::catalogue::STORE_LINK,
+                format!("{OUTSIDE_THE_STORE}: a link, refused here as by every file that reads it"),
+            )));
+        }
         return Some(Ok(match file.place {
             Place::Bundle { .. } => &bundle::KIND,
             Place::Active => &active::KIND,
@@ -97,17 +109,28 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
     location.path().and_then(store_file)
 }
 
-/// A file of the store loaded as JSON (or YAML), or why it cannot be.
-/// `name` must already be a checked digest or id: it is joined to a path.
-fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Value, String> {
-    let bytes = location.read_within(root, &path)?;
-    yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
-        .map(|document| document.value)
-        .map_err(|error| error.message)
+/// A file of the store loaded as JSON (or YAML), or why it cannot be; read
+/// once while the run holds its neighbours (`location::held`), and confined
+/// to the store when it is read (a kept value was). `path` must be built
+/// from checked digests or ids.
+fn load_neighbour(
+    location: &Location<'_>,
+    root: &Path,
+    path: PathBuf,
+) -> Result<Rc<Value>, String> {
+    held::value_at(&path, || {
+        if !stays_within(root, &path) {
+            return Err(OUTSIDE_THE_STORE.to_owned());
+        }
+        let bytes = location.read(&path)?;
+        yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
+            .map(|document| document.value)
+            .map_err(|error| error.message)
+    })
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
-fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Value, String> {
+fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Rc<Value>, String> {
     load_neighbour(
         location,
         root,
@@ -122,7 +145,7 @@ fn candidate_file(
     root: &Path,
     digest: &str,
     name: &str,
-) -> Result<Value, String> {
+) -> Result<Rc<Value>, String> {
     load_neighbour(
         location,
         root,

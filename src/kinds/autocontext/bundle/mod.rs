@@ -2,7 +2,7 @@
 //! context-bundle manifest. Alone, its digests and component order are
 //! verified; in a store, also its file name, scenario folder and parent.
 
-mod catalogue;
+pub(crate) mod catalogue;
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;

@@ -3,7 +3,25 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[NEGATIVE_RESULT_LIFECYCLE, NEGATIVE_RESULT_BINDING];
+pub const RULES: &[RuleDoc] = &[
+    NEGATIVE_RESULT_ENTRIES,
+    NEGATIVE_RESULT_LIFECYCLE,
+    NEGATIVE_RESULT_BINDING,
+];
+
+pub const NEGATIVE_RESULT_ENTRIES: RuleDoc = RuleDoc {
+    id: "autocontext/negative-result-entries",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A negative result's entries have unique result_ids, and its whole numbers \
+(generation_index, a summary's count) are written without a fraction.",
+    explanation: "autocontext reads a ledger with its strict NegativeResultLedger model, which \
+refuses a result_id listed twice and a whole number written as 1.0; a ledger it refuses is \
+dropped, and the lessons it holds are lost.\n\nRemove the repeated entry, or write the number \
+as an integer.",
+    failing: "",
+    passing: "",
+};
 
 pub const NEGATIVE_RESULT_LIFECYCLE: RuleDoc = RuleDoc {
     id: "autocontext/negative-result-lifecycle",

@@ -1,12 +1,16 @@
 //! AutocontextNegativeResult (produced): `candidates/<digest>/negative_result.json`,
 //! the ledger autocontext writes when a candidate's evaluation ends without
-//! a promotion. It is allowed only beside a rejected or inconclusive
-//! candidate, and its evidence references name this candidate's matched
-//! trials and evaluator plan by digests that verify.
+//! a promotion. It is read whole as autocontext's strict model reads it
+//! (the schema, then unique result ids and integers without a fraction); in
+//! a store it is allowed only beside a rejected or inconclusive candidate,
+//! and its evidence references name this candidate's matched trials and
+//! evaluator plan by digests that verify.
 
 mod catalogue;
 
 use serde_json::Value;
+
+use std::collections::HashSet;
 
 use super::evidence::{Candidate, candidate_of, disagreement};
 use super::{fails, text};
@@ -34,19 +38,79 @@ pub const KIND: Kind = Kind {
 const EVIDENCE_FILES: [&str; 2] = ["matched_trials.json", "evaluator_plan.json"];
 
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let mut found = entry_checks(subject.value);
     match candidate_of(&subject.location) {
-        None => Vec::new(),
-        Some(Err(problem)) => vec![fails(
+        None => {}
+        Some(Err(problem)) => found.push(fails(
             &catalogue::NEGATIVE_RESULT_BINDING,
             problem,
             "/run_id",
-        )],
+        )),
         Some(Ok(candidate)) => {
-            let mut found = lifecycle_check(subject, &candidate);
+            found.extend(lifecycle_check(subject, &candidate));
             found.extend(binding_checks(subject, &candidate));
-            found
         }
     }
+    found
+}
+
+fn entries(value: &Value) -> &[Value] {
+    value
+        .get("entries")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+}
+
+/// What autocontext's model refuses beyond the schema: a result id listed
+/// twice (its model validator), and an integer field written with a
+/// fraction (`1.0`: JSON Schema's `integer` takes it, pydantic's strict
+/// `int` does not).
+fn entry_checks(value: &Value) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    for (index, entry) in entries(value).iter().enumerate() {
+        if let Some(id) = text(entry, "result_id") {
+            if !seen.insert(id) {
+                found.push(fails(
+                    &catalogue::NEGATIVE_RESULT_ENTRIES,
+                    format!(
+                        "result_id {} is listed twice: each entry has its own",
+                        quote(&shorten(id))
+                    ),
+                    &format!("/entries/{index}/result_id"),
+                ));
+            }
+        }
+        found.extend(fraction_check(
+            entry,
+            "generation_index",
+            &format!("/entries/{index}"),
+        ));
+    }
+    let summaries = value
+        .get("failure_mode_summary")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (index, summary) in summaries.iter().enumerate() {
+        found.extend(fraction_check(
+            summary,
+            "count",
+            &format!("/failure_mode_summary/{index}"),
+        ));
+    }
+    found
+}
+
+/// An integer field written as a float (`1.0`, `1e0`).
+fn fraction_check(value: &Value, field: &str, at: &str) -> Option<Diagnostic> {
+    let number = value.get(field).and_then(Value::as_number)?;
+    number.is_f64().then(|| {
+        fails(
+            &catalogue::NEGATIVE_RESULT_ENTRIES,
+            format!("{field} is {number}, a float: autocontext reads an integer only"),
+            &format!("{at}/{field}"),
+        )
+    })
 }
 
 /// Whether a record allows a negative result: its lifecycle is `rejected`,
@@ -96,11 +160,7 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
     }
     let digest = Value::String(candidate.digest.clone());
     let scenario = Value::String(candidate.store.scenario.clone());
-    let entries = value
-        .get("entries")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    for (index, entry) in entries.iter().enumerate() {
+    for (index, entry) in entries(value).iter().enumerate() {
         let at = format!("/entries/{index}");
         if let Some(problem) = disagreement(entry, "branch_id", &digest, "the candidate's digest") {
             found.push(fails(

@@ -5,6 +5,8 @@
 
 mod catalogue;
 
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use super::comparison;
@@ -105,7 +107,7 @@ fn named_bundle(
     subject: &Subject<'_>,
     store: &StoreFile,
     field: &str,
-) -> Result<Option<Value>, Diagnostic> {
+) -> Result<Option<Rc<Value>>, Diagnostic> {
     let rule = &catalogue::PROMOTION_BUNDLES;
     let pointer = format!("/{field}");
     let Some(digest) = text(subject.value, field) else {
