@@ -439,11 +439,10 @@ impl FolderWalk {
         builder.filter_entry(move |entry| {
             // Hidden files and folders are passed over, as ripgrep passes them,
             // but for the configuration tree itself, whose name is hidden.
-            let hidden = entry.depth() > 0
-                && entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|name| name.starts_with('.') && name != CONFIGURATION_TREE);
+            let hidden = entry.depth() > 0 && {
+                let name = last_component(entry.path());
+                name.starts_with(b".") && name != CONFIGURATION_TREE.as_bytes()
+            };
             if hidden {
                 return false;
             }

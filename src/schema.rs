@@ -279,9 +279,9 @@ fn unexpected_hint(name: &str, allowed: &[&str], home: Option<&str>) -> String {
 /// One step from the document root to a place in a schema where a mapping
 /// stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Step {
+enum Step<'s> {
     /// A property of this name.
-    Key(String),
+    Key(&'s str),
     /// Any item of an array.
     AnyItem,
     /// Any key of a mapping whose keys are free (`additionalProperties`
@@ -289,7 +289,7 @@ enum Step {
     AnyKey,
 }
 
-type Place = Vec<Step>;
+type Place<'s> = Vec<Step<'s>>;
 
 /// How deep the search for a property's places goes: deeper than any
 /// document numi reads is written, and bounded whatever the schema.
@@ -319,79 +319,83 @@ fn home_of(root: &Value, name: &str, base: &[PathSegment]) -> Option<String> {
 
 /// Every place of `schema` (reached at `path`) whose `properties` holds
 /// `name`, stopping once there are two: only a single place is advice.
-/// `$ref`s are followed, a recursive one round twice.
+/// `$ref`s are followed, a recursive one round twice. Each schema object's
+/// few keywords are read in one pass rather than looked up one by one: the
+/// search visits every node of the schema, once per misplaced key.
 fn collect_places<'s>(
     root: &'s Value,
     schema: &'s Value,
     name: &str,
-    path: &mut Place,
+    path: &mut Place<'s>,
     followed: &mut Vec<&'s str>,
-    places: &mut Vec<Place>,
+    places: &mut Vec<Place<'s>>,
 ) {
     if places.len() > 1 || path.len() > MAX_PLACE_DEPTH {
         return;
     }
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let target = reference
-            .strip_prefix('#')
-            .and_then(|pointer| root.pointer(pointer));
-        // A reference entered a second time on the way down is a recursive
-        // schema: a property of it has a place at each depth, so one
-        // round more finds the second.
-        let entered = followed.iter().filter(|seen| **seen == reference).count();
-        if let (Some(target), true) = (target, entered < 2) {
-            followed.push(reference);
-            collect_places(root, target, name, path, followed, places);
-            followed.pop();
-        }
-    }
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        let allows = properties
-            .get(name)
-            .is_some_and(|property| property != &Value::Bool(false));
-        if allows && !places.contains(path) {
-            places.push(path.clone());
-        }
-        for (key, property) in properties {
-            path.push(Step::Key(key.clone()));
-            collect_places(root, property, name, path, followed, places);
-            path.pop();
-        }
-    }
-    if let Some(items) = schema.get("items").filter(|items| items.is_object()) {
-        path.push(Step::AnyItem);
-        collect_places(root, items, name, path, followed, places);
-        path.pop();
-    }
-    let free_keys = schema
-        .get("additionalProperties")
-        .into_iter()
-        .chain(
-            schema
-                .get("patternProperties")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flat_map(|patterns| patterns.values()),
-        )
-        .filter(|values| values.is_object());
-    for values in free_keys {
-        path.push(Step::AnyKey);
-        collect_places(root, values, name, path, followed, places);
-        path.pop();
-    }
-    for keyword in ["allOf", "anyOf", "oneOf"] {
-        for branch in schema
-            .get(keyword)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            collect_places(root, branch, name, path, followed, places);
-        }
-    }
-    for keyword in ["then", "else"] {
-        if let Some(branch) = schema.get(keyword) {
-            collect_places(root, branch, name, path, followed, places);
+    let Some(keywords) = schema.as_object() else {
+        return;
+    };
+    for (keyword, value) in keywords {
+        match keyword.as_str() {
+            "$ref" => {
+                let Some(reference) = value.as_str() else {
+                    continue;
+                };
+                let target = reference
+                    .strip_prefix('#')
+                    .and_then(|pointer| root.pointer(pointer));
+                // A reference entered a second time on the way down is a
+                // recursive schema: a property of it has a place at each
+                // depth, so one round more finds the second.
+                let entered = followed.iter().filter(|seen| **seen == reference).count();
+                if let (Some(target), true) = (target, entered < 2) {
+                    followed.push(reference);
+                    collect_places(root, target, name, path, followed, places);
+                    followed.pop();
+                }
+            }
+            "properties" => {
+                let Some(properties) = value.as_object() else {
+                    continue;
+                };
+                let allows = properties
+                    .iter()
+                    .any(|(key, property)| key == name && property != &Value::Bool(false));
+                if allows && !places.contains(path) {
+                    places.push(path.clone());
+                }
+                for (key, property) in properties {
+                    path.push(Step::Key(key));
+                    collect_places(root, property, name, path, followed, places);
+                    path.pop();
+                }
+            }
+            "items" if value.is_object() => {
+                path.push(Step::AnyItem);
+                collect_places(root, value, name, path, followed, places);
+                path.pop();
+            }
+            "additionalProperties" if value.is_object() => {
+                path.push(Step::AnyKey);
+                collect_places(root, value, name, path, followed, places);
+                path.pop();
+            }
+            "patternProperties" => {
+                let patterns = value.as_object().into_iter().flat_map(|map| map.values());
+                for values in patterns.filter(|values| values.is_object()) {
+                    path.push(Step::AnyKey);
+                    collect_places(root, values, name, path, followed, places);
+                    path.pop();
+                }
+            }
+            "allOf" | "anyOf" | "oneOf" => {
+                for branch in value.as_array().into_iter().flatten() {
+                    collect_places(root, branch, name, path, followed, places);
+                }
+            }
+            "then" | "else" => collect_places(root, value, name, path, followed, places),
+            _ => {}
         }
     }
 }
@@ -406,7 +410,7 @@ fn instantiate(place: &[Step], base: &[PathSegment]) -> Option<Vec<PathSegment>>
             .get(depth)
             .filter(|_| base.get(..depth) == Some(path.as_slice()));
         let next = match (step, taken) {
-            (Step::Key(key), _) => PathSegment::Key(key.clone()),
+            (Step::Key(key), _) => PathSegment::Key((*key).to_owned()),
             (Step::AnyItem, Some(PathSegment::Index(index))) => PathSegment::Index(*index),
             (Step::AnyKey, Some(PathSegment::Key(key))) => PathSegment::Key(key.clone()),
             _ => return None,

@@ -99,8 +99,9 @@ fn scenario_of(root: &Path) -> Option<String> {
 /// the names below the store folder alone.
 fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
     // Every file a store holds is JSON; every document read asks, so any
-    // other is answered from its name alone.
-    if !path.file_name()?.to_str()?.ends_with(".json") {
+    // other is answered from its bytes alone, before the path is parsed.
+    let json_at_end = path.as_os_str().as_encoded_bytes().ends_with(b".json");
+    if !json_at_end || !path.file_name()?.to_str()?.ends_with(".json") {
         return None;
     }
     let names: Vec<&str> = path
@@ -149,8 +150,9 @@ fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
 /// Whether the file at `path` may hold an array at its root: a store's
 /// `matched_trials.json`, whose schema-1 form is the bare array of trials.
 pub fn allows_sequence_root(path: &Path) -> bool {
-    // Asked of every file a run reads: the name alone settles most.
-    path.file_name().is_some_and(|name| name == "matched_trials.json")
+    // Asked of every file a run reads: the bytes alone settle most.
+    path.as_os_str().as_encoded_bytes().ends_with(b"matched_trials.json")
+        && path.file_name().is_some_and(|name| name == "matched_trials.json")
         && store_file(path).is_some_and(|file| {
         matches!(&file.place, Place::Candidate { file, .. } if file == "matched_trials.json")
     })
