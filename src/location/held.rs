@@ -4,7 +4,14 @@
 //! few values it parsed last and hands them out again while a [`Hold`] of
 //! the run lasts. Outside one (the language server, a single check) every
 //! read goes to the disk: a file may have changed since.
+//!
+//! Two more things a run would otherwise ask again for each file: what it
+//! learned of a store's folders (that one is a folder and no link), and
+//! what it derived from the values it keeps (a manifest diff of two kept
+//! bundles), told apart by the identity of the kept values, not by their
+//! text.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -19,8 +26,33 @@ const KEPT: usize = 12;
 /// The values a worker keeps, newest first, each with the path it was read from.
 type Kept = VecDeque<(PathBuf, Rc<Value>)>;
 
+/// How many folders a worker remembers: a candidate's folder, the store's
+/// `bundles/` and `candidates/`, a few stores at once.
+const KEPT_FOLDERS: usize = 16;
+
+/// What a run learned of a folder, by the question asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// `lstat` says a folder, not a link to one.
+    Plain,
+    /// `stat` (links followed) says a folder.
+    Folder,
+}
+
+/// A value derived from kept values: the inputs it was derived from (held,
+/// so that their identity is not reused while it is kept), what was
+/// derived, and the result.
+struct Derived {
+    inputs: Vec<Rc<Value>>,
+    what: &'static str,
+    result: Rc<dyn Any>,
+}
+
 thread_local! {
     static KEPT_VALUES: RefCell<Option<Kept>> = const { RefCell::new(None) };
+    static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
+        const { RefCell::new(None) };
+    static KEPT_DERIVED: RefCell<Option<VecDeque<Derived>>> = const { RefCell::new(None) };
 }
 
 /// While it lives, the neighbours this thread loads are kept and reused:
@@ -32,6 +64,9 @@ pub struct Hold {
 impl Hold {
     pub fn new() -> Self {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
+        KEPT_FOLDERS_SEEN
+            .with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT_FOLDERS)));
+        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         Hold {
             _not_send: std::marker::PhantomData,
         }
@@ -47,6 +82,8 @@ impl Default for Hold {
 impl Drop for Hold {
     fn drop(&mut self) {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = None);
+        KEPT_FOLDERS_SEEN.with(|kept| *kept.borrow_mut() = None);
+        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = None);
     }
 }
 
@@ -77,6 +114,75 @@ pub fn value_at(
         }
     });
     Ok(value)
+}
+
+/// Whether the folder at `path` answers `look`, remembered from an earlier
+/// `ask` while a [`Hold`] lasts, else `ask`ed. Only a folder found is
+/// remembered: a path that is not one is asked again.
+pub fn is_folder(path: &Path, look: Look, ask: impl FnOnce() -> bool) -> bool {
+    let known = KEPT_FOLDERS_SEEN.with(|kept| {
+        kept.borrow()
+            .as_ref()
+            .is_some_and(|folders| folders.iter().any(|(at, seen)| *seen == look && at == path))
+    });
+    if known {
+        return true;
+    }
+    let found = ask();
+    if found {
+        KEPT_FOLDERS_SEEN.with(|kept| {
+            if let Some(folders) = kept.borrow_mut().as_mut() {
+                if folders.len() >= KEPT_FOLDERS {
+                    folders.pop_back();
+                }
+                folders.push_front((path.to_path_buf(), look));
+            }
+        });
+    }
+    found
+}
+
+/// `what` derived from `inputs` by `derive`: once while a [`Hold`] lasts
+/// for the same kept values (the same `Rc`s, not equal ones), every time
+/// otherwise.
+pub fn derived<T: Clone + 'static>(
+    what: &'static str,
+    inputs: &[&Rc<Value>],
+    derive: impl FnOnce() -> T,
+) -> T {
+    let known = KEPT_DERIVED.with(|kept| {
+        kept.borrow().as_ref().and_then(|entries| {
+            entries
+                .iter()
+                .find(|entry| {
+                    entry.what == what
+                        && entry.inputs.len() == inputs.len()
+                        && entry
+                            .inputs
+                            .iter()
+                            .zip(inputs)
+                            .all(|(kept, input)| Rc::ptr_eq(kept, input))
+                })
+                .and_then(|entry| entry.result.downcast_ref::<T>().cloned())
+        })
+    });
+    if let Some(result) = known {
+        return result;
+    }
+    let result = derive();
+    KEPT_DERIVED.with(|kept| {
+        if let Some(entries) = kept.borrow_mut().as_mut() {
+            if entries.len() >= KEPT {
+                entries.pop_back();
+            }
+            entries.push_front(Derived {
+                inputs: inputs.iter().map(|input| Rc::clone(input)).collect(),
+                what,
+                result: Rc::new(result.clone()),
+            });
+        }
+    });
+    result
 }
 
 #[cfg(test)]
@@ -119,5 +225,73 @@ mod tests {
         }
         value_at(path, load).unwrap();
         assert_eq!(loads.get(), 3 + KEPT + 3);
+    }
+
+    #[test]
+    fn a_folder_found_is_asked_once_while_held_and_one_not_found_every_time() {
+        let asks = &Cell::new(0);
+        let ask = |answer: bool| {
+            move || {
+                asks.set(asks.get() + 1);
+                answer
+            }
+        };
+        let folder = Path::new("store/candidates");
+        assert!(is_folder(folder, Look::Plain, ask(true)));
+        assert!(is_folder(folder, Look::Plain, ask(true)));
+        assert_eq!(asks.get(), 2);
+        {
+            let _hold = Hold::new();
+            assert!(is_folder(folder, Look::Plain, ask(true)));
+            assert!(is_folder(folder, Look::Plain, ask(false)));
+            assert_eq!(asks.get(), 3);
+            // Another question about the same folder is asked.
+            assert!(!is_folder(folder, Look::Folder, ask(false)));
+            assert!(!is_folder(folder, Look::Folder, ask(false)));
+            assert_eq!(asks.get(), 5);
+            // Beyond what is kept, the oldest goes.
+            for index in 0..KEPT_FOLDERS {
+                is_folder(
+                    &PathBuf::from(format!("store/{index}")),
+                    Look::Plain,
+                    ask(true),
+                );
+            }
+            assert!(!is_folder(folder, Look::Plain, ask(false)));
+            assert_eq!(asks.get(), 5 + KEPT_FOLDERS + 1);
+        }
+        assert!(!is_folder(folder, Look::Plain, ask(false)));
+    }
+
+    #[test]
+    fn a_derived_value_is_derived_once_for_the_same_kept_values() {
+        let derivations = &Cell::new(0);
+        let derive = |result: u32| {
+            move || {
+                derivations.set(derivations.get() + 1);
+                result
+            }
+        };
+        let left = Rc::new(json!({"a": 1}));
+        let right = Rc::new(json!({"a": 1}));
+        assert_eq!(derived("sum", &[&left], derive(1)), 1);
+        assert_eq!(derived("sum", &[&left], derive(1)), 1);
+        assert_eq!(derivations.get(), 2);
+        {
+            let _hold = Hold::new();
+            assert_eq!(derived("sum", &[&left, &right], derive(2)), 2);
+            assert_eq!(derived("sum", &[&left, &right], derive(9)), 2);
+            assert_eq!(derivations.get(), 3);
+            // Equal values that are not the same kept value, another order,
+            // or another derivation are derived again.
+            assert_eq!(derived("sum", &[&right, &left], derive(3)), 3);
+            assert_eq!(
+                derived("sum", &[&left, &Rc::new(json!({"a": 1}))], derive(4)),
+                4
+            );
+            assert_eq!(derived("product", &[&left, &right], derive(5)), 5);
+            assert_eq!(derivations.get(), 6);
+        }
+        assert_eq!(derived("sum", &[&left, &right], derive(6)), 6);
     }
 }

@@ -153,13 +153,24 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
     // The common case, asked for every neighbour a store's file reads: a
     // path spelt as `root` and plain names, none of them a link. It stays
     // where `root` leads, whatever `root` is, and a few `lstat`s tell so
-    // without resolving both paths whole.
+    // without resolving both paths whole. A folder found plain is not
+    // asked again while the run holds what it learned (`held`): the files
+    // of one candidate folder cost one `lstat` each, not three.
     if let Ok(rest) = path.strip_prefix(root) {
         let mut below = root.to_path_buf();
         let plain = rest.components().all(|component| match component {
             Component::Normal(name) => {
                 below.push(name);
-                fs::symlink_metadata(&below).is_ok_and(|meta| !meta.file_type().is_symlink())
+                let mut is_file = false;
+                held::is_folder(&below, held::Look::Plain, || {
+                    match fs::symlink_metadata(&below) {
+                        Ok(meta) if !meta.file_type().is_symlink() => {
+                            is_file = !meta.is_dir();
+                            !is_file
+                        }
+                        _ => false,
+                    }
+                }) || is_file
             }
             _ => false,
         });

@@ -4,10 +4,12 @@
 //! kind's schema, and refuses rather than guesses on anything else.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
 use crate::canonical;
+use crate::location::held;
 
 /// The component kinds a manifest may hold.
 pub const COMPONENT_KINDS: [&str; 9] = [
@@ -116,6 +118,18 @@ pub fn verifies(manifest: &Value) -> bool {
             .iter()
             .all(|component| component_digest(component).ok() == text(component, "digest"))
         && manifest_digest(manifest).ok() == text(manifest, "digest")
+}
+
+/// [`manifest_diff`] of two stored bundles a run keeps: a candidate's
+/// manifest diff file, its causal attribution and its promotion all ask
+/// for the same one, and it is computed once.
+pub fn stored_diff(
+    tested: &Rc<Value>,
+    comparison: &Rc<Value>,
+) -> Result<Value, canonical::Refusal> {
+    held::derived("manifest diff", &[tested, comparison], || {
+        manifest_diff(tested, comparison)
+    })
 }
 
 /// The manifest diff autocontext writes for `tested` against `comparison`:
