@@ -51,11 +51,8 @@ pub fn is_hex_digest(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-/// The order of two strings by their UTF-16 code units, as JCS and
-/// autocontext sort (`😀` before `דּ`, though its UTF-8 bytes sort after).
-pub fn utf16_order(left: &str, right: &str) -> Ordering {
-    left.encode_utf16().cmp(right.encode_utf16())
-}
+/// The order JCS and autocontext sort strings in: by UTF-16 code units.
+pub use crate::canonical::utf16_order;
 
 /// The order of two `(kind, key)` identities.
 pub fn identity_order(left: (&str, &str), right: (&str, &str)) -> Ordering {
