@@ -141,3 +141,19 @@ fn utf16_order_is_byte_order_unless_a_character_lies_beyond_u_ffff() {
     assert_eq!(utf16_order("x\u{1f600}", "x\u{e000}"), Less);
     assert_eq!(utf16_order("\u{1f600}", "\u{d7ff}"), Greater);
 }
+
+#[test]
+fn the_rfc_8785_sample_without_its_unsafe_number_is_written_as_the_rfc_writes_it() {
+    let value = parsed(
+        r#"{
+  "numbers": [333333333.33333329, 4.50, 2e-3, 0.000000000000000000000000001],
+  "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
+  "literals": [null, true, false]
+}"#,
+    );
+    assert_eq!(
+        to_string(&value).unwrap(),
+        "{\"literals\":[null,true,false],\"numbers\":[333333333.3333333,4.5,0.002,1e-27],\
+         \"string\":\"\u{20ac}$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}"
+    );
+}

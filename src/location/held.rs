@@ -97,7 +97,7 @@ pub fn value_at(
         kept.borrow().as_ref().and_then(|values| {
             values
                 .iter()
-                .find(|(at, _)| at == path)
+                .find(|(at, _)| same_spelling(at, path))
                 .map(|(_, value)| Rc::clone(value))
         })
     });
@@ -116,14 +116,23 @@ pub fn value_at(
     Ok(value)
 }
 
+/// Whether two paths are spelt alike. `Path`'s own `==` parses both into
+/// components, which was a tenth of a store's run when asked for every
+/// kept path; a path spelt otherwise is only read again.
+fn same_spelling(kept: &Path, asked: &Path) -> bool {
+    kept.as_os_str() == asked.as_os_str()
+}
+
 /// Whether the folder at `path` answers `look`, remembered from an earlier
 /// `ask` while a [`Hold`] lasts, else `ask`ed. Only a folder found is
 /// remembered: a path that is not one is asked again.
 pub fn is_folder(path: &Path, look: Look, ask: impl FnOnce() -> bool) -> bool {
     let known = KEPT_FOLDERS_SEEN.with(|kept| {
-        kept.borrow()
-            .as_ref()
-            .is_some_and(|folders| folders.iter().any(|(at, seen)| *seen == look && at == path))
+        kept.borrow().as_ref().is_some_and(|folders| {
+            folders
+                .iter()
+                .any(|(at, seen)| *seen == look && same_spelling(at, path))
+        })
     });
     if known {
         return true;
