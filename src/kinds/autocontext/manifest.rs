@@ -118,8 +118,8 @@ pub fn verifies(manifest: &Value) -> bool {
 }
 
 /// [`manifest_diff`] of two stored bundles a run keeps: a candidate's
-/// manifest diff file, its causal attribution and its promotion all ask
-/// for the same one, and it is computed once.
+/// manifest diff file and its causal attribution (and its promotion, when
+/// checked while the bundles are kept) ask for the same one, computed once.
 pub fn stored_diff(
     tested: &Rc<Value>,
     comparison: &Rc<Value>,
