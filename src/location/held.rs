@@ -26,6 +26,13 @@ const KEPT: usize = 12;
 /// The values a worker keeps, newest first, each with the path it was read from.
 type Kept = VecDeque<(PathBuf, Rc<Value>)>;
 
+/// The largest file whose bytes a worker keeps: a store's files are a few
+/// KiB; a large document is read once and not kept.
+const KEPT_BYTES_LIMIT: usize = 64 * 1024;
+
+/// The bytes a worker keeps, newest first, each with the path read.
+type KeptBytes = VecDeque<(PathBuf, Vec<u8>)>;
+
 /// How many folders a worker remembers: a candidate's folder, the store's
 /// `bundles/` and `candidates/`, a few stores at once.
 const KEPT_FOLDERS: usize = 16;
@@ -53,6 +60,7 @@ thread_local! {
     static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
         const { RefCell::new(None) };
     static KEPT_DERIVED: RefCell<Option<VecDeque<Derived>>> = const { RefCell::new(None) };
+    static KEPT_BYTES: RefCell<Option<KeptBytes>> = const { RefCell::new(None) };
 }
 
 /// While it lives, the neighbours this thread loads are kept and reused:
@@ -67,6 +75,7 @@ impl Hold {
         KEPT_FOLDERS_SEEN
             .with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT_FOLDERS)));
         KEPT_DERIVED.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
+        KEPT_BYTES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         Hold {
             _not_send: std::marker::PhantomData,
         }
@@ -84,6 +93,7 @@ impl Drop for Hold {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = None);
         KEPT_FOLDERS_SEEN.with(|kept| *kept.borrow_mut() = None);
         KEPT_DERIVED.with(|kept| *kept.borrow_mut() = None);
+        KEPT_BYTES.with(|kept| *kept.borrow_mut() = None);
     }
 }
 
@@ -114,6 +124,36 @@ pub fn value_at(
         }
     });
     Ok(value)
+}
+
+/// The bytes of the file at `path`, kept from an earlier read while a
+/// [`Hold`] lasts, else `read` (and kept, when read and small): a store's
+/// record is read by its matched trials and then checked itself, its
+/// matched trials checked and then read by the record.
+pub fn bytes_at<E>(path: &Path, read: impl FnOnce() -> Result<Vec<u8>, E>) -> Result<Vec<u8>, E> {
+    let kept = KEPT_BYTES.with(|kept| {
+        kept.borrow().as_ref().and_then(|files| {
+            files
+                .iter()
+                .find(|(at, _)| same_spelling(at, path))
+                .map(|(_, bytes)| bytes.clone())
+        })
+    });
+    if let Some(bytes) = kept {
+        return Ok(bytes);
+    }
+    let bytes = read()?;
+    if bytes.len() <= KEPT_BYTES_LIMIT {
+        KEPT_BYTES.with(|kept| {
+            if let Some(files) = kept.borrow_mut().as_mut() {
+                if files.len() >= KEPT {
+                    files.pop_back();
+                }
+                files.push_front((path.to_path_buf(), bytes.clone()));
+            }
+        });
+    }
+    Ok(bytes)
 }
 
 /// Whether two paths are spelt alike. `Path`'s own `==` parses both into
@@ -270,6 +310,37 @@ mod tests {
             assert_eq!(asks.get(), 5 + KEPT_FOLDERS + 1);
         }
         assert!(!is_folder(folder, Look::Plain, ask(false)));
+    }
+
+    #[test]
+    fn small_files_are_read_once_while_held_and_large_ones_every_time() {
+        let reads = &Cell::new(0);
+        let read = |size: usize| {
+            move || -> Result<Vec<u8>, String> {
+                reads.set(reads.get() + 1);
+                Ok(vec![b'x'; size])
+            }
+        };
+        let small = Path::new("store/candidates/d/record.json");
+        let large = Path::new("store/large.json");
+        bytes_at(small, read(3)).unwrap();
+        bytes_at(small, read(3)).unwrap();
+        assert_eq!(reads.get(), 2);
+        {
+            let _hold = Hold::new();
+            assert_eq!(bytes_at(small, read(3)).unwrap(), b"xxx");
+            assert_eq!(bytes_at(small, read(5)).unwrap(), b"xxx");
+            assert_eq!(reads.get(), 3);
+            bytes_at(large, read(KEPT_BYTES_LIMIT + 1)).unwrap();
+            bytes_at(large, read(KEPT_BYTES_LIMIT + 1)).unwrap();
+            assert_eq!(reads.get(), 5);
+            // A failed read is not kept.
+            let missing = Path::new("store/missing.json");
+            assert!(bytes_at(missing, || Err("no such file")).is_err());
+            assert_eq!(bytes_at(missing, || Ok::<_, &str>(vec![1])).unwrap(), [1]);
+        }
+        bytes_at(small, read(3)).unwrap();
+        assert_eq!(reads.get(), 6);
     }
 
     #[test]

@@ -189,11 +189,21 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 /// The bytes of the file at `path`, refusing one larger than `limit`
 /// (`--max-file-size`) without reading it whole: [`read_regular`] worded
 /// for a document.
+///
+/// While a run holds its neighbours (`held`), a small file read twice (as
+/// a neighbour and as the document checked) is read from the disk once.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    read_regular(path, limit).map_err(|error| match error {
-        ReadError::TooLarge(limit) => too_large(limit),
-        ReadError::Unreadable(reason) => reason,
-    })
+    let bytes = held::bytes_at(path, || {
+        read_regular(path, limit).map_err(|error| match error {
+            ReadError::TooLarge(limit) => too_large(limit),
+            ReadError::Unreadable(reason) => reason,
+        })
+    })?;
+    // A file kept from a read under a larger limit is still refused.
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+        return Err(too_large(limit));
+    }
+    Ok(bytes)
 }
 
 /// Why [`read_regular`] returned no bytes.
