@@ -12,9 +12,15 @@
 //! numi's loader refuses it when it reads the text and no value built here
 //! carries one.
 //!
-//! The text itself is written by `serde_json_canonicalizer`, which
-//! implements JCS (UTF-16 key order, ECMAScript number form through
-//! `ryu-js`); what it lacks is the refusal, which is this module's.
+//! The text is written here in one pass: keys sorted by UTF-16 code units,
+//! strings escaped as `serde_json` escapes them (the JCS escapes: the two
+//! quotes, the five short control escapes, `\u00xx` in lower case for the
+//! other control characters, nothing else), safe integers as their
+//! decimals. A fraction is written by `serde_json_canonicalizer` (the
+//! ECMAScript number form, through `ryu-js`), which also checks the whole
+//! text in the tests. That crate writes every member of every object to a
+//! buffer of its own and parses each key back to sort it, which was most
+//! of the time numi spent on a digest.
 
 use serde_json::{Number, Value};
 
@@ -51,29 +57,123 @@ impl std::fmt::Display for Refusal {
 
 /// The canonical JSON text of `value`, or why it has none.
 pub fn to_string(value: &Value) -> Result<String, Refusal> {
-    if let Some(refusal) = first_refusal(value, &mut String::new()) {
-        return Err(refusal);
-    }
-    // Every integer left is below 2^53, where its decimal text is the text
-    // of the double nearest it: the value is written as it stands, without
-    // the copy `unrestricted` makes.
-    jcs_text(value)
+    String::from_utf8(canonical_bytes(value)?).map_err(|error| not_json(&error))
 }
 
 /// The SHA-256 of the canonical text of `value`, as 64 lowercase hex.
 pub fn sha256_hex(value: &Value) -> Result<String, Refusal> {
-    to_string(value).map(|text| hex_sha256(text.as_bytes()))
+    canonical_bytes(value).map(|text| hex_sha256(&text))
+}
+
+/// The canonical text of `value` as UTF-8 bytes.
+fn canonical_bytes(value: &Value) -> Result<Vec<u8>, Refusal> {
+    let mut text = Vec::new();
+    match write_canonical(value, &mut text) {
+        Ok(()) => Ok(text),
+        // The place of the number refused is looked for only once one is.
+        Err(Unwritten::UnsafeNumber) => Err(first_refusal(value, &mut String::new())
+            .unwrap_or_else(|| not_json(&"a number has no canonical form"))),
+        Err(Unwritten::NotJson(refusal)) => Err(refusal),
+    }
+}
+
+/// Why [`write_canonical`] stopped.
+enum Unwritten {
+    /// A number of magnitude 2^53 or more, somewhere in the value.
+    UnsafeNumber,
+    NotJson(Refusal),
+}
+
+fn write_canonical(value: &Value, text: &mut Vec<u8>) -> Result<(), Unwritten> {
+    match value {
+        Value::Null => text.extend_from_slice(b"null"),
+        Value::Bool(true) => text.extend_from_slice(b"true"),
+        Value::Bool(false) => text.extend_from_slice(b"false"),
+        Value::Number(number) => write_number(number, text)?,
+        Value::String(string) => write_string(string, text)?,
+        Value::Array(items) => {
+            text.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    text.push(b',');
+                }
+                write_canonical(item, text)?;
+            }
+            text.push(b']');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_unstable_by(|left, right| utf16_order(left.0, right.0));
+            text.push(b'{');
+            for (index, (key, item)) in members.into_iter().enumerate() {
+                if index > 0 {
+                    text.push(b',');
+                }
+                write_string(key, text)?;
+                text.push(b':');
+                write_canonical(item, text)?;
+            }
+            text.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+/// A safe integer as its decimal, which is the text of the double nearest
+/// it below 2^53; a fraction in ECMAScript form.
+fn write_number(number: &Number, text: &mut Vec<u8>) -> Result<(), Unwritten> {
+    if !is_safe_number(number) {
+        return Err(Unwritten::UnsafeNumber);
+    }
+    if number.is_u64() || number.is_i64() {
+        text.extend_from_slice(number.to_string().as_bytes());
+        return Ok(());
+    }
+    let written = jcs_text(&Value::Number(number.clone())).map_err(Unwritten::NotJson)?;
+    text.extend_from_slice(written.as_bytes());
+    Ok(())
+}
+
+/// A string quoted and escaped as JCS escapes it, which is `serde_json`'s
+/// escaping.
+fn write_string(string: &str, text: &mut Vec<u8>) -> Result<(), Unwritten> {
+    serde_json::to_writer(&mut *text, string).map_err(|error| Unwritten::NotJson(not_json(&error)))
+}
+
+/// The order of two strings by their UTF-16 code units, as JCS sorts keys
+/// (`😀` before `דּ`, though its UTF-8 bytes sort after).
+pub fn utf16_order(left: &str, right: &str) -> std::cmp::Ordering {
+    // UTF-8 bytes sort as code points do, and code points as UTF-16 units
+    // unless a character beyond U+FFFF (four bytes, led by 0xF0 or more)
+    // meets one from U+E000: without one, the bytes decide.
+    let astral = |text: &str| text.bytes().any(|byte| byte >= 0xF0);
+    if astral(left) || astral(right) {
+        left.encode_utf16().cmp(right.encode_utf16())
+    } else {
+        left.as_bytes().cmp(right.as_bytes())
+    }
+}
+
+fn not_json(error: &dyn std::fmt::Display) -> Refusal {
+    Refusal {
+        reason: Reason::NotJson,
+        pointer: String::new(),
+        message: format!("not JSON: {error}"),
+    }
 }
 
 /// The SHA-256 of `bytes`, as 64 lowercase hex: the one digest helper,
 /// for canonical text and for a file's bytes alike.
 pub fn hex_sha256(bytes: &[u8]) -> String {
     use sha2::{Digest as _, Sha256};
-    use std::fmt::Write as _;
+    // Digit by digit, not `write!` a byte at a time: the formatting
+    // machinery cost half as much as the hash itself.
     let hash = Sha256::digest(bytes);
     let mut text = String::with_capacity(64);
     for byte in hash.iter() {
-        let _ = write!(text, "{byte:02x}");
+        for nibble in [byte >> 4, byte & 0x0f] {
+            text.push(char::from_digit(u32::from(nibble), 16).unwrap_or('0'));
+        }
     }
     text
 }
@@ -100,11 +200,7 @@ pub(crate) fn unrestricted(value: &Value) -> Result<String, Refusal> {
 }
 
 fn jcs_text(value: &Value) -> Result<String, Refusal> {
-    serde_json_canonicalizer::to_string(value).map_err(|error| Refusal {
-        reason: Reason::NotJson,
-        pointer: String::new(),
-        message: format!("not JSON: {error}"),
-    })
+    serde_json_canonicalizer::to_string(value).map_err(|error| not_json(&error))
 }
 
 fn first_refusal(value: &Value, pointer: &mut String) -> Option<Refusal> {

@@ -98,3 +98,62 @@ fn safe_integers_are_written_as_their_doubles_are() {
         r#"{"n":[9007199254740991,-3,0]}"#
     );
 }
+
+#[test]
+fn the_text_is_the_one_serde_json_canonicalizer_writes() {
+    let values = [
+        json!(null),
+        json!([true, false, null, [], {}, [[]], {"": {}}]),
+        json!({"b": 1, "a": [1, 2.5, -0.0, 1e-7, 123456789.125, -3, 0.1], "c": {"z": "", "y": null}}),
+        json!({"\u{1f600}": 1, "\u{fb33}": 2, "\u{e000}": 3, "a": 4, "é": 5, "aa": 6, "A": 7}),
+        json!({"text": "\"quoted\" \\ / \u{0}\u{1}\u{8}\t\n\u{b}\u{c}\r\u{1f}\u{7f}\u{2028}\u{2029} é 😀 דּ"}),
+        json!({"k\u{1f}\"ey": "v", "k": 1.0, "kk": 1.5e15, "kkk": 5e-324, "n": 9007199254740991_i64}),
+        json!([{"m": [{"n": {"o": [0.30000000000000004, 100.0, 1.5e-300, -4503599627370495.5]}}]}]),
+    ];
+    for value in values {
+        let ours = to_string(&value).unwrap();
+        assert_eq!(ours, jcs_text(&value).unwrap(), "{value}");
+        assert_eq!(
+            sha256_hex(&value).unwrap(),
+            hex_sha256(jcs_text(&value).unwrap().as_bytes())
+        );
+    }
+}
+
+#[test]
+fn a_number_refused_deep_in_a_value_is_refused_at_its_place_as_before() {
+    let value = json!({"a": [1, {"b~/c": [0.5, 9007199254740992_u64]}]});
+    let refusal = to_string(&value).unwrap_err();
+    assert_eq!(refusal.reason, Reason::UnsafeNumber);
+    assert_eq!(refusal.pointer, "/a/1/b~0~1c/1");
+    assert_eq!(sha256_hex(&value).unwrap_err(), refusal);
+}
+
+#[test]
+fn utf16_order_is_byte_order_unless_a_character_lies_beyond_u_ffff() {
+    use std::cmp::Ordering::{Greater, Less};
+    assert_eq!(utf16_order("a", "b"), Less);
+    assert_eq!(utf16_order("é", "z"), Greater);
+    assert_eq!(utf16_order("\u{e000}", "\u{ffff}"), Less);
+    // U+1F600 is the pair D83D DE00, before U+FB33 and U+E000 in UTF-16,
+    // though after them in UTF-8 and by code point.
+    assert_eq!(utf16_order("\u{1f600}", "\u{fb33}"), Less);
+    assert_eq!(utf16_order("x\u{1f600}", "x\u{e000}"), Less);
+    assert_eq!(utf16_order("\u{1f600}", "\u{d7ff}"), Greater);
+}
+
+#[test]
+fn the_rfc_8785_sample_without_its_unsafe_number_is_written_as_the_rfc_writes_it() {
+    let value = parsed(
+        r#"{
+  "numbers": [333333333.33333329, 4.50, 2e-3, 0.000000000000000000000000001],
+  "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
+  "literals": [null, true, false]
+}"#,
+    );
+    assert_eq!(
+        to_string(&value).unwrap(),
+        "{\"literals\":[null,true,false],\"numbers\":[333333333.3333333,4.5,0.002,1e-27],\
+         \"string\":\"\u{20ac}$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}"
+    );
+}

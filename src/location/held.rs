@@ -4,7 +4,14 @@
 //! few values it parsed last and hands them out again while a [`Hold`] of
 //! the run lasts. Outside one (the language server, a single check) every
 //! read goes to the disk: a file may have changed since.
+//!
+//! Two more things a run would otherwise ask again for each file: what it
+//! learned of a store's folders (that one is a folder and no link), and
+//! what it derived from the values it keeps (a manifest diff of two kept
+//! bundles), told apart by the identity of the kept values, not by their
+//! text.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -19,8 +26,41 @@ const KEPT: usize = 12;
 /// The values a worker keeps, newest first, each with the path it was read from.
 type Kept = VecDeque<(PathBuf, Rc<Value>)>;
 
+/// The largest file whose bytes a worker keeps: a store's files are a few
+/// KiB; a large document is read once and not kept.
+const KEPT_BYTES_LIMIT: usize = 64 * 1024;
+
+/// The bytes a worker keeps, newest first, each with the path read.
+type KeptBytes = VecDeque<(PathBuf, Vec<u8>)>;
+
+/// How many folders a worker remembers: a candidate's folder, the store's
+/// `bundles/` and `candidates/`, a few stores at once.
+const KEPT_FOLDERS: usize = 16;
+
+/// What a run learned of a folder, by the question asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// `lstat` says a folder, not a link to one.
+    Plain,
+    /// `stat` (links followed) says a folder.
+    Folder,
+}
+
+/// A value derived from kept values: the inputs it was derived from (held,
+/// so that their identity is not reused while it is kept), what was
+/// derived, and the result.
+struct Derived {
+    inputs: Vec<Rc<Value>>,
+    what: &'static str,
+    result: Rc<dyn Any>,
+}
+
 thread_local! {
     static KEPT_VALUES: RefCell<Option<Kept>> = const { RefCell::new(None) };
+    static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
+        const { RefCell::new(None) };
+    static KEPT_DERIVED: RefCell<Option<VecDeque<Derived>>> = const { RefCell::new(None) };
+    static KEPT_BYTES: RefCell<Option<KeptBytes>> = const { RefCell::new(None) };
 }
 
 /// While it lives, the neighbours this thread loads are kept and reused:
@@ -32,6 +72,10 @@ pub struct Hold {
 impl Hold {
     pub fn new() -> Self {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
+        KEPT_FOLDERS_SEEN
+            .with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT_FOLDERS)));
+        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
+        KEPT_BYTES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         Hold {
             _not_send: std::marker::PhantomData,
         }
@@ -47,6 +91,9 @@ impl Default for Hold {
 impl Drop for Hold {
     fn drop(&mut self) {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = None);
+        KEPT_FOLDERS_SEEN.with(|kept| *kept.borrow_mut() = None);
+        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = None);
+        KEPT_BYTES.with(|kept| *kept.borrow_mut() = None);
     }
 }
 
@@ -60,7 +107,7 @@ pub fn value_at(
         kept.borrow().as_ref().and_then(|values| {
             values
                 .iter()
-                .find(|(at, _)| at == path)
+                .find(|(at, _)| same_spelling(at, path))
                 .map(|(_, value)| Rc::clone(value))
         })
     });
@@ -77,6 +124,114 @@ pub fn value_at(
         }
     });
     Ok(value)
+}
+
+/// The bytes of the file at `path`, kept from an earlier read while a
+/// [`Hold`] lasts, else `read` (and kept, when read and small): a store's
+/// record is read by its matched trials and then checked itself, its
+/// matched trials checked and then read by the record.
+pub fn bytes_at<E>(path: &Path, read: impl FnOnce() -> Result<Vec<u8>, E>) -> Result<Vec<u8>, E> {
+    let kept = KEPT_BYTES.with(|kept| {
+        kept.borrow().as_ref().and_then(|files| {
+            files
+                .iter()
+                .find(|(at, _)| same_spelling(at, path))
+                .map(|(_, bytes)| bytes.clone())
+        })
+    });
+    if let Some(bytes) = kept {
+        return Ok(bytes);
+    }
+    let bytes = read()?;
+    if bytes.len() <= KEPT_BYTES_LIMIT {
+        KEPT_BYTES.with(|kept| {
+            if let Some(files) = kept.borrow_mut().as_mut() {
+                if files.len() >= KEPT {
+                    files.pop_back();
+                }
+                files.push_front((path.to_path_buf(), bytes.clone()));
+            }
+        });
+    }
+    Ok(bytes)
+}
+
+/// Whether two paths are spelt alike. `Path`'s own `==` parses both into
+/// components, which was a tenth of a store's run when asked for every
+/// kept path; a path spelt otherwise is only read again.
+fn same_spelling(kept: &Path, asked: &Path) -> bool {
+    kept.as_os_str() == asked.as_os_str()
+}
+
+/// Whether the folder at `path` answers `look`, remembered from an earlier
+/// `ask` while a [`Hold`] lasts, else `ask`ed. Only a folder found is
+/// remembered: a path that is not one is asked again.
+pub fn is_folder(path: &Path, look: Look, ask: impl FnOnce() -> bool) -> bool {
+    let known = KEPT_FOLDERS_SEEN.with(|kept| {
+        kept.borrow().as_ref().is_some_and(|folders| {
+            folders
+                .iter()
+                .any(|(at, seen)| *seen == look && same_spelling(at, path))
+        })
+    });
+    if known {
+        return true;
+    }
+    let found = ask();
+    if found {
+        KEPT_FOLDERS_SEEN.with(|kept| {
+            if let Some(folders) = kept.borrow_mut().as_mut() {
+                if folders.len() >= KEPT_FOLDERS {
+                    folders.pop_back();
+                }
+                folders.push_front((path.to_path_buf(), look));
+            }
+        });
+    }
+    found
+}
+
+/// `what` derived from `inputs` by `derive`: once while a [`Hold`] lasts
+/// for the same kept values (the same `Rc`s, not equal ones), every time
+/// otherwise.
+pub fn derived<T: Clone + 'static>(
+    what: &'static str,
+    inputs: &[&Rc<Value>],
+    derive: impl FnOnce() -> T,
+) -> T {
+    let known = KEPT_DERIVED.with(|kept| {
+        kept.borrow().as_ref().and_then(|entries| {
+            entries
+                .iter()
+                .find(|entry| {
+                    entry.what == what
+                        && entry.inputs.len() == inputs.len()
+                        && entry
+                            .inputs
+                            .iter()
+                            .zip(inputs)
+                            .all(|(kept, input)| Rc::ptr_eq(kept, input))
+                })
+                .and_then(|entry| entry.result.downcast_ref::<T>().cloned())
+        })
+    });
+    if let Some(result) = known {
+        return result;
+    }
+    let result = derive();
+    KEPT_DERIVED.with(|kept| {
+        if let Some(entries) = kept.borrow_mut().as_mut() {
+            if entries.len() >= KEPT {
+                entries.pop_back();
+            }
+            entries.push_front(Derived {
+                inputs: inputs.iter().map(|input| Rc::clone(input)).collect(),
+                what,
+                result: Rc::new(result.clone()),
+            });
+        }
+    });
+    result
 }
 
 #[cfg(test)]
@@ -119,5 +274,104 @@ mod tests {
         }
         value_at(path, load).unwrap();
         assert_eq!(loads.get(), 3 + KEPT + 3);
+    }
+
+    #[test]
+    fn a_folder_found_is_asked_once_while_held_and_one_not_found_every_time() {
+        let asks = &Cell::new(0);
+        let ask = |answer: bool| {
+            move || {
+                asks.set(asks.get() + 1);
+                answer
+            }
+        };
+        let folder = Path::new("store/candidates");
+        assert!(is_folder(folder, Look::Plain, ask(true)));
+        assert!(is_folder(folder, Look::Plain, ask(true)));
+        assert_eq!(asks.get(), 2);
+        {
+            let _hold = Hold::new();
+            assert!(is_folder(folder, Look::Plain, ask(true)));
+            assert!(is_folder(folder, Look::Plain, ask(false)));
+            assert_eq!(asks.get(), 3);
+            // Another question about the same folder is asked.
+            assert!(!is_folder(folder, Look::Folder, ask(false)));
+            assert!(!is_folder(folder, Look::Folder, ask(false)));
+            assert_eq!(asks.get(), 5);
+            // Beyond what is kept, the oldest goes.
+            for index in 0..KEPT_FOLDERS {
+                is_folder(
+                    &PathBuf::from(format!("store/{index}")),
+                    Look::Plain,
+                    ask(true),
+                );
+            }
+            assert!(!is_folder(folder, Look::Plain, ask(false)));
+            assert_eq!(asks.get(), 5 + KEPT_FOLDERS + 1);
+        }
+        assert!(!is_folder(folder, Look::Plain, ask(false)));
+    }
+
+    #[test]
+    fn small_files_are_read_once_while_held_and_large_ones_every_time() {
+        let reads = &Cell::new(0);
+        let read = |size: usize| {
+            move || -> Result<Vec<u8>, String> {
+                reads.set(reads.get() + 1);
+                Ok(vec![b'x'; size])
+            }
+        };
+        let small = Path::new("store/candidates/d/record.json");
+        let large = Path::new("store/large.json");
+        bytes_at(small, read(3)).unwrap();
+        bytes_at(small, read(3)).unwrap();
+        assert_eq!(reads.get(), 2);
+        {
+            let _hold = Hold::new();
+            assert_eq!(bytes_at(small, read(3)).unwrap(), b"xxx");
+            assert_eq!(bytes_at(small, read(5)).unwrap(), b"xxx");
+            assert_eq!(reads.get(), 3);
+            bytes_at(large, read(KEPT_BYTES_LIMIT + 1)).unwrap();
+            bytes_at(large, read(KEPT_BYTES_LIMIT + 1)).unwrap();
+            assert_eq!(reads.get(), 5);
+            // A failed read is not kept.
+            let missing = Path::new("store/missing.json");
+            assert!(bytes_at(missing, || Err("no such file")).is_err());
+            assert_eq!(bytes_at(missing, || Ok::<_, &str>(vec![1])).unwrap(), [1]);
+        }
+        bytes_at(small, read(3)).unwrap();
+        assert_eq!(reads.get(), 6);
+    }
+
+    #[test]
+    fn a_derived_value_is_derived_once_for_the_same_kept_values() {
+        let derivations = &Cell::new(0);
+        let derive = |result: u32| {
+            move || {
+                derivations.set(derivations.get() + 1);
+                result
+            }
+        };
+        let left = Rc::new(json!({"a": 1}));
+        let right = Rc::new(json!({"a": 1}));
+        assert_eq!(derived("sum", &[&left], derive(1)), 1);
+        assert_eq!(derived("sum", &[&left], derive(1)), 1);
+        assert_eq!(derivations.get(), 2);
+        {
+            let _hold = Hold::new();
+            assert_eq!(derived("sum", &[&left, &right], derive(2)), 2);
+            assert_eq!(derived("sum", &[&left, &right], derive(9)), 2);
+            assert_eq!(derivations.get(), 3);
+            // Equal values that are not the same kept value, another order,
+            // or another derivation are derived again.
+            assert_eq!(derived("sum", &[&right, &left], derive(3)), 3);
+            assert_eq!(
+                derived("sum", &[&left, &Rc::new(json!({"a": 1}))], derive(4)),
+                4
+            );
+            assert_eq!(derived("product", &[&left, &right], derive(5)), 5);
+            assert_eq!(derivations.get(), 6);
+        }
+        assert_eq!(derived("sum", &[&left, &right], derive(6)), 6);
     }
 }

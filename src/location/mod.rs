@@ -153,13 +153,24 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
     // The common case, asked for every neighbour a store's file reads: a
     // path spelt as `root` and plain names, none of them a link. It stays
     // where `root` leads, whatever `root` is, and a few `lstat`s tell so
-    // without resolving both paths whole.
+    // without resolving both paths whole. A folder found plain is not
+    // asked again while the run holds what it learned (`held`): the files
+    // of one candidate folder cost one `lstat` each, not three.
     if let Ok(rest) = path.strip_prefix(root) {
         let mut below = root.to_path_buf();
         let plain = rest.components().all(|component| match component {
             Component::Normal(name) => {
                 below.push(name);
-                fs::symlink_metadata(&below).is_ok_and(|meta| !meta.file_type().is_symlink())
+                let mut is_file = false;
+                held::is_folder(&below, held::Look::Plain, || {
+                    match fs::symlink_metadata(&below) {
+                        Ok(meta) if !meta.file_type().is_symlink() => {
+                            is_file = !meta.is_dir();
+                            !is_file
+                        }
+                        _ => false,
+                    }
+                }) || is_file
             }
             _ => false,
         });
@@ -178,11 +189,21 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 /// The bytes of the file at `path`, refusing one larger than `limit`
 /// (`--max-file-size`) without reading it whole: [`read_regular`] worded
 /// for a document.
+///
+/// While a run holds its neighbours (`held`), a small file read twice (as
+/// a neighbour and as the document checked) is read from the disk once.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    read_regular(path, limit).map_err(|error| match error {
-        ReadError::TooLarge(limit) => too_large(limit),
-        ReadError::Unreadable(reason) => reason,
-    })
+    let bytes = held::bytes_at(path, || {
+        read_regular(path, limit).map_err(|error| match error {
+            ReadError::TooLarge(limit) => too_large(limit),
+            ReadError::Unreadable(reason) => reason,
+        })
+    })?;
+    // A file kept from a read under a larger limit is still refused.
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+        return Err(too_large(limit));
+    }
+    Ok(bytes)
 }
 
 /// Why [`read_regular`] returned no bytes.

@@ -4,10 +4,12 @@
 //! kind's schema, and refuses rather than guesses on anything else.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
 use crate::canonical;
+use crate::location::held;
 
 /// The component kinds a manifest may hold.
 pub const COMPONENT_KINDS: [&str; 9] = [
@@ -49,11 +51,8 @@ pub fn is_hex_digest(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-/// The order of two strings by their UTF-16 code units, as JCS and
-/// autocontext sort (`😀` before `דּ`, though its UTF-8 bytes sort after).
-pub fn utf16_order(left: &str, right: &str) -> Ordering {
-    left.encode_utf16().cmp(right.encode_utf16())
-}
+/// The order JCS and autocontext sort strings in: by UTF-16 code units.
+pub use crate::canonical::utf16_order;
 
 /// The order of two `(kind, key)` identities.
 pub fn identity_order(left: (&str, &str), right: (&str, &str)) -> Ordering {
@@ -116,6 +115,18 @@ pub fn verifies(manifest: &Value) -> bool {
             .iter()
             .all(|component| component_digest(component).ok() == text(component, "digest"))
         && manifest_digest(manifest).ok() == text(manifest, "digest")
+}
+
+/// [`manifest_diff`] of two stored bundles a run keeps: a candidate's
+/// manifest diff file and its causal attribution (and its promotion, when
+/// checked while the bundles are kept) ask for the same one, computed once.
+pub fn stored_diff(
+    tested: &Rc<Value>,
+    comparison: &Rc<Value>,
+) -> Result<Value, canonical::Refusal> {
+    held::derived("manifest diff", &[tested, comparison], || {
+        manifest_diff(tested, comparison)
+    })
 }
 
 /// The manifest diff autocontext writes for `tested` against `comparison`:

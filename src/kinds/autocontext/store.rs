@@ -11,6 +11,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::location::held;
+
 /// The folder name of a store.
 pub const STORE_FOLDER: &str = "context_bundles";
 
@@ -161,7 +163,10 @@ pub fn allows_sequence_root(path: &Path) -> bool {
 /// Whether `path` is a file numi verifies in a store that holds a
 /// `bundles/` folder (the mark of a store).
 pub fn is_verified_store_file(path: &Path) -> bool {
-    store_file(path).is_some_and(|file| file.root.join("bundles").is_dir())
+    store_file(path).is_some_and(|file| {
+        let bundles = file.root.join("bundles");
+        held::is_folder(&bundles, held::Look::Folder, || bundles.is_dir())
+    })
 }
 
 #[cfg(test)]

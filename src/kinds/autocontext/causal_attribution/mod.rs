@@ -328,7 +328,7 @@ fn recomputed_diff_check(
             )];
         }
     };
-    match manifest::manifest_diff(&candidate.bundle, &comparison) {
+    match manifest::stored_diff(&candidate.bundle, &comparison) {
         Ok(expected) => {
             let mut found = Vec::new();
             if let Some(problem) = pure_addition_problem(&expected) {

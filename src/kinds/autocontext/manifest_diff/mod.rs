@@ -84,7 +84,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             );
         }
     };
-    match manifest::manifest_diff(&tested, &comparison) {
+    match manifest::stored_diff(&tested, &comparison) {
         Ok(expected) if &expected == subject.value => Vec::new(),
         Ok(expected) => failing(
             format!(

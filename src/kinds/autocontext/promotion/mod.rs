@@ -198,10 +198,10 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
 
 /// `manifest_diff_digest` is the digest of the diff recomputed from the
 /// candidate's manifest and the incumbent's.
-fn diff_check(value: &Value, candidate: &Value, incumbent: &Value) -> Vec<Diagnostic> {
+fn diff_check(value: &Value, candidate: &Rc<Value>, incumbent: &Rc<Value>) -> Vec<Diagnostic> {
     let rule = &catalogue::PROMOTION_DIFF;
     let written = text(value, "manifest_diff_digest").unwrap_or_default();
-    match manifest::manifest_diff(candidate, incumbent) {
+    match manifest::stored_diff(candidate, incumbent) {
         Ok(diff) if text(&diff, "digest") == Some(written) => Vec::new(),
         Ok(diff) => vec![fails(
             rule,
