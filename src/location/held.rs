@@ -131,6 +131,12 @@ pub fn value_at(
 /// record is read by its matched trials and then checked itself, its
 /// matched trials checked and then read by the record.
 pub fn bytes_at<E>(path: &Path, read: impl FnOnce() -> Result<Vec<u8>, E>) -> Result<Vec<u8>, E> {
+    // Only a store's files are read twice, and all of them are JSON: any
+    // other file (every document of a policy tree) is read without a copy
+    // kept or a look among the kept ones.
+    if !path.as_os_str().as_encoded_bytes().ends_with(b".json") {
+        return read();
+    }
     let kept = KEPT_BYTES.with(|kept| {
         kept.borrow().as_ref().and_then(|files| {
             files
@@ -338,9 +344,14 @@ mod tests {
             let missing = Path::new("store/missing.json");
             assert!(bytes_at(missing, || Err("no such file")).is_err());
             assert_eq!(bytes_at(missing, || Ok::<_, &str>(vec![1])).unwrap(), [1]);
+            // A document that is not JSON is never a store's: read each time.
+            let playbook = Path::new(".numinance/policy/playbook.yaml");
+            bytes_at(playbook, read(3)).unwrap();
+            bytes_at(playbook, read(3)).unwrap();
+            assert_eq!(reads.get(), 7);
         }
         bytes_at(small, read(3)).unwrap();
-        assert_eq!(reads.get(), 6);
+        assert_eq!(reads.get(), 8);
     }
 
     #[test]
