@@ -40,6 +40,7 @@ fuzz_target!(|data: &[u8]| {
             path: "fuzz.yaml".to_owned(),
             checked,
             source: None,
+            read_from: None,
         };
         assert_ne!(result.status(), Status::Error);
         let text = line(&result);
