@@ -65,16 +65,36 @@ fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let Some(policy) = comparison::bound_policy(&evidence, value) else {
         return Vec::new();
     };
+    recorded_comparison_findings(
+        recorded,
+        &evidence,
+        policy,
+        "matched_trials.json",
+        "the bound confirmation policy",
+    )
+}
+
+/// The findings on a recorded `comparison` (a candidate record's or a
+/// promotion's) replayed from `evidence`, the trials file named `source`,
+/// under `policy` (`under` says which): one per field that disagrees, or
+/// one saying why the trials cannot be replayed.
+pub(super) fn recorded_comparison_findings(
+    recorded: &Value,
+    evidence: &Value,
+    policy: &Value,
+    source: &str,
+    under: &str,
+) -> Vec<Diagnostic> {
     let rule = &catalogue::COMPARISON_REPLAY;
-    match comparison::replayed_disagreements(recorded, &evidence, policy) {
+    match comparison::replayed_disagreements(recorded, evidence, policy) {
         Ok(disagreements) => disagreements
             .into_iter()
             .map(|(field, recorded, replayed)| {
                 fails(
                     rule,
                     format!(
-                        "comparison.{field} is {recorded}, but matched_trials.json replays to \
-                         {replayed} under the bound confirmation policy"
+                        "comparison.{field} is {recorded}, but {source} replays to {replayed} \
+                         under {under}"
                     ),
                     &format!("/comparison/{field}"),
                 )
@@ -82,7 +102,7 @@ fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             .collect(),
         Err(reason) => vec![fails(
             rule,
-            format!("the comparison cannot be replayed from matched_trials.json: {reason}"),
+            format!("the comparison cannot be replayed from {source}: {reason}"),
             "/comparison",
         )],
     }

@@ -9,7 +9,6 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::comparison;
 use super::evidence::policy_digest_problem;
 use super::manifest::{self, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
@@ -78,28 +77,14 @@ fn replay_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
     ) else {
         return Vec::new();
     };
-    let rule = &super::candidate::catalogue::COMPARISON_REPLAY;
     let trials = format!("candidates/{}/matched_trials.json", shorten(candidate));
-    match comparison::replayed_disagreements(recorded, &evidence, policy) {
-        Ok(disagreements) => disagreements
-            .into_iter()
-            .map(|(field, recorded, replayed)| {
-                fails(
-                    rule,
-                    format!(
-                        "comparison.{field} is {recorded}, but {trials} replays to {replayed} \
-                         under the promotion's confirmation policy"
-                    ),
-                    &format!("/comparison/{field}"),
-                )
-            })
-            .collect(),
-        Err(reason) => vec![fails(
-            rule,
-            format!("the comparison cannot be replayed from {trials}: {reason}"),
-            "/comparison",
-        )],
-    }
+    super::candidate::recorded_comparison_findings(
+        recorded,
+        &evidence,
+        policy,
+        &trials,
+        "the promotion's confirmation policy",
+    )
 }
 
 /// A stored bundle named by `field`, or the diagnostic that says why not.
