@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::kinds::{self, Kind, Role, Subject};
+use crate::location::held::{self, Kept};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
@@ -85,9 +86,17 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
 /// recording them.
 pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location<'_>) -> Checked {
     let root = kinds::root_at(location.path());
-    match yaml::load_bytes_rooted(bytes, limits, Positions::Skip, root) {
+    let load = || kinds::load_unplaced(bytes, limits, location.path());
+    // A store's file is loaded the way its neighbours load it, so the
+    // document a neighbour loaded before it is the one checked now, and
+    // the one loaded now is the one its neighbours after it read.
+    let loaded = match location.path() {
+        Some(path) if *limits == Limits::default() => held::document_at(path, load),
+        _ => load().map(Kept::new),
+    };
+    match loaded {
         Ok(document) => {
-            let checked = check_document(&document, bytes, mode, location);
+            let checked = check_document(document.document(), bytes, mode, location);
             drop(document);
             if !checked.diagnostics.iter().any(needs_position) {
                 return checked;

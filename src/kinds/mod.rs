@@ -33,7 +33,7 @@ use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::Location;
 use crate::repair::RuleFix;
 use crate::schema::CompiledSchema;
-use crate::yaml::{Root, TextFacts};
+use crate::yaml::{self, Root, TextFacts};
 
 /// Every family this build reads, in the order they are asked whether a
 /// document is theirs. Numinance comes last: it claims every document the
@@ -145,6 +145,18 @@ pub fn identify(
 /// the YAML files every walk reads.
 pub fn claims_file(path: &Path) -> bool {
     FAMILIES.iter().any(|family| (family.claims_file)(path))
+}
+
+/// The document in `bytes` read from `path`, loaded as `numi validate`
+/// loads it before any finding asks for a position: for a check that reads
+/// the file beside the one it checks, and shares what it loaded with the
+/// run (`location::held`).
+pub fn load_unplaced(
+    bytes: &[u8],
+    limits: &yaml::Limits,
+    path: Option<&Path>,
+) -> Result<yaml::Document, yaml::YamlError> {
+    yaml::load_bytes_rooted(bytes, limits, yaml::Positions::Skip, root_at(path))
 }
 
 /// The roots a document read at `path` may have: a mapping, or a sequence

@@ -1,9 +1,10 @@
 //! Neighbours read once per run, not once per file that reads them. The
 //! files of an autocontext candidate all read the same bundle, its parent
 //! and each other; a worker checks them one after another, so it keeps the
-//! few values it parsed last and hands them out again while a [`Hold`] of
-//! the run lasts. Outside one (the language server, a single check) every
-//! read goes to the disk: a file may have changed since.
+//! few documents it loaded last (as neighbours, or as the documents it
+//! checked) and hands them out again while a [`Hold`] of the run lasts.
+//! Outside one (the language server, a single check) every read goes to
+//! the disk: a file may have changed since.
 //!
 //! Two more things a run would otherwise ask again for each file: what it
 //! learned of a store's folders (that one is a folder and no link), and
@@ -14,24 +15,70 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use serde_json::Value;
 
-/// How many parsed neighbours a worker keeps: a candidate's files, its
-/// bundle and its parent, whatever the store's size.
-const KEPT: usize = 12;
+use crate::yaml::Document;
 
-/// The values a worker keeps, newest first, each with the path it was read from.
-type Kept = VecDeque<(PathBuf, Rc<Value>)>;
+/// How many loaded documents a worker keeps: a candidate's files, its
+/// bundle and its parent, whatever the store's size.
+const KEPT: usize = 16;
+
+/// A document a worker keeps, loaded without positions: shared, not
+/// copied, by every check that reads it, and read as its value.
+#[derive(Debug, Clone)]
+pub struct Kept(Rc<Document>);
+
+impl Kept {
+    pub fn new(document: Document) -> Self {
+        Kept(Rc::new(document))
+    }
+
+    pub fn document(&self) -> &Document {
+        &self.0
+    }
+
+    /// Whether both are the one document kept, not two equal ones.
+    pub fn is(&self, other: &Kept) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for Kept {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.0.value
+    }
+}
+
+/// The documents a worker keeps, newest first, each with the path it was
+/// read from.
+type KeptDocuments = VecDeque<(PathBuf, Kept)>;
 
 /// The largest file whose bytes a worker keeps: a store's files are a few
 /// KiB; a large document is read once and not kept.
 const KEPT_BYTES_LIMIT: usize = 64 * 1024;
 
-/// The bytes a worker keeps, newest first, each with the path read.
-type KeptBytes = VecDeque<(PathBuf, Vec<u8>)>;
+/// The bytes a worker keeps, newest first, each with the path read and
+/// what its last step was when it was opened.
+type KeptBytes = VecDeque<(PathBuf, Vec<u8>, LastStep)>;
+
+/// What the last step of a path was when the file was opened: asked of
+/// the open itself, so a store's file needs no `lstat` beside it to be
+/// known for no link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LastStep {
+    /// Opened without following a link.
+    NoLink,
+    /// A link, followed.
+    Link,
+    /// Not told by the system (where an open cannot refuse a link).
+    Unknown,
+}
 
 /// How many folders a worker remembers: a candidate's folder, the store's
 /// `bundles/` and `candidates/`, a few stores at once.
@@ -50,13 +97,13 @@ pub enum Look {
 /// so that their identity is not reused while it is kept), what was
 /// derived, and the result.
 struct Derived {
-    inputs: Vec<Rc<Value>>,
+    inputs: Vec<Kept>,
     what: &'static str,
     result: Rc<dyn Any>,
 }
 
 thread_local! {
-    static KEPT_VALUES: RefCell<Option<Kept>> = const { RefCell::new(None) };
+    static KEPT_VALUES: RefCell<Option<KeptDocuments>> = const { RefCell::new(None) };
     static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
         const { RefCell::new(None) };
     static KEPT_DERIVED: RefCell<Option<VecDeque<Derived>>> = const { RefCell::new(None) };
@@ -97,69 +144,99 @@ impl Drop for Hold {
     }
 }
 
-/// The value of the file at `path`, kept from an earlier load while a
-/// [`Hold`] lasts, else `load`ed (and kept, when it loads).
-pub fn value_at(
-    path: &Path,
-    load: impl FnOnce() -> Result<Value, String>,
-) -> Result<Rc<Value>, String> {
-    let kept = KEPT_VALUES.with(|kept| {
-        kept.borrow().as_ref().and_then(|values| {
-            values
+/// The document of the file at `path`, kept from an earlier load while a
+/// [`Hold`] lasts, else `load`ed (and kept, when it loads). As with bytes,
+/// only JSON files (a store's) are kept.
+pub fn document_at<E>(path: &Path, load: impl FnOnce() -> Result<Document, E>) -> Result<Kept, E> {
+    if !is_kept_kind(path) {
+        return load().map(Kept::new);
+    }
+    if let Some(kept) = kept_document(path) {
+        return Ok(kept);
+    }
+    Ok(keep_document(path, load()?))
+}
+
+/// The document of the file at `path`, if one is kept.
+fn kept_document(path: &Path) -> Option<Kept> {
+    KEPT_VALUES.with(|kept| {
+        kept.borrow().as_ref().and_then(|documents| {
+            documents
                 .iter()
                 .find(|(at, _)| same_spelling(at, path))
-                .map(|(_, value)| Rc::clone(value))
+                .map(|(_, document)| document.clone())
         })
-    });
-    if let Some(value) = kept {
-        return Ok(value);
-    }
-    let value = Rc::new(load()?);
+    })
+}
+
+/// `document`, loaded from `path`, kept while a [`Hold`] lasts.
+fn keep_document(path: &Path, document: Document) -> Kept {
+    let document = Kept::new(document);
     KEPT_VALUES.with(|kept| {
-        if let Some(values) = kept.borrow_mut().as_mut() {
-            if values.len() >= KEPT {
-                values.pop_back();
+        if let Some(documents) = kept.borrow_mut().as_mut() {
+            if documents.len() >= KEPT {
+                documents.pop_back();
             }
-            values.push_front((path.to_path_buf(), Rc::clone(&value)));
+            documents.push_front((path.to_path_buf(), document.clone()));
         }
     });
-    Ok(value)
+    document
 }
 
 /// The bytes of the file at `path`, kept from an earlier read while a
 /// [`Hold`] lasts, else `read` (and kept, when read and small): a store's
 /// record is read by its matched trials and then checked itself, its
 /// matched trials checked and then read by the record.
-pub fn bytes_at<E>(path: &Path, read: impl FnOnce() -> Result<Vec<u8>, E>) -> Result<Vec<u8>, E> {
+pub fn bytes_at<E>(
+    path: &Path,
+    read: impl FnOnce() -> Result<(Vec<u8>, LastStep), E>,
+) -> Result<(Vec<u8>, LastStep), E> {
     // Only a store's files are read twice, and all of them are JSON: any
     // other file (every document of a policy tree) is read without a copy
     // kept or a look among the kept ones.
-    if !path.as_os_str().as_encoded_bytes().ends_with(b".json") {
+    if !is_kept_kind(path) {
         return read();
     }
     let kept = KEPT_BYTES.with(|kept| {
         kept.borrow().as_ref().and_then(|files| {
             files
                 .iter()
-                .find(|(at, _)| same_spelling(at, path))
-                .map(|(_, bytes)| bytes.clone())
+                .find(|(at, _, _)| same_spelling(at, path))
+                .map(|(_, bytes, step)| (bytes.clone(), *step))
         })
     });
-    if let Some(bytes) = kept {
-        return Ok(bytes);
+    if let Some(read) = kept {
+        return Ok(read);
     }
-    let bytes = read()?;
+    let (bytes, step) = read()?;
     if bytes.len() <= KEPT_BYTES_LIMIT {
         KEPT_BYTES.with(|kept| {
             if let Some(files) = kept.borrow_mut().as_mut() {
                 if files.len() >= KEPT {
                     files.pop_back();
                 }
-                files.push_front((path.to_path_buf(), bytes.clone()));
+                files.push_front((path.to_path_buf(), bytes.clone(), step));
             }
         });
     }
-    Ok(bytes)
+    Ok((bytes, step))
+}
+
+/// Whether the file at `path` was read while a [`Hold`] lasts, its bytes
+/// are kept, and its last step was no link when it was opened.
+pub fn read_without_link(path: &Path) -> bool {
+    is_kept_kind(path)
+        && KEPT_BYTES.with(|kept| {
+            kept.borrow().as_ref().is_some_and(|files| {
+                files
+                    .iter()
+                    .any(|(at, _, step)| *step == LastStep::NoLink && same_spelling(at, path))
+            })
+        })
+}
+
+fn is_kept_kind(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().ends_with(b".json")
 }
 
 /// Whether two paths are spelt alike. `Path`'s own `==` parses both into
@@ -198,11 +275,10 @@ pub fn is_folder(path: &Path, look: Look, ask: impl FnOnce() -> bool) -> bool {
 }
 
 /// `what` derived from `inputs` by `derive`: once while a [`Hold`] lasts
-/// for the same kept values (the same `Rc`s, not equal ones), every time
-/// otherwise.
+/// for the same kept documents (not equal ones), every time otherwise.
 pub fn derived<T: Clone + 'static>(
     what: &'static str,
-    inputs: &[&Rc<Value>],
+    inputs: &[&Kept],
     derive: impl FnOnce() -> T,
 ) -> T {
     let known = KEPT_DERIVED.with(|kept| {
@@ -216,7 +292,7 @@ pub fn derived<T: Clone + 'static>(
                             .inputs
                             .iter()
                             .zip(inputs)
-                            .all(|(kept, input)| Rc::ptr_eq(kept, input))
+                            .all(|(kept, input)| kept.is(input))
                 })
                 .and_then(|entry| entry.result.downcast_ref::<T>().cloned())
         })
@@ -231,7 +307,7 @@ pub fn derived<T: Clone + 'static>(
                 entries.pop_back();
             }
             entries.push_front(Derived {
-                inputs: inputs.iter().map(|input| Rc::clone(input)).collect(),
+                inputs: inputs.iter().map(|input| (*input).clone()).collect(),
                 what,
                 result: Rc::new(result.clone()),
             });
@@ -250,36 +326,56 @@ mod tests {
 
     use super::*;
 
+    fn kept(value: Value) -> Kept {
+        Kept::new(Document {
+            value,
+            positions: Default::default(),
+            text: Default::default(),
+        })
+    }
+
     #[test]
-    fn a_neighbour_is_loaded_once_while_held_and_every_time_otherwise() {
+    fn a_document_is_loaded_once_while_held_and_every_time_otherwise() {
         let loads = Cell::new(0);
         let load = || {
             loads.set(loads.get() + 1);
-            Ok(json!({"a": 1}))
+            Ok::<_, String>(kept(json!({"a": 1})).document().clone())
         };
         let path = Path::new("store/bundles/a.json");
-        value_at(path, load).unwrap();
-        value_at(path, load).unwrap();
+        document_at(path, load).unwrap();
+        document_at(path, load).unwrap();
         assert_eq!(loads.get(), 2);
         {
             let _hold = Hold::new();
-            assert_eq!(*value_at(path, load).unwrap(), json!({"a": 1}));
-            value_at(path, load).unwrap();
+            let first = document_at(path, load).unwrap();
+            assert_eq!(*first, json!({"a": 1}));
+            assert!(document_at(path, load).unwrap().is(&first));
             assert_eq!(loads.get(), 3);
             // Beyond what is kept, the oldest goes.
             for index in 0..KEPT {
-                value_at(&PathBuf::from(format!("store/{index}.json")), load).unwrap();
+                document_at(&PathBuf::from(format!("store/{index}.json")), load).unwrap();
             }
-            value_at(path, load).unwrap();
+            document_at(path, load).unwrap();
             assert_eq!(loads.get(), 3 + KEPT + 1);
             // A failed load is not kept.
             let missing = Path::new("store/missing.json");
-            assert!(value_at(missing, || Err("no such file".to_owned())).is_err());
-            value_at(missing, load).unwrap();
+            assert!(document_at(missing, || Err("no such file".to_owned())).is_err());
+            document_at(missing, load).unwrap();
             assert_eq!(loads.get(), 3 + KEPT + 2);
+            // A document kept as it was checked is the one handed out.
+            let checked = Path::new("store/checked.json");
+            let own = keep_document(checked, kept(json!({"b": 2})).document().clone());
+            assert!(document_at(checked, load).unwrap().is(&own));
+            assert_eq!(loads.get(), 3 + KEPT + 2);
+            // A document that is not JSON is never a store's: loaded each time.
+            let playbook = Path::new(".numinance/policy/playbook.yaml");
+            document_at(playbook, load).unwrap();
+            document_at(playbook, load).unwrap();
+            assert_eq!(loads.get(), 3 + KEPT + 4);
         }
-        value_at(path, load).unwrap();
-        assert_eq!(loads.get(), 3 + KEPT + 3);
+        assert!(kept_document(path).is_none());
+        document_at(path, load).unwrap();
+        assert_eq!(loads.get(), 3 + KEPT + 5);
     }
 
     #[test]
@@ -322,11 +418,12 @@ mod tests {
     fn small_files_are_read_once_while_held_and_large_ones_every_time() {
         let reads = &Cell::new(0);
         let read = |size: usize| {
-            move || -> Result<Vec<u8>, String> {
+            move || -> Result<(Vec<u8>, LastStep), String> {
                 reads.set(reads.get() + 1);
-                Ok(vec![b'x'; size])
+                Ok((vec![b'x'; size], LastStep::NoLink))
             }
         };
+        let bytes = |read: Result<(Vec<u8>, LastStep), String>| read.unwrap().0;
         let small = Path::new("store/candidates/d/record.json");
         let large = Path::new("store/large.json");
         bytes_at(small, read(3)).unwrap();
@@ -334,8 +431,8 @@ mod tests {
         assert_eq!(reads.get(), 2);
         {
             let _hold = Hold::new();
-            assert_eq!(bytes_at(small, read(3)).unwrap(), b"xxx");
-            assert_eq!(bytes_at(small, read(5)).unwrap(), b"xxx");
+            assert_eq!(bytes(bytes_at(small, read(3))), b"xxx");
+            assert_eq!(bytes(bytes_at(small, read(5))), b"xxx");
             assert_eq!(reads.get(), 3);
             bytes_at(large, read(KEPT_BYTES_LIMIT + 1)).unwrap();
             bytes_at(large, read(KEPT_BYTES_LIMIT + 1)).unwrap();
@@ -343,7 +440,8 @@ mod tests {
             // A failed read is not kept.
             let missing = Path::new("store/missing.json");
             assert!(bytes_at(missing, || Err("no such file")).is_err());
-            assert_eq!(bytes_at(missing, || Ok::<_, &str>(vec![1])).unwrap(), [1]);
+            let once = || Ok::<_, &str>((vec![1], LastStep::Link));
+            assert_eq!(bytes_at(missing, once).unwrap().0, [1]);
             // A document that is not JSON is never a store's: read each time.
             let playbook = Path::new(".numinance/policy/playbook.yaml");
             bytes_at(playbook, read(3)).unwrap();
@@ -355,7 +453,26 @@ mod tests {
     }
 
     #[test]
-    fn a_derived_value_is_derived_once_for_the_same_kept_values() {
+    fn a_file_is_known_for_no_link_only_when_kept_from_an_open_that_said_so() {
+        let read = |step: LastStep| move || Ok::<_, String>((b"{}".to_vec(), step));
+        let plain = Path::new("store/bundles/a.json");
+        let linked = Path::new("store/bundles/b.json");
+        let unknown = Path::new("store/bundles/c.json");
+        bytes_at(plain, read(LastStep::NoLink)).unwrap();
+        assert!(!read_without_link(plain), "nothing is kept outside a hold");
+        let _hold = Hold::new();
+        assert!(!read_without_link(plain), "not read yet");
+        bytes_at(plain, read(LastStep::NoLink)).unwrap();
+        bytes_at(linked, read(LastStep::Link)).unwrap();
+        bytes_at(unknown, read(LastStep::Unknown)).unwrap();
+        assert!(read_without_link(plain));
+        assert!(!read_without_link(linked));
+        assert!(!read_without_link(unknown));
+        assert!(!read_without_link(Path::new("store/bundles/./a.json")));
+    }
+
+    #[test]
+    fn a_derived_value_is_derived_once_for_the_same_kept_documents() {
         let derivations = &Cell::new(0);
         let derive = |result: u32| {
             move || {
@@ -363,8 +480,8 @@ mod tests {
                 result
             }
         };
-        let left = Rc::new(json!({"a": 1}));
-        let right = Rc::new(json!({"a": 1}));
+        let left = kept(json!({"a": 1}));
+        let right = kept(json!({"a": 1}));
         assert_eq!(derived("sum", &[&left], derive(1)), 1);
         assert_eq!(derived("sum", &[&left], derive(1)), 1);
         assert_eq!(derivations.get(), 2);
@@ -377,7 +494,7 @@ mod tests {
             // or another derivation are derived again.
             assert_eq!(derived("sum", &[&right, &left], derive(3)), 3);
             assert_eq!(
-                derived("sum", &[&left, &Rc::new(json!({"a": 1}))], derive(4)),
+                derived("sum", &[&left, &kept(json!({"a": 1}))], derive(4)),
                 4
             );
             assert_eq!(derived("product", &[&left, &right], derive(5)), 5);

@@ -13,6 +13,8 @@ use crate::text::human_size;
 
 pub mod held;
 
+use held::LastStep;
+
 /// The default for `--max-file-size`: 16 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
 
@@ -95,11 +97,9 @@ impl<'a> Location<'a> {
 
     /// [`Location::read`] for a path that must stay inside `root` once its
     /// links are resolved: a path that leaves it is refused, not read.
+    /// The last step's link is told by opening it (see [`read_file_within`]).
     pub fn read_within(&self, root: &Path, path: &Path) -> Result<Vec<u8>, String> {
-        if !stays_within(root, path) {
-            return Err(OUTSIDE_THE_STORE.to_owned());
-        }
-        self.read(path)
+        read_file_within(root, path, self.max_file_size)
     }
 
     /// The names in the folder at `path`, sorted bytewise; hidden names
@@ -155,35 +155,87 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
     // where `root` leads, whatever `root` is, and a few `lstat`s tell so
     // without resolving both paths whole. A folder found plain is not
     // asked again while the run holds what it learned (`held`): the files
-    // of one candidate folder cost one `lstat` each, not three.
-    if let Ok(rest) = path.strip_prefix(root) {
-        let mut below = root.to_path_buf();
-        let plain = rest.components().all(|component| match component {
-            Component::Normal(name) => {
-                below.push(name);
-                let mut is_file = false;
-                held::is_folder(&below, held::Look::Plain, || {
-                    match fs::symlink_metadata(&below) {
-                        Ok(meta) if !meta.file_type().is_symlink() => {
-                            is_file = !meta.is_dir();
-                            !is_file
-                        }
-                        _ => false,
+    // of one candidate folder cost one `lstat` each, not three; a file the
+    // run read and kept is known for no link by how it was opened, and
+    // costs none.
+    if folders_stay_within(root, path) {
+        if held::read_without_link(path) {
+            return true;
+        }
+        let mut not_a_link = false;
+        let plain_folder =
+            held::is_folder(path, held::Look::Plain, || {
+                match fs::symlink_metadata(path) {
+                    Ok(meta) if !meta.file_type().is_symlink() => {
+                        not_a_link = true;
+                        meta.is_dir()
                     }
-                }) || is_file
-            }
-            _ => false,
-        });
-        if plain && below != root {
+                    _ => false,
+                }
+            });
+        if plain_folder || not_a_link {
             return true;
         }
     }
+    resolved_within(root, path)
+}
+
+/// Whether `path` is spelt as `root` and plain names below it, with at
+/// least one, and every step but the last a folder that is no link.
+fn folders_stay_within(root: &Path, path: &Path) -> bool {
+    let Ok(rest) = path.strip_prefix(root) else {
+        return false;
+    };
+    let mut steps = rest.components();
+    if steps
+        .next_back()
+        .is_none_or(|last| !matches!(last, Component::Normal(_)))
+    {
+        return false;
+    }
+    let mut below = root.to_path_buf();
+    steps.all(|step| match step {
+        Component::Normal(name) => {
+            below.push(name);
+            held::is_folder(&below, held::Look::Plain, || {
+                matches!(fs::symlink_metadata(&below), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink())
+            })
+        }
+        _ => false,
+    })
+}
+
+/// Whether `path`, its links resolved, stands inside `root` resolved; a
+/// path that cannot be resolved is judged by its words.
+fn resolved_within(root: &Path, path: &Path) -> bool {
     match (fs::canonicalize(root), fs::canonicalize(path)) {
         (Ok(root), Ok(path)) => path.starts_with(root),
         _ => path
             .strip_prefix(root)
             .is_ok_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_)))),
     }
+}
+
+/// The bytes of the file at `path`, which must stay inside `root` once
+/// its links are resolved: a path that leaves it is refused, not read.
+/// The last step is opened without following a link, so a file that is no
+/// link needs no look beside the open; a link is followed only once it is
+/// found to stay inside.
+pub fn read_file_within(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    if !folders_stay_within(root, path) {
+        if !resolved_within(root, path) {
+            return Err(OUTSIDE_THE_STORE.to_owned());
+        }
+        return read_file(path, limit);
+    }
+    let (bytes, step) = held::bytes_at(path, || {
+        read_regular_noting(path, limit, || resolved_within(root, path)).map_err(worded)
+    })?;
+    // Bytes kept from a read as a document followed any link unasked.
+    if step != LastStep::NoLink && !resolved_within(root, path) {
+        return Err(OUTSIDE_THE_STORE.to_owned());
+    }
+    within_limit(bytes, limit)
 }
 
 /// The bytes of the file at `path`, refusing one larger than `limit`
@@ -193,17 +245,19 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 /// While a run holds its neighbours (`held`), a small file read twice (as
 /// a neighbour and as the document checked) is read from the disk once.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let bytes = held::bytes_at(path, || {
-        read_regular(path, limit).map_err(|error| match error {
-            ReadError::TooLarge(limit) => too_large(limit),
-            ReadError::Unreadable(reason) => reason,
-        })
+    let (bytes, _) = held::bytes_at(path, || {
+        read_regular_noting(path, limit, || true).map_err(worded)
     })?;
     // A file kept from a read under a larger limit is still refused.
-    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
-        return Err(too_large(limit));
+    within_limit(bytes, limit)
+}
+
+/// A [`ReadError`] as people read it, for a document.
+fn worded(error: ReadError) -> String {
+    match error {
+        ReadError::TooLarge(limit) => too_large(limit),
+        ReadError::Unreadable(reason) => reason,
     }
-    Ok(bytes)
 }
 
 /// Why [`read_regular`] returned no bytes.
@@ -226,8 +280,29 @@ pub enum ReadError {
 /// a file may grow while read): at most `limit + 1` bytes are read, and
 /// the extra byte says the file is too large.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_regular_noting(path, limit, || true).map(|(bytes, _)| bytes)
+}
+
+/// [`read_regular`], telling whether the last step of `path` was a link.
+/// The path is opened without following one first; a link is followed
+/// only when `follow` says so, and is otherwise refused as leading outside
+/// its store.
+fn read_regular_noting(
+    path: &Path,
+    limit: u64,
+    follow: impl FnOnce() -> bool,
+) -> Result<(Vec<u8>, LastStep), ReadError> {
     let unreadable = |error: io::Error| ReadError::Unreadable(io_reason(&error));
-    let file = open_without_waiting(path).map_err(unreadable)?;
+    let (file, step) = match open_without_waiting(path, Links::Refuse) {
+        Ok(opened) => opened,
+        Err(error) if is_refused_link(&error) => {
+            if !follow() {
+                return Err(ReadError::Unreadable(OUTSIDE_THE_STORE.to_owned()));
+            }
+            open_without_waiting(path, Links::Follow).map_err(unreadable)?
+        }
+        Err(error) => return Err(unreadable(error)),
+    };
     let metadata = file.metadata().map_err(unreadable)?;
     if metadata.is_dir() {
         return Err(ReadError::Unreadable("is a directory".to_owned()));
@@ -255,28 +330,54 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
         return Err(ReadError::TooLarge(limit));
     }
-    Ok(bytes)
+    Ok((bytes, step))
 }
 
 /// Why a path that is neither a folder nor a regular file is not read.
 pub const NOT_A_REGULAR_FILE: &str = "not a regular file";
 
-/// Opens `path` for reading with `O_NONBLOCK`, so that opening a FIFO
-/// returns at once instead of waiting for a writer. A regular file reads
-/// the same with the flag as without it.
-#[cfg(unix)]
-fn open_without_waiting(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
+/// Whether an open may follow a link in the path's last step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Links {
+    Follow,
+    Refuse,
 }
 
-/// Elsewhere opening a named pipe does not wait for its other end.
+/// Opens `path` for reading with `O_NONBLOCK`, so that opening a FIFO
+/// returns at once instead of waiting for a writer (a regular file reads
+/// the same with the flag as without it), and with `O_NOFOLLOW` when a
+/// link in the last step is refused.
+#[cfg(unix)]
+fn open_without_waiting(path: &Path, links: Links) -> io::Result<(File, LastStep)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let (flags, step) = match links {
+        Links::Follow => (libc::O_NONBLOCK, LastStep::Link),
+        Links::Refuse => (libc::O_NONBLOCK | libc::O_NOFOLLOW, LastStep::NoLink),
+    };
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)?;
+    Ok((file, step))
+}
+
+/// Whether an open refused `O_NOFOLLOW`'s link (POSIX says `ELOOP`;
+/// FreeBSD says `EMLINK`).
+#[cfg(unix)]
+fn is_refused_link(error: &io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(code) if code == libc::ELOOP || code == libc::EMLINK)
+}
+
+/// Elsewhere opening a named pipe does not wait for its other end, and an
+/// open does not tell a link.
 #[cfg(not(unix))]
-fn open_without_waiting(path: &Path) -> io::Result<File> {
-    File::open(path)
+fn open_without_waiting(path: &Path, _links: Links) -> io::Result<(File, LastStep)> {
+    File::open(path).map(|file| (file, LastStep::Unknown))
+}
+
+#[cfg(not(unix))]
+fn is_refused_link(_error: &io::Error) -> bool {
+    false
 }
 
 /// Standard input, refusing more than `limit` bytes.

@@ -142,6 +142,53 @@ fn a_linked_folder_inside_the_root_is_judged_by_where_it_leads() {
     ));
 }
 
+/// While a run holds what it read, a file's own open tells whether its
+/// last step is a link: a plain file read is known to stay inside, a link
+/// read is judged by where it leads, and a link out is refused unopened
+/// (a FIFO outside would otherwise be opened).
+#[cfg(unix)]
+#[test]
+fn under_a_hold_the_open_tells_a_link_in_the_last_step() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let fifo = outside.path().join("pipe.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    std::fs::write(outside.path().join("secret.json"), "{}").expect("write");
+    let store = tempfile::tempdir().expect("temp dir");
+    let plain = store.path().join("plain.json");
+    std::fs::write(&plain, "{\"a\": 1}").expect("write");
+    let alias = store.path().join("alias.json");
+    std::os::unix::fs::symlink(&plain, &alias).expect("symlink");
+    let out = store.path().join("out.json");
+    std::os::unix::fs::symlink(outside.path().join("secret.json"), &out).expect("symlink");
+    let to_fifo = store.path().join("to-fifo.json");
+    std::os::unix::fs::symlink(&fifo, &to_fifo).expect("symlink");
+
+    let _hold = super::held::Hold::new();
+    let location = Location::file(&plain, 1024);
+    assert_eq!(read_file(&plain, 1024).as_deref(), Ok(&b"{\"a\": 1}"[..]));
+    assert!(stays_within(store.path(), &plain));
+    assert_eq!(
+        location.read_within(store.path(), &alias).as_deref(),
+        Ok(&b"{\"a\": 1}"[..])
+    );
+    assert!(stays_within(store.path(), &alias));
+    // Read as a document (links followed), then asked: still outside.
+    assert_eq!(read_file(&out, 1024).as_deref(), Ok(&b"{}"[..]));
+    assert!(!stays_within(store.path(), &out));
+    assert_eq!(
+        location.read_within(store.path(), &out),
+        Err("leads outside its store".to_owned())
+    );
+    assert_eq!(
+        location.read_within(store.path(), &to_fifo),
+        Err("leads outside its store".to_owned())
+    );
+}
+
 /// The descriptor opened is what is checked: a FIFO opens without waiting
 /// for a writer and is refused, a device is refused, a regular file is read.
 #[cfg(unix)]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
 
@@ -148,6 +149,11 @@ impl Sink<'_> {
 /// enough that handing results over costs little.
 const BATCH: usize = 8;
 
+/// Most files a batch takes past [`BATCH`] to end where a folder ends: the
+/// files of one folder (an autocontext candidate's) read the same
+/// neighbours, which the worker holding them reads once.
+const BATCH_FOLDER_TAIL: usize = 8;
+
 /// Most results waiting for an earlier, slower one before workers pause, so
 /// memory stays flat however the work is ordered.
 const WINDOW: usize = 1024;
@@ -181,14 +187,44 @@ pub fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, String>
 }
 
 /// The inputs not yet claimed, and the index of the next one.
-struct Feed<I> {
-    inputs: I,
+struct Feed<I: Iterator> {
+    inputs: std::iter::Peekable<I>,
     next: usize,
+}
+
+impl<I: Iterator<Item = Input>> Feed<I> {
+    /// The next batch: [`BATCH`] inputs, and then those that stand in the
+    /// folder of the last one, up to [`BATCH_FOLDER_TAIL`] more.
+    fn take_batch(&mut self) -> Vec<Input> {
+        let mut batch: Vec<Input> = self.inputs.by_ref().take(BATCH).collect();
+        if batch.len() == BATCH {
+            let folder = batch.last().and_then(folder_of).map(Path::to_path_buf);
+            for _ in 0..BATCH_FOLDER_TAIL {
+                match self
+                    .inputs
+                    .next_if(|input| folder.is_some() && folder_of(input) == folder.as_deref())
+                {
+                    Some(input) => batch.push(input),
+                    None => break,
+                }
+            }
+        }
+        self.next = self.next.saturating_add(batch.len());
+        batch
+    }
+}
+
+/// The folder of an input read from a file.
+fn folder_of(input: &Input) -> Option<&Path> {
+    match &input.source {
+        Ok(Source::Path(path)) => path.parent(),
+        _ => None,
+    }
 }
 
 /// The state workers share: the inputs still to claim, and how far the
 /// results have been written (which bounds how far ahead they may run).
-struct Progress<I> {
+struct Progress<I: Iterator> {
     feed: Mutex<Feed<I>>,
     written: Mutex<usize>,
     advanced: Condvar,
@@ -214,13 +250,12 @@ impl<I: Iterator<Item = Input>> Progress<I> {
         if self.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let batch: Vec<Input> = feed.inputs.by_ref().take(BATCH).collect();
-        feed.next = start.saturating_add(batch.len());
+        let batch = feed.take_batch();
         (!batch.is_empty()).then_some((start, batch))
     }
 }
 
-impl<I> Progress<I> {
+impl<I: Iterator> Progress<I> {
     fn written_up_to(&self, index: usize) {
         *self.written.lock().unwrap_or_else(PoisonError::into_inner) = index;
         self.advanced.notify_all();
@@ -244,7 +279,10 @@ fn in_parallel<I: Iterator<Item = Input> + Send>(
     sink: &mut Sink<'_>,
 ) -> io::Result<()> {
     let progress = Progress {
-        feed: Mutex::new(Feed { inputs, next: 0 }),
+        feed: Mutex::new(Feed {
+            inputs: inputs.peekable(),
+            next: 0,
+        }),
         written: Mutex::new(0),
         advanced: Condvar::new(),
         stop: AtomicBool::new(false),
@@ -276,7 +314,7 @@ fn in_parallel<I: Iterator<Item = Input> + Send>(
     })
 }
 
-fn write_in_order<I>(
+fn write_in_order<I: Iterator>(
     receiver: &mpsc::Receiver<(usize, Vec<FileResult>)>,
     progress: &Progress<I>,
     sink: &mut Sink<'_>,
@@ -402,6 +440,42 @@ mod tests {
                 },
             })
             .collect()
+    }
+
+    #[test]
+    fn a_batch_ends_where_the_folder_of_its_last_file_ends_within_a_bound() {
+        let file = |folder: &str, name: usize| Input {
+            display_name: format!("{folder}/{name}"),
+            path: format!("{folder}/{name}"),
+            source: Ok(Source::Path(Path::new(folder).join(name.to_string()))),
+        };
+        let inputs: Vec<Input> = (0..10)
+            .map(|name| file("a", name))
+            .chain((0..3).map(|name| file("b", name)))
+            .chain((0..30).map(|name| file("c", name)))
+            .chain([Input {
+                display_name: "-".to_owned(),
+                path: "-".to_owned(),
+                source: Ok(Source::Stdin),
+            }])
+            .collect();
+        let mut feed = Feed {
+            inputs: inputs.into_iter().peekable(),
+            next: 0,
+        };
+        let mut sizes = Vec::new();
+        loop {
+            let batch = feed.take_batch();
+            if batch.is_empty() {
+                break;
+            }
+            sizes.push(batch.len());
+        }
+        // a's ten files stay together; b's three and c's first five end in
+        // c, which goes on for eight more; the next batch is cut at eight
+        // plus eight; the last holds c's last file and standard input.
+        assert_eq!(sizes, [10, 16, 16, 2]);
+        assert_eq!(feed.next, 44);
     }
 
     fn options() -> Options {

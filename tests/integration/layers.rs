@@ -17,9 +17,11 @@ const LAYERS: &[&[&str]] = &[
     // one), "did you mean", and the diagnostic model. What a fix is, as
     // kinds declare it.
     &["text", "suggest", "diagnostic", "repair"],
-    // The YAML loader, the one way to read a file beside a document, and
-    // where a node stands in a document's text.
-    &["yaml", "location"],
+    // The YAML loader, and where a node stands in a document's text.
+    &["yaml"],
+    // The one way to read a file beside a document, and the documents a
+    // run keeps loaded.
+    &["location"],
     // Canonical JSON (RFC 8785, as autocontext computes digests).
     &["canonical"],
     // Inputs from the command line, the schema stage, document digests,

@@ -2,8 +2,6 @@
 //! they belong to (its folder, its stored bundle and its parent), the
 //! digest of a confirmation policy, and fields that must agree.
 
-use std::rc::Rc;
-
 use serde_json::Value;
 
 use super::manifest::is_hex_digest;
@@ -11,6 +9,7 @@ use super::{candidate_file, stored_bundle};
 use crate::canonical;
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::location::Location;
+use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
 /// A candidate of the store, told by the folder a file stands in.
@@ -19,7 +18,7 @@ pub struct Candidate {
     /// The folder's name, checked to be 64 lowercase hex.
     pub digest: String,
     /// `bundles/<digest>.json`, as stored.
-    pub bundle: Rc<Value>,
+    pub bundle: Kept,
 }
 
 impl Candidate {
@@ -30,7 +29,7 @@ impl Candidate {
 
     /// The file `name` beside the file read at `location`, in this
     /// candidate's folder.
-    pub fn file(&self, location: &Location<'_>, name: &str) -> Result<Rc<Value>, String> {
+    pub fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, String> {
         candidate_file(location, &self.store.root, &self.digest, name)
     }
 

@@ -4,12 +4,11 @@
 //! kind's schema, and refuses rather than guesses on anything else.
 
 use std::cmp::Ordering;
-use std::rc::Rc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::canonical;
-use crate::location::held;
+use crate::location::held::{self, Kept};
 
 /// The component kinds a manifest may hold.
 pub const COMPONENT_KINDS: [&str; 9] = [
@@ -61,14 +60,7 @@ pub fn identity_order(left: (&str, &str), right: (&str, &str)) -> Ordering {
 
 /// The digest of the listed fields of `object`, as autocontext computes it.
 fn digest_of(object: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
-    let mut payload = Map::new();
-    for field in fields {
-        payload.insert(
-            (*field).to_owned(),
-            object.get(field).cloned().unwrap_or(Value::Null),
-        );
-    }
-    canonical::sha256_hex(&Value::Object(payload))
+    canonical::sha256_hex_of_fields(object, fields)
 }
 
 /// The digest a component should carry.
@@ -120,10 +112,7 @@ pub fn verifies(manifest: &Value) -> bool {
 /// [`manifest_diff`] of two stored bundles a run keeps: a candidate's
 /// manifest diff file and its causal attribution (and its promotion, when
 /// checked while the bundles are kept) ask for the same one, computed once.
-pub fn stored_diff(
-    tested: &Rc<Value>,
-    comparison: &Rc<Value>,
-) -> Result<Value, canonical::Refusal> {
+pub fn stored_diff(tested: &Kept, comparison: &Kept) -> Result<Value, canonical::Refusal> {
     held::derived("manifest diff", &[tested, comparison], || {
         manifest_diff(tested, comparison)
     })

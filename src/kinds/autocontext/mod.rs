@@ -27,15 +27,15 @@ mod evidence_tests;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use serde_json::Value;
 
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
-use crate::location::{Location, OUTSIDE_THE_STORE, held, stays_within};
-use crate::yaml::{self, Limits, Positions};
+use crate::location::held::{self, Kept};
+use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
+use crate::yaml::Limits;
 
 pub static FAMILY: Family = Family {
     name: "autocontext",
@@ -111,26 +111,25 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
 
 /// A file of the store loaded as JSON (or YAML), or why it cannot be; read
 /// once while the run holds its neighbours (`location::held`), and confined
-/// to the store when it is read (a kept value was). `path` must be built
-/// from checked digests or ids.
-fn load_neighbour(
-    location: &Location<'_>,
-    root: &Path,
-    path: PathBuf,
-) -> Result<Rc<Value>, String> {
-    held::value_at(&path, || {
-        if !stays_within(root, &path) {
-            return Err(OUTSIDE_THE_STORE.to_owned());
-        }
-        let bytes = location.read(&path)?;
-        yaml::load_bytes_with(&bytes, &Limits::default(), Positions::Skip)
-            .map(|document| document.value)
-            .map_err(|error| error.message)
-    })
+/// to the store whether read now or kept. `path` must be built from
+/// checked digests or ids.
+fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Kept, String> {
+    let mut read_here = false;
+    let document = held::document_at(&path, || {
+        read_here = true;
+        let bytes = location.read_within(root, &path)?;
+        super::load_unplaced(&bytes, &Limits::default(), Some(&path)).map_err(|error| error.message)
+    })?;
+    // A document kept from its own check was read as any document is,
+    // links followed: it is the store's only if it stays inside.
+    if !read_here && !stays_within(root, &path) {
+        return Err(OUTSIDE_THE_STORE.to_owned());
+    }
+    Ok(document)
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
-fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Rc<Value>, String> {
+fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Kept, String> {
     load_neighbour(
         location,
         root,
@@ -145,7 +144,7 @@ fn candidate_file(
     root: &Path,
     digest: &str,
     name: &str,
-) -> Result<Rc<Value>, String> {
+) -> Result<Kept, String> {
     load_neighbour(
         location,
         root,

@@ -5,8 +5,6 @@
 
 mod catalogue;
 
-use std::rc::Rc;
-
 use serde_json::Value;
 
 use super::evidence::policy_digest_problem;
@@ -15,6 +13,7 @@ use super::{fails, store_of, stored_bundle, text};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
 pub const KIND: Kind = Kind {
@@ -92,7 +91,7 @@ fn named_bundle(
     subject: &Subject<'_>,
     store: &StoreFile,
     field: &str,
-) -> Result<Option<Rc<Value>>, Diagnostic> {
+) -> Result<Option<Kept>, Diagnostic> {
     let rule = &catalogue::PROMOTION_BUNDLES;
     let pointer = format!("/{field}");
     let Some(digest) = text(subject.value, field) else {
@@ -183,7 +182,7 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
 
 /// `manifest_diff_digest` is the digest of the diff recomputed from the
 /// candidate's manifest and the incumbent's.
-fn diff_check(value: &Value, candidate: &Rc<Value>, incumbent: &Rc<Value>) -> Vec<Diagnostic> {
+fn diff_check(value: &Value, candidate: &Kept, incumbent: &Kept) -> Vec<Diagnostic> {
     let rule = &catalogue::PROMOTION_DIFF;
     let written = text(value, "manifest_diff_digest").unwrap_or_default();
     match manifest::stored_diff(candidate, incumbent) {
