@@ -65,6 +65,38 @@ pub fn sha256_hex(value: &Value) -> Result<String, Refusal> {
     canonical_bytes(value).map(|text| hex_sha256(&text))
 }
 
+/// [`sha256_hex`] of the object holding `members`, without building it:
+/// a pair key or an identity digest names a few fields of a larger value,
+/// and copying them into an object of their own cost more than the hash.
+pub fn sha256_hex_of_members(members: &[(&str, &Value)]) -> Result<String, Refusal> {
+    let mut sorted = members.to_vec();
+    sorted.sort_unstable_by(|left, right| utf16_order(left.0, right.0));
+    let mut text = Vec::new();
+    match write_members(&sorted, &mut text) {
+        Ok(()) => Ok(hex_sha256(&text)),
+        // The refusal and its place are told by the object itself, built
+        // only now that one is.
+        Err(_) => {
+            let object = members
+                .iter()
+                .map(|(key, value)| ((*key).to_owned(), (*value).clone()))
+                .collect();
+            sha256_hex(&Value::Object(object))
+        }
+    }
+}
+
+/// [`sha256_hex`] of the object holding the listed `fields` of `object`
+/// (`null` for one it lacks), as autocontext digests an identity.
+pub fn sha256_hex_of_fields(object: &Value, fields: &[&str]) -> Result<String, Refusal> {
+    const ABSENT: Value = Value::Null;
+    let members: Vec<(&str, &Value)> = fields
+        .iter()
+        .map(|field| (*field, object.get(*field).unwrap_or(&ABSENT)))
+        .collect();
+    sha256_hex_of_members(&members)
+}
+
 /// The canonical text of `value` as UTF-8 bytes.
 fn canonical_bytes(value: &Value) -> Result<Vec<u8>, Refusal> {
     let mut text = Vec::new();
@@ -102,20 +134,27 @@ fn write_canonical(value: &Value, text: &mut Vec<u8>) -> Result<(), Unwritten> {
             text.push(b']');
         }
         Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            let mut members: Vec<(&str, &Value)> =
+                map.iter().map(|(key, item)| (key.as_str(), item)).collect();
             members.sort_unstable_by(|left, right| utf16_order(left.0, right.0));
-            text.push(b'{');
-            for (index, (key, item)) in members.into_iter().enumerate() {
-                if index > 0 {
-                    text.push(b',');
-                }
-                write_string(key, text)?;
-                text.push(b':');
-                write_canonical(item, text)?;
-            }
-            text.push(b'}');
+            write_members(&members, text)?;
         }
     }
+    Ok(())
+}
+
+/// An object of `members`, already in canonical order.
+fn write_members(members: &[(&str, &Value)], text: &mut Vec<u8>) -> Result<(), Unwritten> {
+    text.push(b'{');
+    for (index, (key, item)) in members.iter().enumerate() {
+        if index > 0 {
+            text.push(b',');
+        }
+        write_string(key, text)?;
+        text.push(b':');
+        write_canonical(item, text)?;
+    }
+    text.push(b'}');
     Ok(())
 }
 

@@ -157,3 +157,46 @@ fn the_rfc_8785_sample_without_its_unsafe_number_is_written_as_the_rfc_writes_it
          \"string\":\"\u{20ac}$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}"
     );
 }
+
+#[test]
+fn listed_fields_digest_as_the_object_of_them_would() {
+    let trial = json!({
+        "seed": 7,
+        "fixture_digest": "f",
+        "cohort": "c",
+        "ignored": [1, 2],
+        "é": "accent",
+        "😀": "astral",
+        "\u{fb1d}": "hebrew"
+    });
+    let fields = [
+        "fixture_digest",
+        "seed",
+        "missing",
+        "cohort",
+        "😀",
+        "\u{fb1d}",
+        "é",
+    ];
+    let built: serde_json::Map<String, Value> = fields
+        .iter()
+        .map(|field| {
+            (
+                (*field).to_owned(),
+                trial.get(*field).cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sha256_hex_of_fields(&trial, &fields).unwrap(),
+        sha256_hex(&Value::Object(built)).unwrap()
+    );
+    assert_ne!(
+        sha256_hex_of_fields(&trial, &fields).unwrap(),
+        sha256_hex_of_fields(&trial, &fields[..2]).unwrap()
+    );
+    // A refusal names its place in the object of the fields.
+    let unsafe_seed = json!({"seed": {"deep": [9007199254740993_u64]}});
+    let refusal = sha256_hex_of_fields(&unsafe_seed, &["seed"]).unwrap_err();
+    assert_eq!(refusal.pointer, "/seed/deep/0");
+}

@@ -362,7 +362,7 @@ impl<'t> Reader<'t, '_> {
         let length = self
             .bytes
             .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')))
+            .and_then(|rest| memchr::memchr3(b'"', b'\\', b'\n', rest))
             .ok_or(GiveUp)?;
         match self.bytes.get(start + length) {
             Some(b'"') => {
@@ -574,7 +574,7 @@ fn unescape(bytes: &[u8], start: usize, mut escape: usize) -> Result<(String, us
         let from = escape + 2;
         let run = bytes
             .get(from..)
-            .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')))
+            .and_then(|rest| memchr::memchr3(b'"', b'\\', b'\n', rest))
             .ok_or(GiveUp)?;
         text.extend_from_slice(bytes.get(from..from + run).ok_or(GiveUp)?);
         escape = from + run;

@@ -4,7 +4,7 @@
 //! digest of the persisted campaign state and the dependence-aware evidence
 //! gate, computed as autocontext's Python computes them, to the bit.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::statistics::{erfc, fmean, paired_confidence_interval};
 use crate::canonical;
@@ -272,16 +272,7 @@ pub fn state_digest(state: &Value) -> Result<String, canonical::Refusal> {
     } else {
         &STATE_FIELDS[..]
     };
-    let payload: Map<String, Value> = fields
-        .iter()
-        .map(|field| {
-            (
-                (*field).to_owned(),
-                state.get(*field).cloned().unwrap_or(Value::Null),
-            )
-        })
-        .collect();
-    canonical::sha256_hex(&Value::Object(payload))
+    canonical::sha256_hex_of_fields(state, fields)
 }
 
 /// A campaign state as autocontext writes it (schema 2), without its

@@ -7,7 +7,7 @@
 mod catalogue;
 mod recomputed;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
 use super::manifest::{self, utf16_order};
@@ -138,18 +138,18 @@ fn digest_of(
     fields: &[&str],
     rename: &[(&str, &str)],
 ) -> Result<String, canonical::Refusal> {
-    let mut payload = Map::new();
-    for field in fields {
-        let source = rename
-            .iter()
-            .find(|(to, _)| to == field)
-            .map_or(*field, |(_, from)| *from);
-        payload.insert(
-            (*field).to_owned(),
-            object.get(source).cloned().unwrap_or(Value::Null),
-        );
-    }
-    canonical::sha256_hex(&Value::Object(payload))
+    const ABSENT: Value = Value::Null;
+    let members: Vec<(&str, &Value)> = fields
+        .iter()
+        .map(|field| {
+            let source = rename
+                .iter()
+                .find(|(to, _)| to == field)
+                .map_or(*field, |(_, from)| *from);
+            (*field, object.get(source).unwrap_or(&ABSENT))
+        })
+        .collect();
+    canonical::sha256_hex_of_members(&members)
 }
 
 /// How one digest of a source trial is computed.

@@ -7,7 +7,7 @@ mod catalogue;
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::comparison;
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
@@ -83,14 +83,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 
 /// The digest of the listed fields of a trial.
 fn key_of(trial: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
-    let mut payload = Map::new();
-    for field in fields {
-        payload.insert(
-            (*field).to_owned(),
-            trial.get(*field).cloned().unwrap_or(Value::Null),
-        );
-    }
-    canonical::sha256_hex(&Value::Object(payload))
+    canonical::sha256_hex_of_fields(trial, fields)
 }
 
 /// The pair key autocontext computes for a trial.
@@ -117,8 +110,9 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
             }
         };
         if let Some(written) = text(trial, "pair_key") {
-            let legacy = key_of(trial, &LEGACY_PAIR_FIELDS).ok();
-            if written != computed && Some(written) != legacy.as_deref() {
+            if written != computed
+                && key_of(trial, &LEGACY_PAIR_FIELDS).ok().as_deref() != Some(written)
+            {
                 found.push(fails(
                     rule,
                     format!("trial {index} has pair_key {written}, computed {computed}"),
