@@ -271,20 +271,23 @@ fn binding_checks(
             "/fixture_reservation/candidate_digest",
         ));
     }
-    for (whose, pointer) in [
-        (risk, "/risk_reservation/campaign_id"),
-        (plan, "/fixture_reservation/campaign_id"),
+    for (whose, what, pointer) in [
+        (
+            risk,
+            "the risk reservation",
+            "/risk_reservation/campaign_id",
+        ),
+        (
+            plan,
+            "the fixture reservation",
+            "/fixture_reservation/campaign_id",
+        ),
     ] {
         if text(whose, "campaign_id") != Some(campaign_id) {
             found.push(fails(
                 rule,
                 format!(
-                    "{} belongs to campaign {}, the artifact to {}",
-                    if pointer.starts_with("/risk") {
-                        "the risk reservation"
-                    } else {
-                        "the fixture reservation"
-                    },
+                    "{what} belongs to campaign {}, the artifact to {}",
                     quote(&shorten(text(whose, "campaign_id").unwrap_or_default())),
                     quote(&shorten(campaign_id))
                 ),
