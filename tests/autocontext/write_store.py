@@ -2,6 +2,7 @@
 
 Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign]
        write_store.py KNOWLEDGE_DIR --check-campaign
+       write_store.py KNOWLEDGE_DIR --check-artifacts
 
 Bootstraps a baseline; has autocontext's ContextBundlePromotionCoordinator
 evaluate two candidates (one adds a component and is confirmed and promoted,
@@ -17,9 +18,15 @@ MatchedTrial rows keyed by their legacy pair identity, as releases before
 the schema-2 envelope wrote it (0.18.0 reads that form but no longer writes
 it). With --campaign the coordinator runs under a campaign's
 false-promotion controller rooted, as autocontext's live runtime roots it,
-at the store's promotion-risk/, and stops after the promoted candidate;
+at the store's promotion-risk/, and stops after the promoted candidate,
+whose authorization the controller seals in a reservation artifact
+(promotion-risk/<campaign>/reservation-artifacts/<candidate>.json);
 --check-campaign then loads that campaign's state with autocontext's own
-controller.
+controller, and --check-artifacts reads each reservation artifact as
+autocontext does: its fixture reservation with
+CandidateFixtureReservation.from_dict, and the whole artifact compared with
+the one the controller rebuilds from the campaign state
+(reservation_evidence_binding, through persist_reservation_artifact).
 """
 
 import json
@@ -37,6 +44,7 @@ from autocontext.context_bundles.models import (
     TrialLane,
 )
 from autocontext.context_bundles.false_promotion import CampaignFalsePromotionController
+from autocontext.context_bundles.fixture_reservations import CandidateFixtureReservation
 from autocontext.context_bundles.promotion import (
     ContextBundleEvaluationOutcome,
     ContextBundleEvaluationUnit,
@@ -99,9 +107,29 @@ def check_campaign(knowledge: Path) -> None:
         sys.exit(1)
 
 
+def check_artifacts(knowledge: Path) -> None:
+    """Reads every reservation artifact of the campaign as autocontext
+    reads it; exits 1 if it refuses one."""
+    controller = CampaignFalsePromotionController(campaign_root(knowledge))
+    artifacts = sorted((campaign_root(knowledge) / CAMPAIGN / "reservation-artifacts").glob("*.json"))
+    if not artifacts:
+        print("refused: the campaign has no reservation artifact", file=sys.stderr)
+        sys.exit(1)
+    for path in artifacts:
+        try:
+            CandidateFixtureReservation.from_dict(json.loads(path.read_text(encoding="utf-8"))["fixture_reservation"])
+            controller.reservation_evidence_binding(CAMPAIGN, path.stem)
+        except ValueError as error:
+            print(f"refused: {path.name}: {error}", file=sys.stderr)
+            sys.exit(1)
+
+
 def main() -> None:
     if "--check-campaign" in sys.argv[2:]:
         check_campaign(Path(sys.argv[1]))
+        return
+    if "--check-artifacts" in sys.argv[2:]:
+        check_artifacts(Path(sys.argv[1]))
         return
     store = ContextBundleStore(Path(sys.argv[1]))
     first = "Answer in one line \U0001f600." if "--non-ascii" in sys.argv[2:] else "Answer in one line."

@@ -18,7 +18,7 @@ use numi::yaml::{self, Limits};
 use numi::{Mode, validate_bytes};
 use serde_json::Value;
 
-use crate::common::{numi, statuses, write_json};
+use crate::common::{copy_tree, json_at, numi, statuses, write_json};
 
 /// autocontext's parity fixtures, copied into the repository.
 fn fixtures() -> PathBuf {
@@ -436,4 +436,81 @@ fn a_link_out_of_the_store_is_refused_on_its_own_line_too() {
             (record, "invalid autocontext/store-link".to_owned()),
         ]
     );
+}
+
+/// The artifact's fixture plan digest, then its own digest, recomputed.
+fn reseal_artifact(artifact: &mut Value) {
+    let mut plan = artifact["fixture_reservation"].clone();
+    plan.as_object_mut().unwrap().remove("plan_digest");
+    artifact["fixture_reservation"]["plan_digest"] =
+        Value::String(canonical::sha256_hex(&plan).unwrap());
+    let mut payload = artifact.clone();
+    payload.as_object_mut().unwrap().remove("artifact_digest");
+    artifact["artifact_digest"] = Value::String(canonical::sha256_hex(&payload).unwrap());
+}
+
+/// A campaign's store as autocontext 0.18.0 wrote it
+/// (tests/fixtures/autocontext-campaign/) verifies whole, its reservation
+/// artifact included; each edit of the artifact, or of the state it was
+/// sealed from, is refused on the artifact's line, a missing state once.
+#[test]
+fn a_reservation_artifact_autocontext_wrote_verifies_and_each_edit_is_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &crate::common::fixtures().join("autocontext-campaign"),
+        temp.path(),
+    );
+    let campaign = temp
+        .path()
+        .join("knowledge/demo/context_bundles/promotion-risk/run-1");
+    let state_path = campaign.join("false-promotion.json");
+    let artifact_path = campaign.join(
+        "reservation-artifacts/9c5df1a69dc8f1134b688781d23d08f123dabff19e83eca23330d04bba58ab0a.json",
+    );
+    let state = json_at(&state_path);
+    let artifact = json_at(&artifact_path);
+    let mut transcript = String::new();
+    let mut record = |case: &str, format: &str, folder: &str| {
+        let run = numi(
+            temp.path(),
+            &["validate", "--files", folder, "--format", format],
+        );
+        transcript.push_str(&format!("## {case}\n{}\n", run.transcript()));
+    };
+    record("as written", "text", "knowledge");
+
+    let promotion_risk = "knowledge/demo/context_bundles/promotion-risk";
+    let mut edited = artifact.clone();
+    edited["fixture_reservation"]["units"][1]["seed"] = Value::from(7);
+    write_json(&artifact_path, &edited);
+    record("a unit's seed edited", "concise", promotion_risk);
+    reseal_artifact(&mut edited);
+    write_json(&artifact_path, &edited);
+    record("a unit's seed edited, resealed", "concise", promotion_risk);
+
+    let mut edited = artifact.clone();
+    edited["risk_reservation"]["status"] = Value::from("blocked");
+    reseal_artifact(&mut edited);
+    write_json(&artifact_path, &edited);
+    record(
+        "a decision the gate did not give, resealed",
+        "concise",
+        promotion_risk,
+    );
+    write_json(&artifact_path, &artifact);
+
+    let mut edited = state.clone();
+    edited["reservations"][0]["status"] = Value::from("reserved");
+    edited["state_digest"] =
+        Value::String(numi::kinds::autocontext::false_promotion::state_digest(&edited).unwrap());
+    write_json(&state_path, &edited);
+    record(
+        "the state's reservation not terminal",
+        "concise",
+        promotion_risk,
+    );
+
+    fs::remove_file(&state_path).unwrap();
+    record("the state removed", "concise", promotion_risk);
+    insta::assert_snapshot!(transcript);
 }

@@ -77,26 +77,27 @@ fn long_version_names_the_kinds_and_their_api_versions() {
     exit: 0
     --- stdout
     numi 0.1.0
-    AutocontextActivePointer      -                       produced
-    AutocontextBundle             -                       produced
-    AutocontextCampaignState      -                       produced
-    AutocontextCandidateRecord    -                       produced
-    AutocontextCausalAttribution  -                       produced
-    AutocontextEvaluatorPlan      -                       produced
-    AutocontextManifestDiff       -                       produced
-    AutocontextMatchedTrials      -                       produced
-    AutocontextNegativeResult     -                       produced
-    AutocontextPromotion          -                       produced
-    AutonomyPolicy                numinance.dev/v1        configuration  inferred
-    ContextBundle                 numinance.dev/v1        produced
-    ContextReportRun              -                       configuration
-    EvalSet                       numinance.dev/v1alpha1  alpha
-    OutcomeCorrected              numinance.dev/v1        produced       inferred
-    OutcomeRecorded               numinance.dev/v1        produced       inferred
-    Playbook                      numinance.dev/v1        configuration
-    PromotionDecided              numinance.dev/v1        produced       inferred
-    PromotionProposed             numinance.dev/v1        produced       inferred
-    QualificationUpdated          numinance.dev/v1        produced       inferred
+    AutocontextActivePointer        -                       produced
+    AutocontextBundle               -                       produced
+    AutocontextCampaignState        -                       produced
+    AutocontextCandidateRecord      -                       produced
+    AutocontextCausalAttribution    -                       produced
+    AutocontextEvaluatorPlan        -                       produced
+    AutocontextManifestDiff         -                       produced
+    AutocontextMatchedTrials        -                       produced
+    AutocontextNegativeResult       -                       produced
+    AutocontextPromotion            -                       produced
+    AutocontextReservationArtifact  -                       produced
+    AutonomyPolicy                  numinance.dev/v1        configuration  inferred
+    ContextBundle                   numinance.dev/v1        produced
+    ContextReportRun                -                       configuration
+    EvalSet                         numinance.dev/v1alpha1  alpha
+    OutcomeCorrected                numinance.dev/v1        produced       inferred
+    OutcomeRecorded                 numinance.dev/v1        produced       inferred
+    Playbook                        numinance.dev/v1        configuration
+    PromotionDecided                numinance.dev/v1        produced       inferred
+    PromotionProposed               numinance.dev/v1        produced       inferred
+    QualificationUpdated            numinance.dev/v1        produced       inferred
     ");
     assert!(
         result
@@ -123,26 +124,27 @@ fn schema_list_names_every_kind() {
     insta::assert_snapshot!(result.transcript(), @"
     exit: 0
     --- stdout
-    AutocontextActivePointer      -                       produced
-    AutocontextBundle             -                       produced
-    AutocontextCampaignState      -                       produced
-    AutocontextCandidateRecord    -                       produced
-    AutocontextCausalAttribution  -                       produced
-    AutocontextEvaluatorPlan      -                       produced
-    AutocontextManifestDiff       -                       produced
-    AutocontextMatchedTrials      -                       produced
-    AutocontextNegativeResult     -                       produced
-    AutocontextPromotion          -                       produced
-    AutonomyPolicy                numinance.dev/v1        configuration  inferred
-    ContextBundle                 numinance.dev/v1        produced
-    ContextReportRun              -                       configuration
-    EvalSet                       numinance.dev/v1alpha1  alpha
-    OutcomeCorrected              numinance.dev/v1        produced       inferred
-    OutcomeRecorded               numinance.dev/v1        produced       inferred
-    Playbook                      numinance.dev/v1        configuration
-    PromotionDecided              numinance.dev/v1        produced       inferred
-    PromotionProposed             numinance.dev/v1        produced       inferred
-    QualificationUpdated          numinance.dev/v1        produced       inferred
+    AutocontextActivePointer        -                       produced
+    AutocontextBundle               -                       produced
+    AutocontextCampaignState        -                       produced
+    AutocontextCandidateRecord      -                       produced
+    AutocontextCausalAttribution    -                       produced
+    AutocontextEvaluatorPlan        -                       produced
+    AutocontextManifestDiff         -                       produced
+    AutocontextMatchedTrials        -                       produced
+    AutocontextNegativeResult       -                       produced
+    AutocontextPromotion            -                       produced
+    AutocontextReservationArtifact  -                       produced
+    AutonomyPolicy                  numinance.dev/v1        configuration  inferred
+    ContextBundle                   numinance.dev/v1        produced
+    ContextReportRun                -                       configuration
+    EvalSet                         numinance.dev/v1alpha1  alpha
+    OutcomeCorrected                numinance.dev/v1        produced       inferred
+    OutcomeRecorded                 numinance.dev/v1        produced       inferred
+    Playbook                        numinance.dev/v1        configuration
+    PromotionDecided                numinance.dev/v1        produced       inferred
+    PromotionProposed               numinance.dev/v1        produced       inferred
+    QualificationUpdated            numinance.dev/v1        produced       inferred
     ");
 }
 
@@ -176,7 +178,7 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
             "[possible values: AutocontextActivePointer, AutocontextBundle, \
              AutocontextCampaignState, AutocontextCandidateRecord, AutocontextCausalAttribution, AutocontextEvaluatorPlan, \
              AutocontextManifestDiff, AutocontextMatchedTrials, AutocontextNegativeResult, \
-             AutocontextPromotion, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
+             AutocontextPromotion, AutocontextReservationArtifact, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
              PromotionDecided, PromotionProposed, QualificationUpdated]"
         ),
         "{}",

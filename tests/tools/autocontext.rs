@@ -41,6 +41,10 @@ pub const TOOL: Tool = Tool {
             a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails,
         ),
         (
+            "autocontext::a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_refused_by_both",
+            a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_refused_by_both,
+        ),
+        (
             "autocontext::a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict",
             a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict,
         ),
@@ -518,8 +522,14 @@ fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(p
         .filter(|(status, _)| status != "ok")
         .map(|(_, name)| name)
         .collect();
-    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    // The state, and the reservation artifact sealed from what it held.
+    assert_eq!(failing.len(), 2, "{}", run.stdout);
     assert!(state.ends_with(&failing[0]), "{}", run.stdout);
+    assert!(
+        failing[1].contains("/reservation-artifacts/"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.transcript().contains("allocated_alpha is 0.05"),
         "{}",
@@ -542,6 +552,119 @@ fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(p
         run.transcript()
     );
     write_json(&state, &written);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+/// The fixture reservation's `plan_digest`, then the artifact's
+/// `artifact_digest`, recomputed as autocontext computes them.
+fn reseal_artifact(artifact: &mut Value) {
+    let mut plan = artifact["fixture_reservation"].clone();
+    plan.as_object_mut().unwrap().remove("plan_digest");
+    artifact["fixture_reservation"]["plan_digest"] =
+        Value::String(canonical::sha256_hex(&plan).unwrap());
+    let mut payload = artifact.clone();
+    payload.as_object_mut().unwrap().remove("artifact_digest");
+    artifact["artifact_digest"] = Value::String(canonical::sha256_hex(&payload).unwrap());
+}
+
+fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_refused_by_both(
+    python: &Program,
+) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(python, temp.path(), &["--campaign"]);
+    let folder = store_path(&knowledge, "promotion-risk/run-1/reservation-artifacts");
+    let artifacts: Vec<PathBuf> = fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    // The promoted candidate's authorization, sealed by the controller.
+    assert_eq!(artifacts.len(), 1, "{artifacts:?}");
+    let path = &artifacts[0];
+    // What autocontext's readers say of the artifacts: nothing, or why
+    // they refuse one.
+    let autocontext_refusal = || {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+        let output = python
+            .command()
+            .arg(&script)
+            .arg(&knowledge)
+            .arg("--check-artifacts")
+            .output()
+            .expect("python runs");
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.success(), said.is_empty(), "{said}");
+        said
+    };
+    assert_eq!(autocontext_refusal(), "");
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("reservation-artifacts/")
+            && run
+                .stdout
+                .contains("AutocontextReservationArtifact \"authorized\""),
+        "{}",
+        run.stdout
+    );
+
+    let written = json_at(path);
+    assert_eq!(written["risk_reservation"]["status"], "authorized");
+    let refused_on_the_artifact_alone = |expected: &[&str]| {
+        let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+        assert_ne!(run.code, 0, "{}", run.transcript());
+        let failing: Vec<String> = statuses(&run.stdout)
+            .into_iter()
+            .filter(|(status, _)| status != "ok")
+            .map(|(_, name)| name)
+            .collect();
+        assert_eq!(failing.len(), 1, "{}", run.stdout);
+        assert!(path.ends_with(&failing[0]), "{}", run.stdout);
+        let concise = numi(
+            temp.path(),
+            &["validate", "--files", "knowledge", "--format", "concise"],
+        );
+        // In the order of the fields they stand at.
+        let mut rules: Vec<&str> = concise
+            .stdout
+            .lines()
+            .filter_map(|line| line.split("error[").nth(1)?.split(']').next())
+            .collect();
+        rules.sort_unstable();
+        let mut expected = expected.to_vec();
+        expected.sort_unstable();
+        assert_eq!(rules, expected, "{}", concise.stdout);
+    };
+    // A unit's seed edited: autocontext's fixture reader refuses its plan
+    // digest, and numi every digest and the comparison with the state.
+    let mut value = written.clone();
+    value["fixture_reservation"]["units"][1]["seed"] = Value::from(7);
+    write_json(path, &value);
+    assert!(autocontext_refusal().contains("campaign fixture plan digest mismatch"));
+    refused_on_the_artifact_alone(&[
+        "autocontext/reservation-artifact-digest",
+        "autocontext/reservation-fixture-plan",
+        "autocontext/reservation-artifact-binding",
+    ]);
+    // Resealed, the artifact is no longer the one the controller rebuilds
+    // from the campaign state, for autocontext as for numi.
+    reseal_artifact(&mut value);
+    write_json(path, &value);
+    assert!(autocontext_refusal().contains("reservation artifact is immutable"));
+    refused_on_the_artifact_alone(&["autocontext/reservation-artifact-binding"]);
+    // A decision the gate did not give, resealed: the same.
+    let mut value = written.clone();
+    value["risk_reservation"]["status"] = Value::from("blocked");
+    reseal_artifact(&mut value);
+    write_json(path, &value);
+    assert!(autocontext_refusal().contains("reservation artifact is immutable"));
+    refused_on_the_artifact_alone(&[
+        "autocontext/reservation-artifact-binding",
+        "autocontext/campaign-gate",
+    ]);
+
+    write_json(path, &written);
+    assert_eq!(autocontext_refusal(), "");
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
 }

@@ -1109,3 +1109,281 @@ fn a_promotions_comparison_is_what_the_candidates_trials_replay_to() {
         ["autocontext/comparison-replay"]
     );
 }
+
+/// A campaign (the parity fixture's policy) whose reservation for the
+/// added candidate the gate authorized on `confirmed_evidence`, and the
+/// artifact autocontext writes of it; the artifact's path and value.
+struct Campaign {
+    state_path: PathBuf,
+    state: Value,
+    artifact_path: PathBuf,
+    artifact: Value,
+}
+
+impl Campaign {
+    fn new(store: &Store) -> Self {
+        let (trials, _) = confirmed_evidence(store);
+        write(
+            &store.candidate_file(&store.added, "matched_trials.json"),
+            &trials,
+        );
+        let mut sorted = trials["trials"].as_array().unwrap().clone();
+        sorted.sort_by(|left, right| left["pair_key"].as_str().cmp(&right["pair_key"].as_str()));
+        let reservation = json!({
+            "campaign_id": "parity-campaign", "candidate_digest": store.added,
+            "incumbent_digest": store.base, "evaluator_epoch": "epoch-1",
+            "candidate_index": 0, "allocated_alpha": 0.04,
+            "required_confidence_z": 2.053748910632,
+            "confirmation_policy_digest": sha256_hex(&policy()).unwrap(),
+            "status": "authorized",
+            "reason": "campaign alpha reservation and dependence-aware evidence authorized promotion",
+            "evidence_digest": sha256_hex(&Value::from(sorted)).unwrap(),
+            "independent_confirmation_blocks": 2, "independent_heldout_blocks": 1,
+        });
+        let units: Vec<Value> = [(0, "screen"), (1, "confirmation"), (2, "confirmation"), (3, "heldout")]
+            .iter()
+            .map(|(seed, lane)| json!({"lane": lane, "fixture_digest": format!("sha256:f{seed}"), "seed": seed}))
+            .collect();
+        let mut fixture = json!({
+            "campaign_id": "parity-campaign", "candidate_digest": store.added,
+            "evaluator_epoch": "epoch-1", "cohort": "c", "units": units,
+        });
+        reseal_plan(&mut fixture);
+        let mut state = campaign_state();
+        state["reservations"] = json!([reservation]);
+        state["fixture_reservations"] = json!([fixture]);
+        state["state_digest"] = json!(state_digest(&state).unwrap());
+        let mut artifact = json!({
+            "schema_version": 1, "campaign_id": "parity-campaign",
+            "risk_reservation": reservation, "fixture_reservation": fixture,
+        });
+        reseal_artifact(&mut artifact);
+        let state_path = store
+            .root
+            .join("promotion-risk/parity-campaign/false-promotion.json");
+        let artifact_path = store.root.join(format!(
+            "promotion-risk/parity-campaign/reservation-artifacts/{}.json",
+            store.added
+        ));
+        write(&state_path, &state);
+        write(&artifact_path, &artifact);
+        Campaign {
+            state_path,
+            state,
+            artifact_path,
+            artifact,
+        }
+    }
+
+    /// The state and the artifact with the same change to the candidate's
+    /// risk reservation, both resealed; the artifact's rules.
+    fn rules_after_both(&self, change: impl Fn(&mut Value)) -> Vec<&'static str> {
+        let mut state = self.state.clone();
+        change(&mut state["reservations"][0]);
+        state["state_digest"] = json!(state_digest(&state).unwrap());
+        write(&self.state_path, &state);
+        let found = rules_after(&self.artifact_path, &self.artifact, |artifact| {
+            change(&mut artifact["risk_reservation"]);
+            reseal_artifact(artifact);
+        });
+        write(&self.state_path, &self.state);
+        found
+    }
+}
+
+/// `plan_digest` recomputed as `CandidateFixtureReservation.plan_digest`.
+fn reseal_plan(fixture: &mut Value) {
+    let mut plan = fixture.clone();
+    plan.as_object_mut().unwrap().remove("plan_digest");
+    fixture["plan_digest"] = json!(sha256_hex(&plan).unwrap());
+}
+
+/// The plan digest, then `artifact_digest`, recomputed.
+fn reseal_artifact(artifact: &mut Value) {
+    reseal_plan(&mut artifact["fixture_reservation"]);
+    let mut payload = artifact.clone();
+    payload.as_object_mut().unwrap().remove("artifact_digest");
+    artifact["artifact_digest"] = json!(sha256_hex(&payload).unwrap());
+}
+
+#[test]
+fn a_reservation_artifact_verifies_its_digests_and_plan() {
+    let store = Store::new();
+    let campaign = Campaign::new(&store);
+    let path = &campaign.artifact_path;
+    let artifact = &campaign.artifact;
+    assert_eq!(rules_at(&campaign.state_path), Vec::<&str>::new());
+    assert_eq!(rules_at(path), Vec::<&str>::new());
+
+    let digest = "autocontext/reservation-artifact-digest";
+    let plan = "autocontext/reservation-fixture-plan";
+    let binding = "autocontext/reservation-artifact-binding";
+    assert_eq!(
+        rules_after(path, artifact, |value| value["artifact_digest"] =
+            json!("0".repeat(64))),
+        [digest]
+    );
+    // A unit's seed edited: every digest fails, and the plan is no longer
+    // the one the campaign holds.
+    let found = diagnostics_after(path, artifact, |value| {
+        value["fixture_reservation"]["units"][1]["seed"] = json!(7);
+    });
+    let ids: Vec<&str> = found.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, [digest, plan, binding]);
+    assert!(found[1].1.starts_with("plan_digest is "), "{found:?}");
+    assert_eq!(
+        found[2].1,
+        "the fixture reservation is not the one promotion-risk/parity-campaign/false-promotion.json \
+         holds for its candidate: it differs in units"
+    );
+    // Resealed, only the comparison with the campaign state finds it.
+    assert_eq!(
+        rules_after(path, artifact, |value| {
+            value["fixture_reservation"]["units"][1]["seed"] = json!(7);
+            reseal_artifact(value);
+        }),
+        [binding]
+    );
+    // What the plan itself refuses, resealed: a seed written as a float
+    // (the same digest), a unit planned twice, an empty plan or identity.
+    assert_eq!(
+        rules_after(path, artifact, |value| {
+            value["fixture_reservation"]["units"][1]["seed"] = json!(1.0);
+            reseal_artifact(value);
+        }),
+        [plan]
+    );
+    let found = diagnostics_after(path, artifact, |value| {
+        value["fixture_reservation"]["units"][2]["seed"] = json!(1);
+        value["fixture_reservation"]["units"][2]["fixture_digest"] = json!("sha256:f1");
+        reseal_artifact(value);
+    });
+    assert_eq!(found[0].0, plan);
+    assert_eq!(
+        found[0].1,
+        "unit 2 plans fixture \"sha256:f1\" with seed 1 again: each (fixture_digest, seed) is \
+         planned once"
+    );
+    // The same fixture under another seed is another unit.
+    assert_eq!(
+        rules_after(path, artifact, |value| {
+            value["fixture_reservation"]["units"][2]["fixture_digest"] = json!("sha256:f1");
+            reseal_artifact(value);
+        }),
+        [binding]
+    );
+    for change in [
+        (|value: &mut Value| value["fixture_reservation"]["units"] = json!([])) as fn(&mut Value),
+        |value| value["fixture_reservation"]["cohort"] = json!(""),
+        |value| value["fixture_reservation"]["units"][0]["fixture_digest"] = json!(""),
+    ] {
+        assert_eq!(
+            rules_after(path, artifact, |value| {
+                change(value);
+                reseal_artifact(value);
+            }),
+            [plan, binding]
+        );
+    }
+}
+
+#[test]
+fn a_reservation_artifact_is_the_terminal_reservation_its_campaign_holds() {
+    let store = Store::new();
+    let campaign = Campaign::new(&store);
+    let path = &campaign.artifact_path;
+    let artifact = &campaign.artifact;
+    let binding = "autocontext/reservation-artifact-binding";
+
+    // Named by another candidate, or standing in another campaign's folder.
+    let renamed = store.root.join(format!(
+        "promotion-risk/parity-campaign/reservation-artifacts/{}.json",
+        store.changed
+    ));
+    write(&renamed, artifact);
+    assert_eq!(rules_at(&renamed), [binding]);
+    fs::remove_file(&renamed).unwrap();
+    let elsewhere = store.root.join(format!(
+        "promotion-risk/other-campaign/reservation-artifacts/{}.json",
+        store.added
+    ));
+    write(&elsewhere, artifact);
+    assert_eq!(rules_at(&elsewhere), [binding]);
+    // A fixture reservation of another candidate or campaign, resealed.
+    assert_eq!(
+        rules_after(path, artifact, |value| {
+            value["fixture_reservation"]["candidate_digest"] = json!(store.changed);
+            reseal_artifact(value);
+        }),
+        [binding, binding]
+    );
+    assert_eq!(
+        rules_after(path, artifact, |value| {
+            value["fixture_reservation"]["campaign_id"] = json!("other-campaign");
+            reseal_artifact(value);
+        }),
+        [binding, binding]
+    );
+    // A decision the state does not hold, resealed: the gate does not give
+    // it either.
+    let found = diagnostics_after(path, artifact, |value| {
+        value["risk_reservation"]["status"] = json!("blocked");
+        reseal_artifact(value);
+    });
+    assert_eq!(
+        found,
+        [
+            (
+                binding.to_owned(),
+                "the risk reservation is not the one promotion-risk/parity-campaign/\
+                 false-promotion.json holds for its candidate: it differs in status"
+                    .to_owned()
+            ),
+            (
+                "autocontext/campaign-gate".to_owned(),
+                "the risk reservation: status blocked (\"campaign alpha reservation and \
+                 dependence-aware evidence authorized promotion\"), the gate gives authorized \
+                 (\"campaign alpha reservation and dependence-aware evidence authorized \
+                 promotion\") on the matched trials"
+                    .to_owned()
+            )
+        ]
+    );
+    // The state and the artifact edited alike: a reservation not yet
+    // terminal, an alpha the policy does not allot, a block count the gate
+    // does not give.
+    let found = campaign.rules_after_both(|reservation| {
+        reservation["status"] = json!("reserved");
+        reservation["reason"] = Value::Null;
+        reservation["evidence_digest"] = Value::Null;
+        reservation["independent_confirmation_blocks"] = json!(0);
+        reservation["independent_heldout_blocks"] = json!(0);
+    });
+    assert_eq!(found, [binding]);
+    assert_eq!(
+        campaign.rules_after_both(|reservation| reservation["allocated_alpha"] = json!(0.05)),
+        ["autocontext/campaign-allocation"]
+    );
+    assert_eq!(
+        campaign.rules_after_both(
+            |reservation| reservation["independent_confirmation_blocks"] = json!(3)
+        ),
+        ["autocontext/campaign-gate"]
+    );
+    assert_eq!(rules_at(path), Vec::<&str>::new());
+
+    // Without the state, said once; with one that holds no such candidate,
+    // once for each reservation.
+    fs::remove_file(&campaign.state_path).unwrap();
+    let found = diagnostics_after(path, artifact, |_| {});
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, binding);
+    assert!(
+        found[0].1.starts_with(
+            "the campaign's state, promotion-risk/parity-campaign/false-promotion.json: "
+        ),
+        "{found:?}"
+    );
+    write(&campaign.state_path, &campaign_state());
+    assert_eq!(rules_at(path), [binding, binding]);
+}

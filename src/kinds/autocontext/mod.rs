@@ -20,6 +20,7 @@ mod manifest_diff;
 mod matched_trials;
 mod negative_result;
 mod promotion;
+mod reservation_artifact;
 
 #[cfg(test)]
 mod evidence_tests;
@@ -50,6 +51,7 @@ pub static FAMILY: Family = Family {
         &evaluator_plan::KIND,
         &promotion::KIND,
         &campaign_state::KIND,
+        &reservation_artifact::KIND,
     ],
     identify,
     display_name: super::no_name,
@@ -87,6 +89,7 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
             Place::Active => &active::KIND,
             Place::Promotion { .. } => &promotion::KIND,
             Place::Campaign { .. } => &campaign_state::KIND,
+            Place::ReservationArtifact { .. } => &reservation_artifact::KIND,
             Place::Candidate { file, .. } => match file.as_str() {
                 "manifest_diff.json" => &manifest_diff::KIND,
                 "matched_trials.json" => &matched_trials::KIND,

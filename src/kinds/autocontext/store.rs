@@ -1,7 +1,8 @@
 //! Where a file stands in an autocontext context-bundle store, told by its
 //! path: `<knowledge>/<scenario>/context_bundles/` holding
 //! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json`,
-//! `promotions/<id>.json` and `promotion-risk/<campaign>/false-promotion.json`.
+//! `promotions/<id>.json`, `promotion-risk/<campaign>/false-promotion.json`
+//! and `promotion-risk/<campaign>/reservation-artifacts/<digest>.json`.
 //! The walk uses it to read a store's JSON files, and the autocontext
 //! family to recognise them; nothing here opens a file. A path as typed
 //! may not name the store's folders (`context_bundles/active.json` from
@@ -50,6 +51,10 @@ pub enum Place {
     /// `promotion-risk/<folder>/false-promotion.json`: a campaign's state,
     /// in the folder autocontext names for its campaign id.
     Campaign { folder: String },
+    /// `promotion-risk/<folder>/reservation-artifacts/<name>.json`: the copy
+    /// of one terminal reservation, named by its candidate's digest (the
+    /// name as written, not yet checked).
+    ReservationArtifact { folder: String, name: String },
 }
 
 /// What `path` is in a store, if it is a file numi verifies there.
@@ -131,6 +136,13 @@ fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
             3,
             Place::Campaign {
                 folder: (*folder).to_owned(),
+            },
+        ),
+        [.., "promotion-risk", folder, "reservation-artifacts", file] => (
+            4,
+            Place::ReservationArtifact {
+                folder: (*folder).to_owned(),
+                name: file.strip_suffix(".json")?.to_owned(),
             },
         ),
         [.., "candidates", digest, file] if CANDIDATE_FILES.contains(file) => (
@@ -229,6 +241,18 @@ mod tests {
             }
         );
         assert_eq!(campaign.root, PathBuf::from("k/demo/context_bundles"));
+        let artifact = store_file(Path::new(&format!(
+            "k/demo/context_bundles/promotion-risk/run-1/reservation-artifacts/{D}.json"
+        )))
+        .unwrap();
+        assert_eq!(
+            artifact.place,
+            Place::ReservationArtifact {
+                folder: "run-1".to_owned(),
+                name: D.to_owned()
+            }
+        );
+        assert_eq!(artifact.root, PathBuf::from("k/demo/context_bundles"));
     }
 
     #[test]
@@ -249,7 +273,9 @@ mod tests {
             "k/demo/context_bundles/promotions/p.yaml",
             "k/demo/context_bundles/candidates/d/stale_terminalization.json",
             "k/demo/context_bundles/candidates/d/notes.json",
-            "k/demo/context_bundles/promotion-risk/run-1/reservation-artifacts/d.json",
+            "k/demo/context_bundles/promotion-risk/run-1/reservation-artifacts/d.yaml",
+            "k/demo/context_bundles/promotion-risk/reservation-artifacts/d.json",
+            "k/demo/promotion-risk/run-1/reservation-artifacts/d.json",
             "k/demo/promotion-risk/run-1/false-promotion.json",
             "active.json",
             "context_bundles/active.json",

@@ -30,7 +30,8 @@ required_confidence_z are what the policy allots its candidate_index (alpha time
 decay to the index; the two-sided normal threshold of that alpha, rounded up to twelve decimals).",
     explanation: "The campaign's false-promotion budget holds only if every candidate spends exactly \
 its share: a larger alpha, or a lower threshold, promotes on weaker evidence than the campaign \
-reserved. numi recomputes both as autocontext does, to the bit.\n\nRestore the state autocontext \
+reserved. numi recomputes both as autocontext does, to the bit, in the state and in each \
+reservation artifact beside it (under the state's policy).\n\nRestore the state autocontext \
 wrote.",
     failing: "",
     passing: "",
@@ -47,7 +48,8 @@ trials, replayed as autocontext's _evaluate_evidence replays them.",
     explanation: "The gate clusters the trials by fixture into independent blocks and authorizes \
 promotion only when a campaign-adjusted interval over the confirmation blocks clears the minimum \
 effect; a decision that the trials do not give promoted, or blocked, a candidate on evidence it \
-does not hold.\n\nRestore the state and the matched trials autocontext wrote.",
+does not hold. A reservation artifact's risk reservation is replayed the same way.\n\nRestore \
+the state and the matched trials autocontext wrote.",
     failing: "",
     passing: "",
 };

@@ -6,7 +6,7 @@
 //! what the gate decided. Its digest and every allocation are recomputed
 //! (see `false_promotion.rs`).
 
-mod catalogue;
+pub(super) mod catalogue;
 
 use serde_json::{Map, Value};
 
@@ -38,7 +38,7 @@ pub const KIND: Kind = Kind {
 };
 
 /// `campaign_path_segment`: the folder autocontext keeps a campaign in.
-fn campaign_folder(campaign_id: &str) -> Result<String, canonical::Refusal> {
+pub(super) fn campaign_folder(campaign_id: &str) -> Result<String, canonical::Refusal> {
     let plain = !campaign_id.is_empty()
         && campaign_id != "."
         && campaign_id != ".."
@@ -116,7 +116,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 
 /// Why a reservation the gate decided is not what the gate gives on its
 /// candidate's matched trials, if it is not.
-fn gate_problem(
+pub(super) fn gate_problem(
     location: &Location<'_>,
     root: &std::path::Path,
     policy: &CampaignPolicy,
@@ -259,45 +259,63 @@ fn allocation_checks(value: &Value, campaign_id: &str) -> Vec<Diagnostic> {
             );
             continue;
         }
-        let Some(alpha) = policy.alpha_for_candidate(index as u64) else {
-            differs(
-                "allocated_alpha",
-                "the campaign's allocation has underflowed to zero by this candidate".to_owned(),
-            );
-            continue;
-        };
-        let written = |field: &str| {
-            reservation
-                .get(field)
-                .map_or_else(|| "missing".to_owned(), Value::to_string)
-        };
-        if reservation.get("allocated_alpha").and_then(Value::as_f64) != Some(alpha) {
-            differs(
-                "allocated_alpha",
-                format!(
-                    "allocated_alpha is {}, the policy allots {}",
-                    written("allocated_alpha"),
-                    Value::from(alpha)
-                ),
-            );
+        for (field, problem) in allocation_problems(&policy, reservation) {
+            differs(field, problem);
         }
-        let Some(threshold) = required_confidence_z(alpha) else {
-            continue;
-        };
-        if reservation
-            .get("required_confidence_z")
-            .and_then(Value::as_f64)
-            != Some(threshold)
-        {
-            differs(
-                "required_confidence_z",
-                format!(
-                    "required_confidence_z is {}, the threshold of its alpha is {}",
-                    written("required_confidence_z"),
-                    Value::from(threshold)
-                ),
-            );
-        }
+    }
+    found
+}
+
+/// Where a reservation's `allocated_alpha` and `required_confidence_z` are
+/// not what `policy` allots its `candidate_index`: each field and why.
+pub(super) fn allocation_problems(
+    policy: &CampaignPolicy,
+    reservation: &Value,
+) -> Vec<(&'static str, String)> {
+    let Some(index) = reservation.get("candidate_index").and_then(Value::as_u64) else {
+        return vec![(
+            "candidate_index",
+            "candidate_index is not a non-negative integer".to_owned(),
+        )];
+    };
+    let Some(alpha) = policy.alpha_for_candidate(index) else {
+        return vec![(
+            "allocated_alpha",
+            "the campaign's allocation has underflowed to zero by this candidate".to_owned(),
+        )];
+    };
+    let written = |field: &str| {
+        reservation
+            .get(field)
+            .map_or_else(|| "missing".to_owned(), Value::to_string)
+    };
+    let mut found = Vec::new();
+    if reservation.get("allocated_alpha").and_then(Value::as_f64) != Some(alpha) {
+        found.push((
+            "allocated_alpha",
+            format!(
+                "allocated_alpha is {}, the policy allots {}",
+                written("allocated_alpha"),
+                Value::from(alpha)
+            ),
+        ));
+    }
+    let Some(threshold) = required_confidence_z(alpha) else {
+        return found;
+    };
+    if reservation
+        .get("required_confidence_z")
+        .and_then(Value::as_f64)
+        != Some(threshold)
+    {
+        found.push((
+            "required_confidence_z",
+            format!(
+                "required_confidence_z is {}, the threshold of its alpha is {}",
+                written("required_confidence_z"),
+                Value::from(threshold)
+            ),
+        ));
     }
     found
 }

@@ -1,0 +1,434 @@
+//! AutocontextReservationArtifact (produced):
+//! `promotion-risk/<campaign>/reservation-artifacts/<candidate_digest>.json`,
+//! the immutable copy autocontext writes (`persist_reservation_artifact`)
+//! when a campaign's reservation for a candidate becomes terminal: the risk
+//! reservation and the fixture reservation the campaign state holds for it,
+//! sealed by a digest. Both digests are recomputed, the copy is compared
+//! with the state beside it, and the reservation's alpha, threshold and
+//! gate decision are recomputed as the state's are.
+
+mod catalogue;
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::campaign_state::{self, allocation_problems, campaign_folder, gate_problem};
+use super::false_promotion::CampaignPolicy;
+use super::store::{Place, StoreFile};
+use super::{fails, load_neighbour, store_of, text};
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::{Kind, Role, Subject};
+use crate::text::{quote, shorten};
+
+pub const KIND: Kind = Kind {
+    name: "AutocontextReservationArtifact",
+    api_version: None,
+    role: Role::Produced,
+    inferred: false,
+    schema: include_str!("../../../../schemas/AutocontextReservationArtifact.schema.json"),
+    compiled: crate::schema::compiled_schema!("schemas/AutocontextReservationArtifact.schema.json"),
+    display_name: |value| {
+        value
+            .get("risk_reservation")
+            .and_then(|reservation| text(reservation, "status"))
+            .map(str::to_owned)
+    },
+    rules,
+    producer_checks: crate::kinds::no_rules,
+    catalogue: catalogue::RULES,
+    fixes: &[],
+};
+
+/// The fields `artifact_digest` covers.
+const ARTIFACT_FIELDS: [&str; 4] = [
+    "schema_version",
+    "campaign_id",
+    "risk_reservation",
+    "fixture_reservation",
+];
+
+/// The fields of a fixture reservation `plan_digest` covers, in the order
+/// autocontext lists them (the digest sorts them anyway).
+const PLAN_FIELDS: [&str; 5] = [
+    "campaign_id",
+    "candidate_digest",
+    "evaluator_epoch",
+    "cohort",
+    "units",
+];
+
+/// The statuses of a reservation autocontext writes an artifact for.
+const TERMINAL: [&str; 3] = ["authorized", "blocked", "rejected"];
+
+fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
+    let value = subject.value;
+    let mut found = Vec::new();
+    found.extend(artifact_digest_check(value));
+    found.extend(plan_checks(value));
+    if let Some(store) = store_of(&subject.location) {
+        if let Place::ReservationArtifact { folder, name } = &store.place {
+            found.extend(binding_checks(subject, &store, folder, name));
+        }
+    }
+    found
+}
+
+/// The SHA-256 of the canonical JSON of the listed fields of `value`, a
+/// missing field counted as null.
+fn digest_of(value: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
+    let payload: Map<String, Value> = fields
+        .iter()
+        .map(|field| {
+            (
+                (*field).to_owned(),
+                value.get(*field).cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    canonical::sha256_hex(&Value::Object(payload))
+}
+
+fn artifact_digest_check(value: &Value) -> Option<Diagnostic> {
+    let rule = &catalogue::RESERVATION_ARTIFACT_DIGEST;
+    let written = text(value, "artifact_digest").unwrap_or_default();
+    match digest_of(value, &ARTIFACT_FIELDS) {
+        Ok(digest) if digest == written => None,
+        Ok(digest) => Some(fails(
+            rule,
+            format!("artifact_digest is {written}, computed {digest}"),
+            "/artifact_digest",
+        )),
+        Err(refusal) => Some(fails(
+            rule,
+            format!("the artifact has no digest: {refusal}"),
+            "/artifact_digest",
+        )),
+    }
+}
+
+/// What `CandidateFixtureReservation` refuses: an empty identity or plan, a
+/// unit with no fixture or a seed that is not an integer, a unit planned
+/// twice, and a plan digest that does not verify.
+fn plan_checks(value: &Value) -> Vec<Diagnostic> {
+    let rule = &catalogue::RESERVATION_FIXTURE_PLAN;
+    let base = "/fixture_reservation";
+    let Some(plan) = value.get("fixture_reservation") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for field in [
+        "campaign_id",
+        "candidate_digest",
+        "evaluator_epoch",
+        "cohort",
+    ] {
+        if text(plan, field) == Some("") {
+            found.push(fails(
+                rule,
+                format!("{field} is empty: a fixture reservation names its campaign, candidate, epoch and cohort"),
+                &format!("{base}/{field}"),
+            ));
+        }
+    }
+    let units = plan
+        .get("units")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    if units.is_empty() {
+        found.push(fails(
+            rule,
+            "units is empty: a fixture reservation plans at least one unit".to_owned(),
+            &format!("{base}/units"),
+        ));
+    }
+    let mut seen: HashSet<(&str, String)> = HashSet::new();
+    for (index, unit) in units.iter().enumerate() {
+        let at = format!("{base}/units/{index}");
+        let fixture = text(unit, "fixture_digest").unwrap_or_default();
+        if fixture.is_empty() {
+            found.push(fails(
+                rule,
+                format!("unit {index} has an empty fixture_digest"),
+                &format!("{at}/fixture_digest"),
+            ));
+        }
+        let Some(seed) = unit.get("seed").and_then(Value::as_number) else {
+            continue;
+        };
+        if seed.is_f64() {
+            found.push(fails(
+                rule,
+                format!("unit {index} has seed {seed}, a float: autocontext reads an integer only"),
+                &format!("{at}/seed"),
+            ));
+        }
+        if !seen.insert((fixture, seed.to_string())) {
+            found.push(fails(
+                rule,
+                format!(
+                    "unit {index} plans fixture {} with seed {seed} again: each (fixture_digest, \
+                     seed) is planned once",
+                    quote(&shorten(fixture))
+                ),
+                &at,
+            ));
+        }
+    }
+    let written = text(plan, "plan_digest").unwrap_or_default();
+    match digest_of(plan, &PLAN_FIELDS) {
+        Ok(digest) if digest == written => {}
+        Ok(digest) => found.push(fails(
+            rule,
+            format!("plan_digest is {written}, computed {digest}"),
+            &format!("{base}/plan_digest"),
+        )),
+        Err(refusal) => found.push(fails(
+            rule,
+            format!("the fixture reservation has no digest: {refusal}"),
+            &format!("{base}/plan_digest"),
+        )),
+    }
+    found
+}
+
+/// Whether two values are equal as autocontext compares them (Python's
+/// `==` on what `json.loads` read): as their canonical JSON, where `1` and
+/// `1.0` are one number; values that have none are compared as written.
+fn same_json(left: &Value, right: &Value) -> bool {
+    match (canonical::to_string(left), canonical::to_string(right)) {
+        (Ok(left), Ok(right)) => left == right,
+        _ => left == right,
+    }
+}
+
+/// The fields in which two objects differ, in the order of `ours` then of
+/// `theirs`.
+fn differing_fields(ours: &Value, theirs: &Value) -> Vec<String> {
+    let empty = Map::new();
+    let ours = ours.as_object().unwrap_or(&empty);
+    let theirs = theirs.as_object().unwrap_or(&empty);
+    let mut fields: Vec<String> = Vec::new();
+    for key in ours.keys().chain(theirs.keys()) {
+        let differs = match (ours.get(key), theirs.get(key)) {
+            (Some(left), Some(right)) => !same_json(left, right),
+            _ => true,
+        };
+        if differs && !fields.contains(key) {
+            fields.push(key.clone());
+        }
+    }
+    fields
+}
+
+/// The entry of the state's list `field` whose `candidate_digest` is
+/// `candidate`.
+fn held_for<'s>(state: &'s Value, field: &str, candidate: &str) -> Option<&'s Value> {
+    state
+        .get(field)
+        .and_then(Value::as_array)?
+        .iter()
+        .find(|entry| text(entry, "candidate_digest") == Some(candidate))
+}
+
+/// The artifact's name, campaign and candidate; then, read from the
+/// campaign state beside it, its two reservations, whether the risk
+/// reservation is terminal, and its alpha, threshold and gate decision.
+fn binding_checks(
+    subject: &Subject<'_>,
+    store: &StoreFile,
+    folder: &str,
+    name: &str,
+) -> Vec<Diagnostic> {
+    let rule = &catalogue::RESERVATION_ARTIFACT_BINDING;
+    let value = subject.value;
+    let null = Value::Null;
+    let risk = value.get("risk_reservation").unwrap_or(&null);
+    let plan = value.get("fixture_reservation").unwrap_or(&null);
+    let campaign_id = text(value, "campaign_id").unwrap_or_default();
+    let candidate = text(risk, "candidate_digest").unwrap_or_default();
+    let mut found = Vec::new();
+    if candidate != name {
+        found.push(fails(
+            rule,
+            format!(
+                "the artifact is named {}.json, but its risk reservation is for candidate {}",
+                shorten(name),
+                shorten(candidate)
+            ),
+            "/risk_reservation/candidate_digest",
+        ));
+    }
+    if text(plan, "candidate_digest") != Some(candidate) {
+        found.push(fails(
+            rule,
+            format!(
+                "the fixture reservation is for candidate {}, the risk reservation for {}",
+                shorten(text(plan, "candidate_digest").unwrap_or_default()),
+                shorten(candidate)
+            ),
+            "/fixture_reservation/candidate_digest",
+        ));
+    }
+    for (whose, what, pointer) in [
+        (
+            risk,
+            "the risk reservation",
+            "/risk_reservation/campaign_id",
+        ),
+        (
+            plan,
+            "the fixture reservation",
+            "/fixture_reservation/campaign_id",
+        ),
+    ] {
+        if text(whose, "campaign_id") != Some(campaign_id) {
+            found.push(fails(
+                rule,
+                format!(
+                    "{what} belongs to campaign {}, the artifact to {}",
+                    quote(&shorten(text(whose, "campaign_id").unwrap_or_default())),
+                    quote(&shorten(campaign_id))
+                ),
+                pointer,
+            ));
+        }
+    }
+    match campaign_folder(campaign_id) {
+        Ok(expected) if expected == folder => {}
+        Ok(expected) => {
+            found.push(fails(
+                rule,
+                format!(
+                    "the artifact of campaign {} stands in promotion-risk/{}/, autocontext keeps \
+                     it in promotion-risk/{}/",
+                    quote(&shorten(campaign_id)),
+                    shorten(folder),
+                    shorten(&expected)
+                ),
+                "/campaign_id",
+            ));
+            return found;
+        }
+        Err(refusal) => {
+            found.push(fails(
+                rule,
+                format!("the campaign id has no folder: {refusal}"),
+                "/campaign_id",
+            ));
+            return found;
+        }
+    }
+    found.extend(state_checks(subject, store, folder, risk, plan, candidate));
+    found
+}
+
+/// The artifact against `promotion-risk/<folder>/false-promotion.json`,
+/// `folder` being the one autocontext names for the artifact's campaign.
+fn state_checks(
+    subject: &Subject<'_>,
+    store: &StoreFile,
+    folder: &str,
+    risk: &Value,
+    plan: &Value,
+    candidate: &str,
+) -> Vec<Diagnostic> {
+    let rule = &catalogue::RESERVATION_ARTIFACT_BINDING;
+    let state_name = format!("promotion-risk/{folder}/false-promotion.json");
+    let state = match load_neighbour(
+        &subject.location,
+        &store.root,
+        store
+            .root
+            .join("promotion-risk")
+            .join(folder)
+            .join("false-promotion.json"),
+    ) {
+        Ok(state) => state,
+        Err(reason) => {
+            return vec![fails(
+                rule,
+                format!("the campaign's state, {state_name}: {reason}"),
+                "/risk_reservation",
+            )];
+        }
+    };
+    let mut found = Vec::new();
+    for (list, ours, pointer, what) in [
+        (
+            "reservations",
+            risk,
+            "/risk_reservation",
+            "risk reservation",
+        ),
+        (
+            "fixture_reservations",
+            plan,
+            "/fixture_reservation",
+            "fixture reservation",
+        ),
+    ] {
+        match held_for(&state, list, candidate) {
+            None => found.push(fails(
+                rule,
+                format!(
+                    "{state_name} holds no {what} for candidate {}",
+                    shorten(candidate)
+                ),
+                pointer,
+            )),
+            Some(held) if !same_json(held, ours) => found.push(fails(
+                rule,
+                format!(
+                    "the {what} is not the one {state_name} holds for its candidate: it differs \
+                     in {}",
+                    differing_fields(ours, held).join(", ")
+                ),
+                pointer,
+            )),
+            Some(_) => {}
+        }
+    }
+    if let Some(held) = held_for(&state, "reservations", candidate) {
+        let status = text(held, "status").unwrap_or_default();
+        let evidence = held.get("evidence_digest").and_then(Value::as_str);
+        let unsealed = evidence.is_none_or(str::is_empty);
+        if !TERMINAL.contains(&status) || unsealed {
+            found.push(fails(
+                rule,
+                format!(
+                    "the campaign's reservation for this candidate is {} in {state_name}{}: \
+                     autocontext writes an artifact only for a reservation authorized, blocked \
+                     or rejected on its evidence",
+                    quote(status),
+                    if unsealed {
+                        ", with no evidence digest"
+                    } else {
+                        ""
+                    }
+                ),
+                "/risk_reservation/status",
+            ));
+        }
+    }
+    let Ok(policy) = CampaignPolicy::from_value(state.get("policy").unwrap_or(&Value::Null)) else {
+        // The state's own line says why its policy is refused.
+        return found;
+    };
+    for (field, problem) in allocation_problems(&policy, risk) {
+        found.push(fails(
+            &campaign_state::catalogue::CAMPAIGN_ALLOCATION,
+            format!("the risk reservation: {problem}"),
+            &format!("/risk_reservation/{field}"),
+        ));
+    }
+    if let Some(problem) = gate_problem(&subject.location, &store.root, &policy, risk) {
+        found.push(fails(
+            &campaign_state::catalogue::CAMPAIGN_GATE,
+            format!("the risk reservation: {problem}"),
+            "/risk_reservation/status",
+        ));
+    }
+    found
+}
