@@ -1223,26 +1223,48 @@ fn a_reservation_artifact_verifies_its_digests_and_plan() {
             json!("0".repeat(64))),
         [digest]
     );
-    // A unit's seed edited: every digest fails, and the plan is no longer
-    // the one the campaign holds.
+    // A unit's seed edited: every digest fails, the plan is no longer the
+    // one the campaign holds, and the trials were not gathered under it.
     let found = diagnostics_after(path, artifact, |value| {
         value["fixture_reservation"]["units"][1]["seed"] = json!(7);
     });
     let ids: Vec<&str> = found.iter().map(|(id, _)| id.as_str()).collect();
-    assert_eq!(ids, [digest, plan, binding]);
+    assert_eq!(ids, [digest, plan, binding, plan]);
+    assert_eq!(
+        found[3].1,
+        format!(
+            "candidates/{}/matched_trials.json was not gathered under this fixture plan: trial 1 \
+             (fixture \"sha256:f1\", seed 1, lane \"confirmation\") is not a unit the plan reserved",
+            store.added
+        )
+    );
     assert!(found[1].1.starts_with("plan_digest is "), "{found:?}");
     assert_eq!(
         found[2].1,
         "the fixture reservation is not the one promotion-risk/parity-campaign/false-promotion.json \
          holds for its candidate: it differs in units"
     );
-    // Resealed, only the comparison with the campaign state finds it.
+    // Resealed, the comparison with the campaign state and with the trials
+    // find it.
     assert_eq!(
         rules_after(path, artifact, |value| {
             value["fixture_reservation"]["units"][1]["seed"] = json!(7);
             reseal_artifact(value);
         }),
-        [binding]
+        [binding, plan]
+    );
+    // A unit planned in another lane than its trial was gathered in.
+    let found = diagnostics_after(path, artifact, |value| {
+        value["fixture_reservation"]["units"][3]["lane"] = json!("confirmation");
+        reseal_artifact(value);
+    });
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[1].1.ends_with(
+            "(fixture \"sha256:f3\", seed 3, lane \"heldout\") is not a unit the plan reserved \
+             (it planned lane \"confirmation\")"
+        ),
+        "{found:?}"
     );
     // What the plan itself refuses, resealed: a seed written as a float
     // (the same digest), a unit planned twice, an empty plan or identity.
@@ -1264,13 +1286,14 @@ fn a_reservation_artifact_verifies_its_digests_and_plan() {
         "unit 2 plans fixture \"sha256:f1\" with seed 1 again: each (fixture_digest, seed) is \
          planned once"
     );
-    // The same fixture under another seed is another unit.
+    // The same fixture under another seed is another unit (which no trial
+    // was gathered for).
     assert_eq!(
         rules_after(path, artifact, |value| {
             value["fixture_reservation"]["units"][2]["fixture_digest"] = json!("sha256:f1");
             reseal_artifact(value);
         }),
-        [binding]
+        [binding, plan]
     );
     for change in [
         (|value: &mut Value| value["fixture_reservation"]["units"] = json!([])) as fn(&mut Value),
@@ -1282,7 +1305,7 @@ fn a_reservation_artifact_verifies_its_digests_and_plan() {
                 change(value);
                 reseal_artifact(value);
             }),
-            [plan, binding]
+            [plan, binding, plan]
         );
     }
 }
@@ -1368,6 +1391,50 @@ fn a_reservation_artifact_is_the_terminal_reservation_its_campaign_holds() {
         campaign.rules_after_both(
             |reservation| reservation["independent_confirmation_blocks"] = json!(3)
         ),
+        ["autocontext/campaign-gate"]
+    );
+    // A stale candidate's rejection, which the gate did not decide: its
+    // evidence digest and its blocks (the fixtures of each lane) still come
+    // from the trials.
+    let stale = |reservation: &mut Value| {
+        reservation["status"] = json!("rejected");
+        reservation["reason"] = json!("candidate parent is no longer the active bundle");
+    };
+    assert_eq!(campaign.rules_after_both(stale), Vec::<&str>::new());
+    let found = campaign.rules_after_both(|reservation| {
+        stale(reservation);
+        reservation["independent_heldout_blocks"] = json!(2);
+    });
+    assert_eq!(found, ["autocontext/campaign-gate"]);
+    // The state's own line replays it the same way.
+    let mut state = campaign.state.clone();
+    stale(&mut state["reservations"][0]);
+    assert_eq!(
+        rules_after(&campaign.state_path, &campaign.state, |value| {
+            *value = state.clone();
+            value["state_digest"] = json!(state_digest(value).unwrap());
+        }),
+        Vec::<&str>::new()
+    );
+    state["reservations"][0]["independent_confirmation_blocks"] = json!(1);
+    let found = diagnostics_after(&campaign.state_path, &campaign.state, |value| {
+        *value = state.clone();
+        value["state_digest"] = json!(state_digest(value).unwrap());
+    });
+    assert_eq!(
+        found,
+        [(
+            "autocontext/campaign-gate".to_owned(),
+            "reservation 0: rejected as stale with independent_confirmation_blocks 1: the \
+             candidate's matched trials hold 2 such fixtures"
+                .to_owned()
+        )]
+    );
+    assert_eq!(
+        campaign.rules_after_both(|reservation| {
+            stale(reservation);
+            reservation["evidence_digest"] = json!("0".repeat(64));
+        }),
         ["autocontext/campaign-gate"]
     );
     assert_eq!(rules_at(path), Vec::<&str>::new());

@@ -44,7 +44,8 @@ pub const CAMPAIGN_GATE: RuleDoc = RuleDoc {
     summary: "A reservation the campaign gate decided (authorized or blocked) is bound to its \
 candidate's matched_trials.json in the store (evidence_digest, confirmation_policy_digest), and its \
 status, reason and independent confirmation and held-out blocks are what the gate gives on those \
-trials, replayed as autocontext's _evaluate_evidence replays them.",
+trials, replayed as autocontext's _evaluate_evidence replays them; a stale candidate's rejection \
+carries the digest of those trials and the count of their fixtures in each lane.",
     explanation: "The gate clusters the trials by fixture into independent blocks and authorizes \
 promotion only when a campaign-adjusted interval over the confirmation blocks clears the minimum \
 effect; a decision that the trials do not give promoted, or blocked, a candidate on evidence it \

@@ -115,7 +115,8 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 }
 
 /// Why a reservation the gate decided is not what the gate gives on its
-/// candidate's matched trials, if it is not.
+/// candidate's matched trials, or a stale candidate's rejection not what
+/// autocontext writes from them, if it is not.
 pub(super) fn gate_problem(
     location: &Location<'_>,
     root: &std::path::Path,
@@ -123,7 +124,7 @@ pub(super) fn gate_problem(
     reservation: &Value,
 ) -> Option<String> {
     let status = text(reservation, "status")?;
-    if status != "authorized" && status != "blocked" {
+    if !["authorized", "blocked", "rejected"].contains(&status) {
         return None;
     }
     let digest = text(reservation, "candidate_digest").filter(|digest| is_hex_digest(digest))?;
@@ -149,6 +150,9 @@ pub(super) fn gate_problem(
              (computed {})",
             evidence_digest.unwrap_or_default()
         ));
+    }
+    if status == "rejected" {
+        return stale_rejection_problem(reservation, trials);
     }
     if evidence.get("confirmation_policy_digest") != reservation.get("confirmation_policy_digest") {
         return Some(format!(
@@ -211,6 +215,37 @@ pub(super) fn gate_problem(
                 written(field)
             )
         })
+}
+
+/// Why a reservation rejected is not what autocontext's rejection of a
+/// stale candidate (`terminalize_stale_candidate_risk`, the only one that
+/// rejects) writes from the candidate's matched trials, if it is not: its
+/// independent blocks are the fixtures of each lane, counted without the
+/// gate (which did not decide it).
+fn stale_rejection_problem(reservation: &Value, trials: &[Value]) -> Option<String> {
+    let blocks = |lane: &str| {
+        trials
+            .iter()
+            .filter(|trial| text(trial, "lane") == Some(lane))
+            .filter_map(|trial| text(trial, "fixture_digest"))
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    [
+        ("independent_confirmation_blocks", blocks("confirmation")),
+        ("independent_heldout_blocks", blocks("heldout")),
+    ]
+    .into_iter()
+    .find(|(field, count)| reservation.get(*field).and_then(Value::as_u64) != Some(*count as u64))
+    .map(|(field, count)| {
+        format!(
+            "rejected as stale with {field} {}: the candidate's matched trials hold {count} \
+             such fixtures",
+            reservation
+                .get(field)
+                .map_or_else(|| "missing".to_owned(), Value::to_string)
+        )
+    })
 }
 
 /// The policy, the numbering of the reservations and each one's alpha and

@@ -32,13 +32,17 @@ pub const RESERVATION_FIXTURE_PLAN: RuleDoc = RuleDoc {
     severity: Severity::Error,
     summary: "A reservation artifact's fixture_reservation is one autocontext reads: campaign_id, \
 candidate_digest, evaluator_epoch and cohort are not empty, its units are not empty, each has a \
-non-empty fixture_digest and an integer seed, no two share a (fixture_digest, seed), and \
-plan_digest is the SHA-256 of the canonical JSON of the reservation's other fields.",
+non-empty fixture_digest and an integer seed, no two share a (fixture_digest, seed), \
+plan_digest is the SHA-256 of the canonical JSON of the reservation's other fields, and the \
+candidate's matched trials were gathered under the plan (each the planned candidate's, of its \
+epoch and cohort, on a planned fixture and seed in the lane planned for it).",
     explanation: "The fixture reservation is the test plan the campaign bound the candidate to \
 before any evaluation, so that no later candidate reuses fixtures earlier evidence exposed. \
 autocontext's `CandidateFixtureReservation.from_dict` refuses a plan whose digest does not verify, \
 an empty or duplicated plan and a seed that is not an integer (`1.0` included, which JSON \
-Schema's `integer` takes).\n\nRestore the plan autocontext wrote.",
+Schema's `integer` takes); its controller refuses to seal a decision on trials outside the \
+plan (`_validate_trials_match_fixture_reservation`).\n\nRestore the plan and the matched trials \
+autocontext wrote.",
     failing: "",
     passing: "",
 };

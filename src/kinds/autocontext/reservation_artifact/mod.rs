@@ -15,8 +15,9 @@ use serde_json::{Map, Value};
 
 use super::campaign_state::{self, allocation_problems, campaign_folder, gate_problem};
 use super::false_promotion::CampaignPolicy;
+use super::manifest::is_hex_digest;
 use super::store::{Place, StoreFile};
-use super::{fails, load_neighbour, store_of, text};
+use super::{candidate_file, fails, load_neighbour, store_of, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -70,30 +71,111 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     if let Some(store) = store_of(&subject.location) {
         if let Place::ReservationArtifact { folder, name } = &store.place {
             found.extend(binding_checks(subject, &store, folder, name));
+            found.extend(planned_evidence_check(subject, &store, name));
         }
     }
     found
 }
 
-/// The SHA-256 of the canonical JSON of the listed fields of `value`, a
-/// missing field counted as null.
-fn digest_of(value: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
-    let payload: Map<String, Value> = fields
+/// The candidate's matched trials are those its fixture plan reserved, as
+/// autocontext's controller checks before it writes the artifact
+/// (`_validate_trials_match_fixture_reservation`): each trial is the
+/// planned candidate's, of its epoch and cohort, and of a planned
+/// (fixture, seed) in the lane planned for it.
+/// A plan of another candidate than the file names is the binding's
+/// finding, and its evidence is not looked for.
+fn planned_evidence_check(
+    subject: &Subject<'_>,
+    store: &StoreFile,
+    name: &str,
+) -> Option<Diagnostic> {
+    let plan = subject.value.get("fixture_reservation")?;
+    let candidate =
+        text(plan, "candidate_digest").filter(|digest| *digest == name && is_hex_digest(digest))?;
+    let rule = &catalogue::RESERVATION_FIXTURE_PLAN;
+    let evidence_name = format!("candidates/{candidate}/matched_trials.json");
+    let evidence = match candidate_file(
+        &subject.location,
+        &store.root,
+        candidate,
+        "matched_trials.json",
+    ) {
+        Ok(evidence) => evidence,
+        Err(reason) => {
+            return Some(fails(
+                rule,
+                format!("the evidence of the plan, {evidence_name}: {reason}"),
+                "/fixture_reservation",
+            ));
+        }
+    };
+    let (trials, _) = super::comparison::evidence_parts(&evidence);
+    let planned: Vec<(&str, &Value, &str)> = plan
+        .get("units")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
         .iter()
-        .map(|field| {
-            (
-                (*field).to_owned(),
-                value.get(*field).cloned().unwrap_or(Value::Null),
-            )
+        .filter_map(|unit| {
+            Some((
+                text(unit, "fixture_digest")?,
+                unit.get("seed")?,
+                text(unit, "lane")?,
+            ))
         })
         .collect();
-    canonical::sha256_hex(&Value::Object(payload))
+    if trials.is_empty() {
+        return Some(fails(
+            rule,
+            format!(
+                "{evidence_name} holds no trials: a terminal reservation rests on matched fixture evidence"
+            ),
+            "/fixture_reservation",
+        ));
+    }
+    let problem =
+        trials.iter().enumerate().find_map(|(index, trial)| {
+            let field = |name: &str| text(trial, name).unwrap_or_default();
+            if field("candidate_digest") != candidate {
+                return Some(format!(
+                    "trial {index} is candidate {}'s",
+                    quote(&shorten(field("candidate_digest")))
+                ));
+            }
+            for identity in ["evaluator_epoch", "cohort"] {
+                if field(identity) != text(plan, identity).unwrap_or_default() {
+                    return Some(format!(
+                        "trial {index} has {identity} {}, the plan {}",
+                        quote(field(identity)),
+                        quote(text(plan, identity).unwrap_or_default())
+                    ));
+                }
+            }
+            let lane = planned.iter().find_map(|(fixture, seed, lane)| {
+                (*fixture == field("fixture_digest")
+                    && trial.get("seed").is_some_and(|at| same_json(at, seed)))
+                .then_some(*lane)
+            });
+            (lane != Some(field("lane"))).then(|| {
+            format!(
+                "trial {index} (fixture {}, seed {}, lane {}) is not a unit the plan reserved{}",
+                quote(&shorten(field("fixture_digest"))),
+                trial.get("seed").map_or_else(|| "missing".to_owned(), Value::to_string),
+                quote(field("lane")),
+                lane.map_or_else(String::new, |lane| format!(" (it planned lane {})", quote(lane)))
+            )
+        })
+        })?;
+    Some(fails(
+        rule,
+        format!("{evidence_name} was not gathered under this fixture plan: {problem}"),
+        "/fixture_reservation/units",
+    ))
 }
 
 fn artifact_digest_check(value: &Value) -> Option<Diagnostic> {
     let rule = &catalogue::RESERVATION_ARTIFACT_DIGEST;
     let written = text(value, "artifact_digest").unwrap_or_default();
-    match digest_of(value, &ARTIFACT_FIELDS) {
+    match canonical::sha256_hex_of_fields(value, &ARTIFACT_FIELDS) {
         Ok(digest) if digest == written => None,
         Ok(digest) => Some(fails(
             rule,
@@ -177,7 +259,7 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
         }
     }
     let written = text(plan, "plan_digest").unwrap_or_default();
-    match digest_of(plan, &PLAN_FIELDS) {
+    match canonical::sha256_hex_of_fields(plan, &PLAN_FIELDS) {
         Ok(digest) if digest == written => {}
         Ok(digest) => found.push(fails(
             rule,
