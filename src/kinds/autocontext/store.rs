@@ -10,6 +10,7 @@
 //! folder it stands in is resolved on disk, so the store is the same
 //! whatever the current folder.
 
+use std::cell::RefCell;
 use std::path::{Component, Path, PathBuf};
 
 use crate::location::held;
@@ -57,15 +58,42 @@ pub enum Place {
     ReservationArtifact { folder: String, name: String },
 }
 
+thread_local! {
+    /// The last path asked whose answer its words alone gave, and that
+    /// answer: a document's kind, each of its rules and the run ask again
+    /// for the same path, and no look at the disk can change it.
+    static LAST_TOLD: RefCell<Option<(PathBuf, Option<StoreFile>)>> = const { RefCell::new(None) };
+}
+
 /// What `path` is in a store, if it is a file numi verifies there.
 pub fn store_file(path: &Path) -> Option<StoreFile> {
-    let (root, place) = place_in_store(path)?;
+    // Every file a store holds is JSON: any other is answered from its
+    // bytes alone, with nothing to remember.
+    if !path.as_os_str().as_encoded_bytes().ends_with(b".json") {
+        return None;
+    }
+    let told = LAST_TOLD.with(|last| {
+        last.borrow()
+            .as_ref()
+            .filter(|(asked, _)| asked.as_os_str() == path.as_os_str())
+            .map(|(_, answer)| answer.clone())
+    });
+    if let Some(answer) = told {
+        return answer;
+    }
+    let remember = |answer: Option<StoreFile>| {
+        LAST_TOLD.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), answer.clone())));
+        answer
+    };
+    let Some((root, place)) = place_in_store(path) else {
+        return remember(None);
+    };
     if let Some(scenario) = scenario_of(&root) {
-        return Some(StoreFile {
+        return remember(Some(StoreFile {
             root,
             scenario,
             place,
-        });
+        }));
     }
     // The path as typed stops short of the scenario, or names the store by
     // `.` or `..`: the folder's real path says where it stands. A path whose
@@ -105,10 +133,7 @@ fn scenario_of(root: &Path) -> Option<String> {
 /// The store folder `path` stands in, as typed, and its place there: by
 /// the names below the store folder alone.
 fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
-    // Every file a store holds is JSON; every document read asks, so any
-    // other is answered from its bytes alone, before the path is parsed.
-    let json_at_end = path.as_os_str().as_encoded_bytes().ends_with(b".json");
-    if !json_at_end || !path.file_name()?.to_str()?.ends_with(".json") {
+    if !path.file_name()?.to_str()?.ends_with(".json") {
         return None;
     }
     let names: Vec<&str> = path
