@@ -636,7 +636,8 @@ fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_
         assert_eq!(rules, expected, "{}", concise.stdout);
     };
     // A unit's seed edited: autocontext's fixture reader refuses its plan
-    // digest, and numi every digest and the comparison with the state.
+    // digest, and numi every digest, the comparison with the state and the
+    // trials gathered under the plan.
     let mut value = written.clone();
     value["fixture_reservation"]["units"][1]["seed"] = Value::from(7);
     write_json(path, &value);
@@ -645,13 +646,18 @@ fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_
         "autocontext/reservation-artifact-digest",
         "autocontext/reservation-fixture-plan",
         "autocontext/reservation-artifact-binding",
+        "autocontext/reservation-fixture-plan",
     ]);
     // Resealed, the artifact is no longer the one the controller rebuilds
-    // from the campaign state, for autocontext as for numi.
+    // from the campaign state, for autocontext as for numi, and its trials
+    // are still not the plan's.
     reseal_artifact(&mut value);
     write_json(path, &value);
     assert!(autocontext_refusal().contains("reservation artifact is immutable"));
-    refused_on_the_artifact_alone(&["autocontext/reservation-artifact-binding"]);
+    refused_on_the_artifact_alone(&[
+        "autocontext/reservation-artifact-binding",
+        "autocontext/reservation-fixture-plan",
+    ]);
     // A decision the gate did not give, resealed: the same.
     let mut value = written.clone();
     value["risk_reservation"]["status"] = Value::from("blocked");
