@@ -14,11 +14,12 @@ pub fn quote(text: &str) -> String {
 pub fn quote_into(out: &mut String, text: &str) {
     out.push('"');
     // Nearly every name and path is printable ASCII with nothing to escape:
-    // it is copied whole.
-    if text
-        .bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-    {
+    // it is copied whole. Every byte is looked at, without an early stop,
+    // so that the look is made many bytes at a time.
+    let plain = text.bytes().fold(true, |plain, b| {
+        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
+    });
+    if plain {
         out.push_str(text);
         out.push('"');
         return;

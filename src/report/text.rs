@@ -63,10 +63,7 @@ pub fn line(result: &FileResult) -> String {
     // One string, grown once: this line is written for every document.
     let mut line = String::with_capacity(64 + 2 * result.display_name.len());
     line.push_str(status);
-    line.extend(std::iter::repeat_n(
-        ' ',
-        STATUS_WIDTH.saturating_sub(status.len()),
-    ));
+    line.push_str(PADDING.get(status.len()..).unwrap_or_default());
     line.push_str(result.origin.name());
     line.push(' ');
     quote_into(&mut line, &result.display_name);
@@ -90,8 +87,8 @@ pub fn line(result: &FileResult) -> String {
     line
 }
 
-/// The width the status is padded to, so names line up.
-const STATUS_WIDTH: usize = 9;
+/// What pads the status to its width, so names line up.
+const PADDING: &str = "         ";
 
 /// The message of the first failing stage, with its stage prefix.
 fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
