@@ -235,6 +235,15 @@ impl Server<'_> {
                     );
                     self.send(response.into());
                 }
+                // The handshake is over: a second one is not the client's to ask.
+                Message::Request(request) if request.method == Initialize::METHOD => {
+                    let response = Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is already initialized".to_owned(),
+                    );
+                    self.send(response.into());
+                }
                 Message::Request(request) if request.method == Shutdown::METHOD => {
                     shut_down = true;
                     self.send(Response::new_ok(request.id, Value::Null).into());

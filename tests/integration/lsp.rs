@@ -770,6 +770,17 @@ fn after_shutdown_requests_are_refused_and_exit_ends_well() {
         &json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"capabilities": {}}}),
     ));
     assert_eq!(server.answer()["id"], 2);
+    // A second handshake is refused as a request out of turn.
+    server.send(&frame(
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"capabilities": {}}}),
+    ));
+    let again = server.answer();
+    assert_eq!(again["id"], 5, "{again}");
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    assert_eq!(
+        again["error"]["message"],
+        "the server is already initialized"
+    );
     server.send(&frame(
         &json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
     ));
