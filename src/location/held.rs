@@ -243,7 +243,14 @@ fn is_kept_kind(path: &Path) -> bool {
 /// components, which was a tenth of a store's run when asked for every
 /// kept path; a path spelt otherwise is only read again.
 fn same_spelling(kept: &Path, asked: &Path) -> bool {
-    kept.as_os_str() == asked.as_os_str()
+    // A store's paths share a long folder and differ in their last bytes
+    // (a digest, a file name): those are compared first.
+    let (kept, asked) = (
+        kept.as_os_str().as_encoded_bytes(),
+        asked.as_os_str().as_encoded_bytes(),
+    );
+    let tail = kept.len().saturating_sub(16);
+    kept.len() == asked.len() && kept.get(tail..) == asked.get(tail..) && kept == asked
 }
 
 /// Whether the folder at `path` answers `look`, remembered from an earlier
