@@ -149,6 +149,25 @@ pub fn write_json(path: &Path, value: &serde_json::Value) {
     std::fs::write(path, text).expect("the JSON file is written");
 }
 
+/// An autocontext reservation artifact's fixture plan digest, then its
+/// own digest, recomputed as autocontext computes them.
+pub fn reseal_artifact(artifact: &mut serde_json::Value) {
+    use numi::canonical::sha256_hex;
+    let mut plan = artifact["fixture_reservation"].clone();
+    plan.as_object_mut()
+        .expect("the plan is an object")
+        .remove("plan_digest");
+    artifact["fixture_reservation"]["plan_digest"] =
+        serde_json::Value::String(sha256_hex(&plan).expect("the plan has a digest"));
+    let mut payload = artifact.clone();
+    payload
+        .as_object_mut()
+        .expect("the artifact is an object")
+        .remove("artifact_digest");
+    artifact["artifact_digest"] =
+        serde_json::Value::String(sha256_hex(&payload).expect("the artifact has a digest"));
+}
+
 /// Copies the folder `from` and everything under it to `to`.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("the folder is made");

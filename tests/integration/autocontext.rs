@@ -18,7 +18,7 @@ use numi::yaml::{self, Limits};
 use numi::{Mode, validate_bytes};
 use serde_json::Value;
 
-use crate::common::{copy_tree, json_at, numi, statuses, write_json};
+use crate::common::{copy_tree, json_at, numi, reseal_artifact, statuses, write_json};
 
 /// autocontext's parity fixtures, copied into the repository.
 fn fixtures() -> PathBuf {
@@ -436,17 +436,6 @@ fn a_link_out_of_the_store_is_refused_on_its_own_line_too() {
             (record, "invalid autocontext/store-link".to_owned()),
         ]
     );
-}
-
-/// The artifact's fixture plan digest, then its own digest, recomputed.
-fn reseal_artifact(artifact: &mut Value) {
-    let mut plan = artifact["fixture_reservation"].clone();
-    plan.as_object_mut().unwrap().remove("plan_digest");
-    artifact["fixture_reservation"]["plan_digest"] =
-        Value::String(canonical::sha256_hex(&plan).unwrap());
-    let mut payload = artifact.clone();
-    payload.as_object_mut().unwrap().remove("artifact_digest");
-    artifact["artifact_digest"] = Value::String(canonical::sha256_hex(&payload).unwrap());
 }
 
 /// A campaign's store as autocontext 0.18.0 wrote it

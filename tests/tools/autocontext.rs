@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use numi::canonical;
 use serde_json::Value;
 
-use crate::common::{copy_tree, json_at, numi, statuses, write_json};
+use crate::common::{copy_tree, json_at, numi, reseal_artifact, statuses, write_json};
 use crate::{Program, Tool};
 
 pub const TOOL: Tool = Tool {
@@ -554,18 +554,6 @@ fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(p
     write_json(&state, &written);
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
-}
-
-/// The fixture reservation's `plan_digest`, then the artifact's
-/// `artifact_digest`, recomputed as autocontext computes them.
-fn reseal_artifact(artifact: &mut Value) {
-    let mut plan = artifact["fixture_reservation"].clone();
-    plan.as_object_mut().unwrap().remove("plan_digest");
-    artifact["fixture_reservation"]["plan_digest"] =
-        Value::String(canonical::sha256_hex(&plan).unwrap());
-    let mut payload = artifact.clone();
-    payload.as_object_mut().unwrap().remove("artifact_digest");
-    artifact["artifact_digest"] = Value::String(canonical::sha256_hex(&payload).unwrap());
 }
 
 fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_refused_by_both(
