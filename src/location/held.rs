@@ -169,6 +169,14 @@ fn kept_document(path: &Path) -> Option<Kept> {
     })
 }
 
+/// The document kept for `path` if `value` is its value (not an equal
+/// one): what a check holds as its subject, shared with the run, or none
+/// when the subject was loaded otherwise (an editor's unsaved text).
+/// Nothing is read.
+pub fn kept_as(path: &Path, value: &Value) -> Option<Kept> {
+    kept_document(path).filter(|kept| std::ptr::eq(&**kept, value))
+}
+
 /// `document`, loaded from `path`, kept while a [`Hold`] lasts.
 fn keep_document(path: &Path, document: Document) -> Kept {
     let document = Kept::new(document);
@@ -369,10 +377,14 @@ mod tests {
             assert!(document_at(missing, || Err("no such file".to_owned())).is_err());
             document_at(missing, load).unwrap();
             assert_eq!(loads.get(), 3 + KEPT + 2);
-            // A document kept as it was checked is the one handed out.
+            // A document kept as it was checked is the one handed out, and
+            // is told from an equal value that is not it.
             let checked = Path::new("store/checked.json");
             let own = keep_document(checked, kept(json!({"b": 2})).document().clone());
             assert!(document_at(checked, load).unwrap().is(&own));
+            assert!(kept_as(checked, &own).is_some_and(|found| found.is(&own)));
+            assert!(kept_as(checked, &json!({"b": 2})).is_none());
+            assert!(kept_as(Path::new("store/unread.json"), &own).is_none());
             assert_eq!(loads.get(), 3 + KEPT + 2);
             // A document that is not JSON is never a store's: loaded each time.
             let playbook = Path::new(".numinance/policy/playbook.yaml");

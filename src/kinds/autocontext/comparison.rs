@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::matched_trials::pair_key;
 use super::statistics::{fmean, paired_confidence_interval};
+use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
 /// The fields of autocontext's `ComparisonResult.to_dict()`, in its order.
@@ -400,14 +401,21 @@ pub fn evidence_parts(evidence: &Value) -> (&[Value], Option<&Value>) {
 
 /// The fields where `recorded` is not the comparison replayed from
 /// `evidence` (a matched-trials file) under `policy`, or why it cannot be
-/// replayed.
+/// replayed. `from`, when given, is the kept trials file and the kept
+/// record the policy is bound with: a run that checks both replays them
+/// once.
 pub fn replayed_disagreements(
     recorded: &Value,
     evidence: &Value,
     policy: &Value,
+    from: Option<[&Kept; 2]>,
 ) -> Result<Vec<(&'static str, String, String)>, String> {
     let (trials, _) = evidence_parts(evidence);
-    replay(trials, policy).map(|replayed| {
+    let replayed = match from {
+        Some(kept) => held::derived("comparison replay", &kept, || replay(trials, policy)),
+        None => replay(trials, policy),
+    };
+    replayed.map(|replayed| {
         replayed.map_or_else(Vec::new, |replayed| disagreements(recorded, &replayed))
     })
 }

@@ -12,6 +12,7 @@ use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::held::{self, Kept};
 use crate::text::{quote, shorten};
 
 pub const KIND: Kind = Kind {
@@ -65,10 +66,15 @@ fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let Some(policy) = comparison::bound_policy(&evidence, value) else {
         return Vec::new();
     };
+    let record = subject
+        .location
+        .path()
+        .and_then(|path| held::kept_as(path, value));
     recorded_comparison_findings(
         recorded,
         &evidence,
         policy,
+        record.as_ref().map(|record| [&evidence, record]),
         "matched_trials.json",
         "the bound confirmation policy",
     )
@@ -76,17 +82,19 @@ fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
 
 /// The findings on a recorded `comparison` (a candidate record's or a
 /// promotion's) replayed from `evidence`, the trials file named `source`,
-/// under `policy` (`under` says which): one per field that disagrees, or
-/// one saying why the trials cannot be replayed.
+/// under `policy` (`under` says which; `from` as for
+/// [`comparison::replayed_disagreements`]): one per field that disagrees,
+/// or one saying why the trials cannot be replayed.
 pub(super) fn recorded_comparison_findings(
     recorded: &Value,
     evidence: &Value,
     policy: &Value,
+    from: Option<[&Kept; 2]>,
     source: &str,
     under: &str,
 ) -> Vec<Diagnostic> {
     let rule = &catalogue::COMPARISON_REPLAY;
-    match comparison::replayed_disagreements(recorded, evidence, policy) {
+    match comparison::replayed_disagreements(recorded, evidence, policy, from) {
         Ok(disagreements) => disagreements
             .into_iter()
             .map(|(field, recorded, replayed)| {

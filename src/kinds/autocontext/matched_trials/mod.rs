@@ -15,6 +15,7 @@ use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::held::{self, Kept};
 
 pub const KIND: Kind = Kind {
     name: "AutocontextMatchedTrials",
@@ -176,12 +177,17 @@ fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnos
             ));
         }
     }
-    found.extend(replay_checks(subject.value, &record));
+    let evidence = subject
+        .location
+        .path()
+        .and_then(|path| held::kept_as(path, subject.value));
+    found.extend(replay_checks(subject.value, &record, evidence.as_ref()));
     found
 }
 
-/// The comparison in record.json is what these trials replay to.
-fn replay_checks(evidence: &Value, record: &Value) -> Vec<Diagnostic> {
+/// The comparison in record.json is what these trials replay to; replayed
+/// once for both when the run keeps these trials (`kept`) and the record.
+fn replay_checks(evidence: &Value, record: &Kept, kept: Option<&Kept>) -> Vec<Diagnostic> {
     let Some(recorded) = record
         .get("comparison")
         .filter(|comparison| !comparison.is_null())
@@ -193,7 +199,8 @@ fn replay_checks(evidence: &Value, record: &Value) -> Vec<Diagnostic> {
     };
     let rule = &super::candidate::catalogue::COMPARISON_REPLAY;
     let pointer = if evidence.is_array() { "" } else { "/trials" };
-    match comparison::replayed_disagreements(recorded, evidence, policy) {
+    let from = kept.map(|kept| [kept, record]);
+    match comparison::replayed_disagreements(recorded, evidence, policy, from) {
         Ok(disagreements) => disagreements
             .into_iter()
             .map(|(field, recorded, replayed)| {

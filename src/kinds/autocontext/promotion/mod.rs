@@ -81,6 +81,7 @@ fn replay_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
         recorded,
         &evidence,
         policy,
+        None,
         &trials,
         "the promotion's confirmation policy",
     )
