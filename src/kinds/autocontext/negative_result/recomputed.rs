@@ -1,0 +1,489 @@
+//! The ledger autocontext's `_persist_negative_result` writes for a
+//! candidate (`context_bundles/promotion.py`, through
+//! `build_negative_result_ledger`), recomputed from what the store holds:
+//! the record's comparison, the matched trials in their stored order, the
+//! evaluator plan's cohort, and what ended the evaluation (the comparison's
+//! decision; a confirmed candidate's stale marker, or the reservation its
+//! campaign's false-promotion gate blocked). The failure-mode summary is
+//! `_failure_mode_summary` of the entries as written.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::catalogue;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::Subject;
+use crate::kinds::autocontext::causal_attribution::recomputed::round_six;
+use crate::kinds::autocontext::comparison::evidence_parts;
+use crate::kinds::autocontext::evidence::Candidate;
+use crate::kinds::autocontext::reservation_artifact::{held_for, same_json};
+use crate::kinds::autocontext::{fails, load_neighbour, text};
+use crate::location::Entry;
+use crate::text::shorten;
+
+/// The reason `build_negative_result_ledger` writes when it is given none.
+const DEFAULT_REASON: &str = "Negative branch result recorded.";
+
+/// The reason `authorize_promotion` hands on for a decided reservation
+/// that holds none.
+const PERSISTED_DECISION: &str = "persisted false-promotion decision";
+
+/// What the rationale of a candidate blocked by its false-promotion gate
+/// starts with (`_complete_promotion`), before `; reservation_sha256=`.
+const BLOCKED_RATIONALE: &str = "false-promotion gate blocked: ";
+
+/// What ended a candidate's evaluation, as `_persist_negative_result`
+/// tells the cases apart.
+enum Ending {
+    /// `_terminal_result`: the comparison came out rejected or inconclusive.
+    Decided,
+    /// `terminalize_stale_candidate`: a confirmed candidate whose incumbent
+    /// is no longer active, with the reason its marker holds.
+    Stale(Option<String>),
+    /// `_complete_promotion`: a confirmed candidate the campaign's
+    /// false-promotion gate did not authorize, with the reason and where it
+    /// was read, when the store holds it.
+    Blocked(Option<(String, String)>),
+}
+
+impl Ending {
+    /// `decision_identity`, the last words of the result id.
+    fn identity<'a>(&self, decision: &'a str) -> &'a str {
+        match self {
+            Ending::Decided => decision,
+            Ending::Stale(_) => "stale-incumbent",
+            Ending::Blocked(_) => "false-promotion-blocked",
+        }
+    }
+}
+
+/// One field autocontext derives: where it is in the ledger, its value,
+/// and what it is derived from.
+struct Expected {
+    pointer: String,
+    value: Value,
+    whence: String,
+}
+
+pub(super) fn recomputed_checks(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    record: &Value,
+) -> Vec<Diagnostic> {
+    let rule = &catalogue::NEGATIVE_RESULT_RECOMPUTED;
+    let Some(comparison) = record.get("comparison").filter(|value| value.is_object()) else {
+        return vec![fails(
+            rule,
+            "the candidate's record.json holds no comparison, and autocontext writes a negative \
+             result only from the comparison that ended an evaluation"
+                .to_owned(),
+            "/entries",
+        )];
+    };
+    let mut found = Vec::new();
+    let entries = super::entries(subject.value);
+    if entries.len() != 1 {
+        found.push(fails(
+            rule,
+            format!(
+                "the ledger holds {} entries, but autocontext writes one for a candidate, once",
+                entries.len()
+            ),
+            "/entries",
+        ));
+    }
+    let ending = match ending(subject, candidate, record, comparison) {
+        Ok(ending) => ending,
+        Err(problem) => {
+            found.push(fails(rule, problem, "/entries/0/reason"));
+            return found;
+        }
+    };
+    for field in expected_fields(subject, candidate, record, comparison, &ending)
+        .into_iter()
+        .filter(|field| !entries.is_empty() || !field.pointer.starts_with("/entries/"))
+    {
+        let written = subject
+            .value
+            .pointer(&field.pointer)
+            .unwrap_or(&Value::Null);
+        found.extend(
+            difference(&field.pointer, written, &field.value).map(|(pointer, message)| {
+                fails(rule, format!("{message}{}", field.whence), &pointer)
+            }),
+        );
+    }
+    found
+}
+
+/// Where `written` first differs from `expected`, as Python's `==` compares
+/// them, and the message up to where it names the source: a list of as
+/// many items is compared item by item and an object field by field, so
+/// the first differing value is named.
+fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(String, String)> {
+    if same_json(written, expected) {
+        return None;
+    }
+    if let (Value::Array(written), Value::Array(expected)) = (written, expected) {
+        if written.len() != expected.len() {
+            return Some((
+                pointer.to_owned(),
+                format!(
+                    "{} holds {} items, but {} are given by ",
+                    field_name(pointer),
+                    written.len(),
+                    expected.len()
+                ),
+            ));
+        }
+        return written.iter().zip(expected).enumerate().find_map(
+            |(index, (written, expected))| {
+                difference(&format!("{pointer}/{index}"), written, expected)
+            },
+        );
+    }
+    if let (Value::Object(written), Value::Object(expected)) = (written, expected) {
+        return expected
+            .keys()
+            .chain(written.keys().filter(|key| !expected.contains_key(*key)))
+            .find_map(|key| {
+                difference(
+                    &format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    written.get(key).unwrap_or(&Value::Null),
+                    expected.get(key).unwrap_or(&Value::Null),
+                )
+            });
+    }
+    Some((
+        pointer.to_owned(),
+        format!(
+            "{} is {}, but {} is given by ",
+            field_name(pointer),
+            shown(written),
+            shown(expected)
+        ),
+    ))
+}
+
+/// Tells the candidate's ending from its comparison's decision and, for a
+/// confirmed one, its stale marker (`stale_terminalization.json`, written
+/// before the ledger and never removed); without one, the candidate was
+/// blocked by its false-promotion gate.
+fn ending(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    record: &Value,
+    comparison: &Value,
+) -> Result<Ending, String> {
+    if text(comparison, "decision") != Some("confirmed") {
+        return Ok(Ending::Decided);
+    }
+    let marker = "stale_terminalization.json";
+    let path = candidate
+        .store
+        .root
+        .join("candidates")
+        .join(&candidate.digest)
+        .join(marker);
+    if !matches!(subject.location.entry(&path), Entry::Missing) {
+        let marker = candidate
+            .file(&subject.location, marker)
+            .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
+        return Ok(Ending::Stale(text(&marker, "reason").map(str::to_owned)));
+    }
+    if let Some(held) = reservation_reason(subject, candidate)? {
+        return Ok(Ending::Blocked(Some(held)));
+    }
+    let from_rationale = text(record, "rationale")
+        .and_then(|rationale| rationale.strip_prefix(BLOCKED_RATIONALE))
+        .and_then(|rest| rest.rsplit_once("; reservation_sha256="))
+        .map(|(reason, _)| (reason.to_owned(), "the record's rationale".to_owned()));
+    Ok(Ending::Blocked(from_rationale))
+}
+
+/// The reason of the candidate's reservation in a campaign of the store
+/// (`promotion-risk/<campaign>/false-promotion.json`, campaigns in name
+/// order), and where it was read.
+fn reservation_reason(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+) -> Result<Option<(String, String)>, String> {
+    let root = &candidate.store.root;
+    let campaigns = root.join("promotion-risk");
+    if !matches!(subject.location.entry(&campaigns), Entry::Folder) {
+        return Ok(None);
+    }
+    let names = subject
+        .location
+        .list(&campaigns)
+        .map_err(|reason| format!("the store's campaigns, promotion-risk/: {reason}"))?;
+    for name in names {
+        let path = campaigns.join(&name).join("false-promotion.json");
+        if !matches!(subject.location.entry(&path), Entry::File(_)) {
+            continue;
+        }
+        let state_name = format!("promotion-risk/{name}/false-promotion.json");
+        let state = load_neighbour(&subject.location, root, path)
+            .map_err(|reason| format!("the campaign's state, {state_name}: {reason}"))?;
+        if let Some(reservation) = held_for(&state, "reservations", &candidate.digest) {
+            let reason = text(reservation, "reason")
+                .filter(|reason| !reason.is_empty())
+                .unwrap_or(PERSISTED_DECISION);
+            return Ok(Some((
+                reason.to_owned(),
+                format!("the candidate's reservation in {state_name}"),
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// A value as a message shows it: each digest in it (64 lowercase hex)
+/// cut to its first 12 digits, so a result id still shows how it ends.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .take_while(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(byte))
+            .count();
+        let (head, tail) = rest.split_at(run);
+        if run == 64 {
+            out.push_str(head.get(..12).unwrap_or(head));
+            out.push('…');
+        } else {
+            out.push_str(head);
+        }
+        let mut characters = tail.chars();
+        if let Some(character) = characters.next() {
+            out.push(character);
+        }
+        rest = characters.as_str();
+    }
+    shorten(&out)
+}
+
+/// A JSON pointer as a path people read:
+/// `/entries/0/evaluated_seeds/2` as `entries[0].evaluated_seeds[2]`.
+fn field_name(pointer: &str) -> String {
+    let mut name = String::new();
+    for step in pointer.split('/').skip(1) {
+        if step.bytes().all(|byte| byte.is_ascii_digit()) && !name.is_empty() {
+            name.push_str(&format!("[{step}]"));
+        } else {
+            if !name.is_empty() {
+                name.push('.');
+            }
+            name.push_str(step);
+        }
+    }
+    name
+}
+
+/// The fields autocontext derives from the store, each with what it is
+/// derived from; a field whose source is missing or unreadable is left out
+/// (the rule of that source says why).
+fn expected_fields(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    record: &Value,
+    comparison: &Value,
+    ending: &Ending,
+) -> Vec<Expected> {
+    let decision = text(comparison, "decision").unwrap_or_default();
+    let comparison_reason = text(comparison, "reason");
+    let what_ended = match ending {
+        Ending::Decided => format!("the record's {decision} comparison"),
+        Ending::Stale(_) => "the candidate's stale marker".to_owned(),
+        Ending::Blocked(_) => {
+            "the record's confirmed comparison without a stale marker (a false-promotion block)"
+                .to_owned()
+        }
+    };
+    let mut fields: Vec<(&str, Option<Value>, String)> = vec![(
+        "result_id",
+        Some(Value::String(format!(
+            "context-bundle-{}-{}",
+            candidate.digest,
+            ending.identity(decision)
+        ))),
+        what_ended.clone(),
+    )];
+    let verification = match ending {
+        Ending::Decided if decision == "inconclusive" => Some(true),
+        Ending::Decided => comparison_reason.map(|reason| reason.contains("validity")),
+        Ending::Stale(_) | Ending::Blocked(_) => Some(true),
+    };
+    fields.push((
+        "failure_kind",
+        verification.map(|verification| {
+            Value::from(if verification {
+                "verification_failed"
+            } else {
+                "score_regression"
+            })
+        }),
+        match ending {
+            Ending::Decided => "the record's comparison (its decision and reason)".to_owned(),
+            _ => what_ended.clone(),
+        },
+    ));
+    let (reason, whence) = match ending {
+        Ending::Decided => (
+            comparison_reason.map(str::to_owned),
+            "the record's comparison".to_owned(),
+        ),
+        Ending::Stale(reason) => (
+            reason.clone(),
+            "the candidate's stale marker (stale_terminalization.json)".to_owned(),
+        ),
+        Ending::Blocked(held) => match held {
+            Some((reason, whence)) => (Some(reason.clone()), whence.clone()),
+            None => (None, String::new()),
+        },
+    };
+    fields.push((
+        "reason",
+        reason.map(|reason| {
+            Value::from(if reason.is_empty() {
+                DEFAULT_REASON
+            } else {
+                reason.as_str()
+            })
+        }),
+        whence,
+    ));
+    fields.push((
+        "score_delta",
+        comparison.get("mean_effect").map(|mean| {
+            mean.as_f64()
+                .filter(|mean| mean.is_finite())
+                .map_or(Value::Null, |mean| json!(round_six(mean)))
+        }),
+        "the record's comparison (mean_effect to six decimals)".to_owned(),
+    ));
+    let (seeds, probes) = evaluated(subject, candidate);
+    let trials = "matched_trials.json's trials, in their order";
+    fields.push(("evaluated_seeds", seeds, trials.to_owned()));
+    fields.push(("evaluated_probes", probes, trials.to_owned()));
+    let created = record.get("created_at").cloned();
+    fields.push((
+        "occurred_at",
+        created.clone(),
+        "the record's created_at".to_owned(),
+    ));
+    for (field, value) in [
+        ("disposition", json!("caution")),
+        ("applicability_scope", json!("exact_bundle")),
+        ("hypothesis_node_id", Value::Null),
+        ("branch_lineage", json!([])),
+        ("generation_index", Value::Null),
+        ("evidence_expires_at", Value::Null),
+        ("safety_policy_authority", Value::Null),
+        ("retest_of_result_id", Value::Null),
+        ("retest_outcome", Value::Null),
+        ("superseded_by_result_id", Value::Null),
+        ("context/context_bundle_family", Value::Null),
+        ("context/verifier_digest", Value::Null),
+        ("context/component_dependencies", json!([])),
+        ("context/environment_fingerprint", Value::Null),
+    ] {
+        fields.push((field, Some(value), "_persist_negative_result".to_owned()));
+    }
+    let cohort = candidate
+        .file(&subject.location, "evaluator_plan.json")
+        .ok()
+        .and_then(|plan| plan.pointer("/plan/cohort").cloned());
+    fields.push((
+        "context/trial_cohort",
+        cohort,
+        "evaluator_plan.json's cohort".to_owned(),
+    ));
+    fields
+        .into_iter()
+        .filter_map(|(field, value, whence)| {
+            value.map(|value| Expected {
+                pointer: format!("/entries/0/{field}"),
+                value,
+                whence,
+            })
+        })
+        .chain(created.map(|created| Expected {
+            pointer: "/generated_at".to_owned(),
+            value: created,
+            whence: "the record's created_at".to_owned(),
+        }))
+        .collect()
+}
+
+/// `[str(trial.seed) ...]` and `[trial.fixture ...]` over the candidate's
+/// matched trials in their stored order, as `_string_list` keeps them (no
+/// empty string); each `None` when the trials cannot be read or a seed is
+/// not an integer (autocontext's reader refuses such trials).
+fn evaluated(subject: &Subject<'_>, candidate: &Candidate) -> (Option<Value>, Option<Value>) {
+    let Ok(evidence) = candidate.file(&subject.location, "matched_trials.json") else {
+        return (None, None);
+    };
+    let (trials, _) = evidence_parts(&evidence);
+    let seeds: Option<Vec<Value>> = trials
+        .iter()
+        .map(|trial| match trial.get("seed") {
+            Some(Value::Number(seed)) if !seed.is_f64() => Some(Value::String(seed.to_string())),
+            _ => None,
+        })
+        .collect();
+    let probes: Option<Vec<Value>> = trials
+        .iter()
+        .map(|trial| trial.get("fixture").and_then(Value::as_str))
+        .filter(|fixture| *fixture != Some(""))
+        .map(|fixture| fixture.map(Value::from))
+        .collect();
+    (seeds.map(Value::Array), probes.map(Value::Array))
+}
+
+/// `_failure_mode_summary`: the entries' result ids grouped by failure kind
+/// and disposition, in entry order within a group, groups sorted by kind
+/// then disposition. `None` when an entry lacks one of the three strings
+/// (the schema says so).
+pub(in crate::kinds::autocontext) fn failure_mode_summary(entries: &[Value]) -> Option<Value> {
+    let mut groups: BTreeMap<(&str, &str), Vec<Value>> = BTreeMap::new();
+    for entry in entries {
+        let kind = text(entry, "failure_kind")?;
+        let disposition = text(entry, "disposition")?;
+        let id = text(entry, "result_id")?;
+        groups
+            .entry((kind, disposition))
+            .or_default()
+            .push(Value::from(id));
+    }
+    Some(Value::Array(
+        groups
+            .into_iter()
+            .map(|((kind, disposition), ids)| {
+                let mut summary = Map::new();
+                summary.insert("failure_kind".into(), Value::from(kind));
+                summary.insert("disposition".into(), Value::from(disposition));
+                summary.insert("count".into(), Value::from(ids.len()));
+                summary.insert("result_ids".into(), Value::Array(ids));
+                Value::Object(summary)
+            })
+            .collect(),
+    ))
+}
+
+/// The written failure-mode summary against the one the written entries
+/// give, compared as Python's `==` compares them.
+pub(super) fn summary_check(value: &Value) -> Option<Diagnostic> {
+    let computed = failure_mode_summary(super::entries(value))?;
+    let written = value.get("failure_mode_summary").unwrap_or(&Value::Null);
+    difference("/failure_mode_summary", written, &computed).map(|(pointer, message)| {
+        fails(
+            &catalogue::NEGATIVE_RESULT_RECOMPUTED,
+            format!("{message}the entries, as _failure_mode_summary groups them"),
+            &pointer,
+        )
+    })
+}
