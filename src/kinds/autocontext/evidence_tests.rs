@@ -610,10 +610,13 @@ fn ledger_ending(
                         "component_dependencies": [], "environment_fingerprint": null},
             "evidence_refs": [
                 {"uri": format!("{folder}/matched_trials.json#sha256={}",
-                                sha256_hex(&trials).unwrap()), "summary": "pairs"},
+                                sha256_hex(&trials).unwrap()),
+                 "summary": format!("Persisted matched candidate/incumbent evaluation pairs; \
+                                     confirmation_policy_sha256={}.",
+                                    trials["confirmation_policy_digest"].as_str().unwrap())},
                 {"uri": format!("{folder}/evaluator_plan.json#sha256={}",
-                                plan_digest.as_str().unwrap()), "summary": "plan"},
-                {"uri": "campaigns/c.json#sha256=abc", "summary": "elsewhere"},
+                                plan_digest.as_str().unwrap()),
+                 "summary": "Immutable score, validity, routing, executor, and fixture plan."},
             ],
         }],
         "failure_mode_summary": [{"failure_kind": failure_kind, "disposition": "caution",
@@ -918,6 +921,34 @@ fn a_negative_result_is_the_ledger_autocontext_writes_from_the_store() {
             "failure_mode_summary[0].count is 2, but 1 is given by the entries, as \
              _failure_mode_summary groups them",
         ),
+        (
+            |value| value["entries"][0]["evidence_refs"][1]["summary"] = json!("The plan."),
+            "entries[0].evidence_refs[1].summary is \"The plan.\", but \"Immutable score, \
+             validity, routing, executor, and fixture plan.… is given by _persist_negative_result",
+        ),
+        (
+            |value| {
+                let summary = value["entries"][0]["evidence_refs"][0]["summary"]
+                    .as_str()
+                    .unwrap()
+                    .replace(&sha256_hex(&policy()).unwrap(), &"0".repeat(64));
+                value["entries"][0]["evidence_refs"][0]["summary"] = json!(summary);
+            },
+            "entries[0].evidence_refs[0].summary is \"…n_policy_sha256=000000000000….\", but \
+             \"…n_policy_sha256=ef91931d655b….\" is given by the policy digest of \
+             matched_trials.json",
+        ),
+        (
+            |value| {
+                let reference = json!({"uri": "/a.json#sha256=1", "summary": "s"});
+                value["entries"][0]["evidence_refs"]
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(1, reference);
+            },
+            "entries[0].evidence_refs holds 3 references, but autocontext references the matched \
+             trials and the evaluator plan",
+        ),
     ] {
         assert_eq!(recomputed_after(&path, &artifact, change), [message]);
     }
@@ -1040,26 +1071,34 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
             &store.base[..12]
         )]
     );
-    // Without its marker, a confirmed candidate was blocked.
+    // A stale candidate's campaign, if it had one, is not in the store: its
+    // reservation may be referenced or not.
+    let mut referenced = artifact.clone();
+    with_reservation(
+        &mut referenced,
+        json!({"uri": "/a.json#sha256=1", "summary": "s"}),
+    );
+    write(&path, &referenced);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // Without its marker, a confirmed candidate was blocked, and its ledger
+    // references its campaign's reservation.
     fs::remove_file(&marker).unwrap();
     let found = recomputed_after(&path, &artifact, |_| {});
-    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        found[0],
+        "entries[0].evidence_refs holds 2 references, but autocontext references the matched \
+         trials, the campaign's reservation and the evaluator plan"
+    );
     assert!(
-        found[0].contains("-false-promotion-blocked\" is given by"),
+        found[1].contains("-false-promotion-blocked\" is given by"),
         "{found:?}"
     );
 
     // Blocked: the reason is the reservation's, in the campaign that holds
-    // the candidate.
+    // the candidate, and the reference names its sealed artifact and
+    // summarises the reservation.
     let gate = "campaign-adjusted block confidence interval does not clear the minimum effect";
-    let artifact = ledger_ending(
-        &store,
-        candidate,
-        "false-promotion-blocked",
-        "verification_failed",
-        gate,
-    );
-    write(&path, &artifact);
     let state = store.root.join("promotion-risk/run-1/false-promotion.json");
     let other = store
         .root
@@ -1068,40 +1107,92 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
         &other,
         &json!({"reservations": [{"candidate_digest": store.changed, "reason": "other"}]}),
     );
-    write(
-        &state,
-        &json!({"reservations": [{"candidate_digest": candidate, "status": "blocked",
-                                  "reason": gate}]}),
+    let reservation = json!({"candidate_digest": candidate, "status": "blocked", "reason": gate,
+                             "allocated_alpha": 0.000_012_5, "evidence_digest": "e1"});
+    write(&state, &json!({"reservations": [reservation]}));
+    let place = format!("promotion-risk/run-1/reservation-artifacts/{candidate}.json");
+    write(&store.root.join(&place), &json!({"artifact_digest": "a1"}));
+    let reference = |reservation: &Value| {
+        json!({
+            "uri": format!("/elsewhere/knowledge/demo/context_bundles/{place}#sha256=a1"),
+            "summary": format!(
+                "Campaign reservation status={}; reservation_sha256={}; \
+                 allocated_alpha=1.25e-05; trial_evidence_sha256=e1.",
+                reservation["status"].as_str().unwrap_or("None"),
+                sha256_hex(reservation).unwrap()
+            ),
+        })
+    };
+    let mut artifact = ledger_ending(
+        &store,
+        candidate,
+        "false-promotion-blocked",
+        "verification_failed",
+        gate,
     );
+    with_reservation(&mut artifact, reference(&reservation));
+    write(&path, &artifact);
     assert_eq!(rules_at(&path), Vec::<&str>::new());
     let found = recomputed_after(&path, &artifact, |value| {
         value["entries"][0]["reason"] = json!("gate closed");
+        value["entries"][0]["evidence_refs"][1]["uri"] = json!(format!(
+            "/elsewhere/promotion-risk/run-2/{candidate}.json#sha256=a1"
+        ));
+        let summary = value["entries"][0]["evidence_refs"][1]["summary"]
+            .as_str()
+            .unwrap()
+            .replace("1.25e-05", "0.0000125");
+        value["entries"][0]["evidence_refs"][1]["summary"] = json!(summary);
     });
-    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found.len(), 3, "{found:?}");
     assert!(
-        found[0].ends_with(
+        found[0].starts_with("entries[0].evidence_refs[1].uri is ")
+            && found[0].ends_with(
+                "is given by the reservation artifact of the campaign in promotion-risk/run-1"
+            ),
+        "{found:?}"
+    );
+    assert!(
+        found[1]
+            .starts_with("entries[0].evidence_refs[1].summary is \"…allocated_alpha=0.0000125;"),
+        "{found:?}"
+    );
+    assert!(
+        found[2].ends_with(
             "is given by the candidate's reservation in promotion-risk/run-1/false-promotion.json"
         ),
         "{found:?}"
     );
     // A decided reservation without a reason is handed on as a persisted
     // decision.
-    write(
-        &state,
-        &json!({"reservations": [{"candidate_digest": candidate, "reason": null}]}),
-    );
-    let persisted = ledger_ending(
+    let mut reasonless = reservation.clone();
+    reasonless["reason"] = Value::Null;
+    write(&state, &json!({"reservations": [reasonless]}));
+    let mut persisted = ledger_ending(
         &store,
         candidate,
         "false-promotion-blocked",
         "verification_failed",
         "persisted false-promotion decision",
     );
+    with_reservation(&mut persisted, reference(&reasonless));
     write(&path, &persisted);
     assert_eq!(rules_at(&path), Vec::<&str>::new());
     // A campaign kept outside the store: the record's rationale, written
-    // from the same gate result, gives the reason.
+    // from the same gate result, gives the reason; the reference is not
+    // compared.
     fs::remove_file(&state).unwrap();
+    let mut artifact = ledger_ending(
+        &store,
+        candidate,
+        "false-promotion-blocked",
+        "verification_failed",
+        gate,
+    );
+    with_reservation(
+        &mut artifact,
+        json!({"uri": "/a.json#sha256=1", "summary": "s"}),
+    );
     write(&path, &artifact);
     assert_eq!(rules_at(&path), Vec::<&str>::new());
     record["rationale"] = json!(format!(
@@ -1113,6 +1204,15 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
         json!("false-promotion gate blocked: too few blocks; reservation_sha256=ab");
     write(&record_path, &record);
     assert_eq!(rules_at(&path), ["autocontext/negative-result-recomputed"]);
+}
+
+/// `reference` put between the matched trials' and the plan's, where
+/// autocontext lists a campaign's reservation.
+fn with_reservation(ledger: &mut Value, reference: Value) {
+    ledger["entries"][0]["evidence_refs"]
+        .as_array_mut()
+        .unwrap()
+        .insert(1, reference);
 }
 
 /// `_failure_mode_summary`: groups sorted by kind then disposition, ids in

@@ -57,9 +57,10 @@ pub const NEGATIVE_RESULT_RECOMPUTED: RuleDoc = RuleDoc {
     stage: Stage::Rule,
     severity: Severity::Error,
     summary: "A candidate's negative result is the ledger autocontext writes from the store: its \
-entry's result_id, failure_kind, reason, score_delta, evaluated seeds and probes, cohort and \
-times recomputed from the record's comparison, the matched trials, the evaluator plan and what \
-ended the evaluation, and its failure_mode_summary from its entries.",
+one entry's result_id, failure_kind, reason, score_delta, evaluated seeds and probes, cohort, \
+times and evidence references recomputed from the record's comparison, the matched trials, the \
+evaluator plan and what ended the evaluation (a stale marker, a campaign's reservation), and its \
+failure_mode_summary from its entries.",
     explanation: "autocontext writes one immutable ledger for a candidate whose evaluation ended \
 without a promotion, every field derived from evidence the store keeps: a lesson whose reason, \
 score delta or evaluated seeds no longer restate that evidence warns future runs against a \

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::catalogue;
+use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::Subject;
 use crate::kinds::autocontext::causal_attribution::recomputed::round_six;
@@ -39,12 +40,20 @@ enum Ending {
     /// `_terminal_result`: the comparison came out rejected or inconclusive.
     Decided,
     /// `terminalize_stale_candidate`: a confirmed candidate whose incumbent
-    /// is no longer active, with the reason its marker holds.
-    Stale(Option<String>),
+    /// is no longer active, with the reason its marker holds, and its
+    /// reservation when a campaign of the store holds one.
+    Stale(Option<String>, Option<Held>),
     /// `_complete_promotion`: a confirmed candidate the campaign's
     /// false-promotion gate did not authorize, with the reason and where it
-    /// was read, when the store holds it.
-    Blocked(Option<(String, String)>),
+    /// was read, when the store holds it, and its reservation.
+    Blocked(Option<(String, String)>, Option<Held>),
+}
+
+/// The candidate's reservation in a campaign of the store.
+struct Held {
+    /// The campaign's folder in `promotion-risk/`.
+    folder: String,
+    reservation: Value,
 }
 
 impl Ending {
@@ -52,8 +61,20 @@ impl Ending {
     fn identity<'a>(&self, decision: &'a str) -> &'a str {
         match self {
             Ending::Decided => decision,
-            Ending::Stale(_) => "stale-incumbent",
-            Ending::Blocked(_) => "false-promotion-blocked",
+            Ending::Stale(..) => "stale-incumbent",
+            Ending::Blocked(..) => "false-promotion-blocked",
+        }
+    }
+
+    /// The campaign reservation `_persist_negative_result` references: one
+    /// for a blocked candidate, and for a stale one when its campaign
+    /// rejected its reservation (`Some(None)`: the store holds no campaign
+    /// for it, so whether it had one is not known).
+    fn reservation(&self) -> Option<Option<&Held>> {
+        match self {
+            Ending::Decided => None,
+            Ending::Stale(_, held) => held.as_ref().map(Some).or(Some(None)),
+            Ending::Blocked(_, held) => Some(held.as_ref()),
         }
     }
 }
@@ -100,6 +121,9 @@ pub(super) fn recomputed_checks(
             return found;
         }
     };
+    if !entries.is_empty() {
+        found.extend(reference_checks(subject, candidate, &ending));
+    }
     for field in expected_fields(subject, candidate, record, comparison, &ending)
         .into_iter()
         .filter(|field| !entries.is_empty() || !field.pointer.starts_with("/entries/"))
@@ -115,6 +139,183 @@ pub(super) fn recomputed_checks(
         );
     }
     found
+}
+
+/// The summary of the reference to the matched trials, before the policy
+/// digest and a full stop.
+const TRIALS_SUMMARY: &str =
+    "Persisted matched candidate/incumbent evaluation pairs; confirmation_policy_sha256=";
+
+/// The summary of the reference to the evaluator plan.
+const PLAN_SUMMARY: &str = "Immutable score, validity, routing, executor, and fixture plan.";
+
+/// The entry's evidence references, as `_persist_negative_result` lists
+/// them: the matched trials, the campaign's reservation artifact when the
+/// gate blocked the candidate (or its campaign rejected a stale one), the
+/// evaluator plan, each with its summary. The paths and digests of the
+/// first and last are `negative-result-binding`'s; the artifact's path is
+/// where the writer's controller kept it, absolute, and only its place
+/// under `promotion-risk/` is compared.
+fn reference_checks(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    ending: &Ending,
+) -> Vec<Diagnostic> {
+    let rule = &catalogue::NEGATIVE_RESULT_RECOMPUTED;
+    let pointer = "/entries/0/evidence_refs";
+    let references = subject
+        .value
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let reservation = ending.reservation();
+    let counts: &[usize] = match reservation {
+        None => &[2],
+        Some(Some(_)) => &[3],
+        Some(None) if matches!(ending, Ending::Blocked(..)) => &[3],
+        Some(None) => &[2, 3],
+    };
+    if !counts.contains(&references.len()) {
+        let listed = if counts == [2] {
+            "the matched trials and the evaluator plan"
+        } else {
+            "the matched trials, the campaign's reservation and the evaluator plan"
+        };
+        return vec![fails(
+            rule,
+            format!(
+                "{} holds {} references, but autocontext references {listed}",
+                field_name(pointer),
+                references.len()
+            ),
+            pointer,
+        )];
+    }
+    let mut expected: Vec<(String, Value, String)> = Vec::new();
+    if let Some(digest) = candidate
+        .file(&subject.location, "matched_trials.json")
+        .ok()
+        .and_then(|evidence| text(&evidence, "confirmation_policy_digest").map(str::to_owned))
+    {
+        expected.push((
+            format!("{pointer}/0/summary"),
+            Value::String(format!("{TRIALS_SUMMARY}{digest}.")),
+            "the policy digest of matched_trials.json".to_owned(),
+        ));
+    }
+    expected.push((
+        format!("{pointer}/{}/summary", references.len().saturating_sub(1)),
+        Value::from(PLAN_SUMMARY),
+        "_persist_negative_result".to_owned(),
+    ));
+    if let (Some(Some(held)), 3) = (reservation, references.len()) {
+        expected.extend(reservation_reference(subject, candidate, held, pointer));
+    }
+    let mut found = Vec::new();
+    for (at, value, whence) in expected {
+        let written = subject.value.pointer(&at).unwrap_or(&Value::Null);
+        found.extend(
+            difference(&at, written, &value)
+                .map(|(at, message)| fails(rule, format!("{message}{whence}"), &at)),
+        );
+    }
+    found
+}
+
+/// The reference to the candidate's reservation artifact: its place under
+/// the campaign's folder with the artifact's digest, and its summary of
+/// the reservation the campaign's state holds.
+fn reservation_reference(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    held: &Held,
+    pointer: &str,
+) -> Vec<(String, Value, String)> {
+    let mut expected = Vec::new();
+    let place = format!(
+        "promotion-risk/{}/reservation-artifacts/{}.json",
+        held.folder, candidate.digest
+    );
+    let uri = subject
+        .value
+        .pointer(&format!("{pointer}/1/uri"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let artifact = load_neighbour(
+        &subject.location,
+        &candidate.store.root,
+        candidate.store.root.join(&place),
+    );
+    let digest = artifact
+        .ok()
+        .and_then(|artifact| text(&artifact, "artifact_digest").map(str::to_owned));
+    let tail = match &digest {
+        Some(digest) => format!("/{place}#sha256={digest}"),
+        None => format!("/{place}#sha256="),
+    };
+    let matches = match &digest {
+        Some(_) => uri.ends_with(&tail),
+        None => uri.contains(&tail),
+    };
+    if !matches {
+        expected.push((
+            format!("{pointer}/1/uri"),
+            Value::String(format!("…{tail}")),
+            format!(
+                "the reservation artifact of the campaign in promotion-risk/{}",
+                held.folder
+            ),
+        ));
+    }
+    let reservation = &held.reservation;
+    let alpha = reservation
+        .get("allocated_alpha")
+        .and_then(Value::as_f64)
+        .and_then(python_float);
+    if let (Ok(sealed), Some(alpha)) = (canonical::sha256_hex(reservation), alpha) {
+        let evidence = text(reservation, "evidence_digest").unwrap_or("None");
+        expected.push((
+            format!("{pointer}/1/summary"),
+            Value::String(format!(
+                "Campaign reservation status={}; reservation_sha256={sealed}; \
+                 allocated_alpha={alpha}; trial_evidence_sha256={evidence}.",
+                text(reservation, "status").unwrap_or("None")
+            )),
+            format!(
+                "the candidate's reservation in promotion-risk/{}/false-promotion.json",
+                held.folder
+            ),
+        ));
+    }
+    expected
+}
+
+/// A float as Python's `repr` writes it: the shortest digits that read
+/// back, positional from 1e-4 up to 1e16, else with a signed exponent of at
+/// least two digits.
+fn python_float(value: f64) -> Option<String> {
+    if !value.is_finite() {
+        return None;
+    }
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    if !(-4..16).contains(&exponent) {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return Some(format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs()));
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let point = usize::try_from(exponent + 1).unwrap_or(0);
+    Some(if exponent < 0 {
+        let zeros = "0".repeat(exponent.unsigned_abs() as usize - 1);
+        format!("{sign}0.{zeros}{digits}")
+    } else if point >= digits.len() {
+        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
+    } else {
+        let (whole, fraction) = digits.split_at(point);
+        format!("{sign}{whole}.{fraction}")
+    })
 }
 
 /// Where `written` first differs from `expected`, as Python's `==` compares
@@ -155,6 +356,37 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
                 )
             });
     }
+    if let (Value::String(written), Value::String(expected)) = (written, expected) {
+        // Long texts are shown from just before where they part.
+        let common = written
+            .char_indices()
+            .zip(expected.chars())
+            .find(|((_, ours), theirs)| ours != theirs)
+            .map_or(written.len().min(expected.len()), |((at, _), _)| at);
+        let from = written
+            .char_indices()
+            .map(|(at, _)| at)
+            .take_while(|at| *at + CONTEXT <= common)
+            .last()
+            .unwrap_or(0);
+        if from > 0 {
+            let tail = |text: &str| {
+                shown(&Value::from(format!(
+                    "…{}",
+                    text.get(from..).unwrap_or(text)
+                )))
+            };
+            return Some((
+                pointer.to_owned(),
+                format!(
+                    "{} is {}, but {} is given by ",
+                    field_name(pointer),
+                    tail(written),
+                    tail(expected)
+                ),
+            ));
+        }
+    }
     Some((
         pointer.to_owned(),
         format!(
@@ -165,6 +397,10 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
         ),
     ))
 }
+
+/// How many bytes of two long texts are shown before the first that
+/// differs.
+const CONTEXT: usize = 16;
 
 /// Tells the candidate's ending from its comparison's decision and, for a
 /// confirmed one, its stale marker (`stale_terminalization.json`, written
@@ -190,25 +426,34 @@ fn ending(
         let marker = candidate
             .file(&subject.location, marker)
             .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
-        return Ok(Ending::Stale(text(&marker, "reason").map(str::to_owned)));
+        let held = held_reservation(subject, candidate)?;
+        return Ok(Ending::Stale(
+            text(&marker, "reason").map(str::to_owned),
+            held,
+        ));
     }
-    if let Some(held) = reservation_reason(subject, candidate)? {
-        return Ok(Ending::Blocked(Some(held)));
+    if let Some(held) = held_reservation(subject, candidate)? {
+        let reason = text(&held.reservation, "reason")
+            .filter(|reason| !reason.is_empty())
+            .unwrap_or(PERSISTED_DECISION)
+            .to_owned();
+        let whence = format!(
+            "the candidate's reservation in promotion-risk/{}/false-promotion.json",
+            held.folder
+        );
+        return Ok(Ending::Blocked(Some((reason, whence)), Some(held)));
     }
     let from_rationale = text(record, "rationale")
         .and_then(|rationale| rationale.strip_prefix(BLOCKED_RATIONALE))
         .and_then(|rest| rest.rsplit_once("; reservation_sha256="))
         .map(|(reason, _)| (reason.to_owned(), "the record's rationale".to_owned()));
-    Ok(Ending::Blocked(from_rationale))
+    Ok(Ending::Blocked(from_rationale, None))
 }
 
-/// The reason of the candidate's reservation in a campaign of the store
+/// The candidate's reservation in a campaign of the store
 /// (`promotion-risk/<campaign>/false-promotion.json`, campaigns in name
-/// order), and where it was read.
-fn reservation_reason(
-    subject: &Subject<'_>,
-    candidate: &Candidate,
-) -> Result<Option<(String, String)>, String> {
+/// order).
+fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Option<Held>, String> {
     let root = &candidate.store.root;
     let campaigns = root.join("promotion-risk");
     if !matches!(subject.location.entry(&campaigns), Entry::Folder) {
@@ -227,13 +472,10 @@ fn reservation_reason(
         let state = load_neighbour(&subject.location, root, path)
             .map_err(|reason| format!("the campaign's state, {state_name}: {reason}"))?;
         if let Some(reservation) = held_for(&state, "reservations", &candidate.digest) {
-            let reason = text(reservation, "reason")
-                .filter(|reason| !reason.is_empty())
-                .unwrap_or(PERSISTED_DECISION);
-            return Ok(Some((
-                reason.to_owned(),
-                format!("the candidate's reservation in {state_name}"),
-            )));
+            return Ok(Some(Held {
+                folder: name,
+                reservation: reservation.clone(),
+            }));
         }
     }
     Ok(None)
@@ -297,8 +539,8 @@ fn expected_fields(
     let comparison_reason = text(comparison, "reason");
     let what_ended = match ending {
         Ending::Decided => format!("the record's {decision} comparison"),
-        Ending::Stale(_) => "the candidate's stale marker".to_owned(),
-        Ending::Blocked(_) => {
+        Ending::Stale(..) => "the candidate's stale marker".to_owned(),
+        Ending::Blocked(..) => {
             "the record's confirmed comparison without a stale marker (a false-promotion block)"
                 .to_owned()
         }
@@ -315,7 +557,7 @@ fn expected_fields(
     let verification = match ending {
         Ending::Decided if decision == "inconclusive" => Some(true),
         Ending::Decided => comparison_reason.map(|reason| reason.contains("validity")),
-        Ending::Stale(_) | Ending::Blocked(_) => Some(true),
+        Ending::Stale(..) | Ending::Blocked(..) => Some(true),
     };
     fields.push((
         "failure_kind",
@@ -336,11 +578,11 @@ fn expected_fields(
             comparison_reason.map(str::to_owned),
             "the record's comparison".to_owned(),
         ),
-        Ending::Stale(reason) => (
+        Ending::Stale(reason, _) => (
             reason.clone(),
             "the candidate's stale marker (stale_terminalization.json)".to_owned(),
         ),
-        Ending::Blocked(held) => match held {
+        Ending::Blocked(held, _) => match held {
             Some((reason, whence)) => (Some(reason.clone()), whence.clone()),
             None => (None, String::new()),
         },
@@ -486,4 +728,48 @@ pub(super) fn summary_check(value: &Value) -> Option<Diagnostic> {
             &pointer,
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{field_name, python_float};
+
+    /// Against what CPython 3.11 prints for `repr` of the same doubles.
+    #[test]
+    fn a_float_is_written_as_pythons_repr_writes_it() {
+        for (value, repr) in [
+            (0.025, "0.025"),
+            (1e-05, "1e-05"),
+            (0.0001, "0.0001"),
+            (1.25e-05, "1.25e-05"),
+            (1e16, "1e+16"),
+            (123_456_789_012_345.6, "123456789012345.6"),
+            (1.0, "1.0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e15, "1000000000000000.0"),
+            (-0.5, "-0.5"),
+            (5e-324, "5e-324"),
+            (1.797_693_134_862_315_7e308, "1.7976931348623157e+308"),
+            (-2.5e-07, "-2.5e-07"),
+            (0.0, "0.0"),
+        ] {
+            assert_eq!(python_float(value).unwrap(), repr, "{value:e}");
+        }
+        assert_eq!(python_float(f64::NAN), None);
+    }
+
+    #[test]
+    fn a_pointer_is_named_as_a_path() {
+        assert_eq!(
+            field_name("/entries/0/evaluated_seeds/2"),
+            "entries[0].evaluated_seeds[2]"
+        );
+        assert_eq!(field_name("/generated_at"), "generated_at");
+        assert_eq!(
+            field_name("/entries/0/context/trial_cohort"),
+            "entries[0].context.trial_cohort"
+        );
+    }
 }
