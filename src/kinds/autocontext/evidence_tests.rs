@@ -1048,9 +1048,15 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
     let record_path = store.candidate_file(candidate, "record.json");
     write(&record_path, &record);
 
-    let stale = format!("confirmed candidate incumbent {} is stale", store.base);
+    let stale = format!(
+        "confirmed candidate incumbent {} is stale; active bundle is {}",
+        store.base, store.changed
+    );
     let marker = store.candidate_file(candidate, "stale_terminalization.json");
-    write(&marker, &json!({"schema_version": 1, "reason": stale}));
+    write(
+        &marker,
+        &json!({"schema_version": 1, "observed_active_digest": store.changed, "reason": "said"}),
+    );
     let artifact = ledger_ending(
         &store,
         candidate,
@@ -1067,7 +1073,8 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
         found,
         [format!(
             "entries[0].reason is \"{passed}\", but \"confirmed candidate incumbent {}… is \
-             stale\" is given by the candidate's stale marker (stale_terminalization.json)",
+             stale; active bu… is given by the bundle's parent and the active bundle the stale \
+             marker saw",
             &store.base[..12]
         )]
     );

@@ -427,10 +427,7 @@ fn ending(
             .file(&subject.location, marker)
             .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
         let held = held_reservation(subject, candidate)?;
-        return Ok(Ending::Stale(
-            text(&marker, "reason").map(str::to_owned),
-            held,
-        ));
+        return Ok(Ending::Stale(stale_reason(candidate, &marker), held));
     }
     if let Some(held) = held_reservation(subject, candidate)? {
         let reason = text(&held.reservation, "reason")
@@ -448,6 +445,24 @@ fn ending(
         .and_then(|rest| rest.rsplit_once("; reservation_sha256="))
         .map(|(reason, _)| (reason.to_owned(), "the record's rationale".to_owned()));
     Ok(Ending::Blocked(from_rationale, None))
+}
+
+/// The reason `begin_stale_confirmed_candidate_terminalization` writes in
+/// the marker, and autocontext checks there on every resume: the bundle's
+/// parent and the bundle the marker saw active. `None` when the marker
+/// does not say which was active.
+fn stale_reason(candidate: &Candidate, marker: &Value) -> Option<String> {
+    let python = |value: &Value| {
+        value
+            .as_str()
+            .map_or_else(|| "None".to_owned(), str::to_owned)
+    };
+    let observed = marker.get("observed_active_digest")?;
+    Some(format!(
+        "confirmed candidate incumbent {} is stale; active bundle is {}",
+        python(candidate.parent()),
+        python(observed)
+    ))
 }
 
 /// The candidate's reservation in a campaign of the store
@@ -580,7 +595,7 @@ fn expected_fields(
         ),
         Ending::Stale(reason, _) => (
             reason.clone(),
-            "the candidate's stale marker (stale_terminalization.json)".to_owned(),
+            "the bundle's parent and the active bundle the stale marker saw".to_owned(),
         ),
         Ending::Blocked(held, _) => match held {
             Some((reason, whence)) => (Some(reason.clone()), whence.clone()),
