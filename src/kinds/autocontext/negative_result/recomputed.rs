@@ -2,10 +2,11 @@
 //! candidate (`context_bundles/promotion.py`, through
 //! `build_negative_result_ledger`), recomputed from what the store holds:
 //! the record's comparison, the matched trials in their stored order, the
-//! evaluator plan's cohort, and what ended the evaluation (the comparison's
-//! decision; a confirmed candidate's stale marker, or the reservation its
-//! campaign's false-promotion gate blocked). The failure-mode summary is
-//! `_failure_mode_summary` of the entries as written.
+//! evaluator plan's cohort and the evidence it references, and what ended
+//! the evaluation (the comparison's decision; a confirmed candidate's stale
+//! marker, or the reservation its campaign's false-promotion gate blocked).
+//! The failure-mode summary is `_failure_mode_summary` of the entries as
+//! written.
 
 use std::collections::BTreeMap;
 
@@ -34,13 +35,21 @@ const PERSISTED_DECISION: &str = "persisted false-promotion decision";
 /// starts with (`_complete_promotion`), before `; reservation_sha256=`.
 const BLOCKED_RATIONALE: &str = "false-promotion gate blocked: ";
 
+/// The summary of the reference to the matched trials, before the policy
+/// digest and a full stop.
+const TRIALS_SUMMARY: &str =
+    "Persisted matched candidate/incumbent evaluation pairs; confirmation_policy_sha256=";
+
+/// The summary of the reference to the evaluator plan.
+const PLAN_SUMMARY: &str = "Immutable score, validity, routing, executor, and fixture plan.";
+
 /// What ended a candidate's evaluation, as `_persist_negative_result`
 /// tells the cases apart.
 enum Ending {
     /// `_terminal_result`: the comparison came out rejected or inconclusive.
     Decided,
     /// `terminalize_stale_candidate`: a confirmed candidate whose incumbent
-    /// is no longer active, with the reason its marker holds, and its
+    /// is no longer active, with the reason rebuilt from its marker, and its
     /// reservation when a campaign of the store holds one.
     Stale(Option<String>, Option<Held>),
     /// `_complete_promotion`: a confirmed candidate the campaign's
@@ -66,15 +75,23 @@ impl Ending {
         }
     }
 
-    /// The campaign reservation `_persist_negative_result` references: one
-    /// for a blocked candidate, and for a stale one when its campaign
-    /// rejected its reservation (`Some(None)`: the store holds no campaign
-    /// for it, so whether it had one is not known).
-    fn reservation(&self) -> Option<Option<&Held>> {
+    /// Whether `_persist_negative_result` references a campaign
+    /// reservation: always for a blocked candidate, for a stale one when
+    /// its campaign rejected its reservation. `None` for a stale candidate
+    /// no campaign of the store holds: whether it had one is not known.
+    fn references_reservation(&self) -> Option<bool> {
+        match self {
+            Ending::Decided => Some(false),
+            Ending::Stale(_, held) => held.as_ref().map(|_| true),
+            Ending::Blocked(..) => Some(true),
+        }
+    }
+
+    /// The candidate's reservation in a campaign of the store.
+    fn held(&self) -> Option<&Held> {
         match self {
             Ending::Decided => None,
-            Ending::Stale(_, held) => held.as_ref().map(Some).or(Some(None)),
-            Ending::Blocked(_, held) => Some(held.as_ref()),
+            Ending::Stale(_, held) | Ending::Blocked(_, held) => held.as_ref(),
         }
     }
 }
@@ -141,14 +158,6 @@ pub(super) fn recomputed_checks(
     found
 }
 
-/// The summary of the reference to the matched trials, before the policy
-/// digest and a full stop.
-const TRIALS_SUMMARY: &str =
-    "Persisted matched candidate/incumbent evaluation pairs; confirmation_policy_sha256=";
-
-/// The summary of the reference to the evaluator plan.
-const PLAN_SUMMARY: &str = "Immutable score, validity, routing, executor, and fixture plan.";
-
 /// The entry's evidence references, as `_persist_negative_result` lists
 /// them: the matched trials, the campaign's reservation artifact when the
 /// gate blocked the candidate (or its campaign rejected a stale one), the
@@ -168,19 +177,19 @@ fn reference_checks(
         .pointer(pointer)
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
-    let reservation = ending.reservation();
-    let counts: &[usize] = match reservation {
-        None => &[2],
-        Some(Some(_)) => &[3],
-        Some(None) if matches!(ending, Ending::Blocked(..)) => &[3],
-        Some(None) => &[2, 3],
+    let (counts, listed): (&[usize], &str) = match ending.references_reservation() {
+        Some(false) => (&[2], "the matched trials and the evaluator plan"),
+        Some(true) => (
+            &[3],
+            "the matched trials, the campaign's reservation and the evaluator plan",
+        ),
+        None => (
+            &[2, 3],
+            "the matched trials, the campaign's reservation if one was rejected, and the \
+             evaluator plan",
+        ),
     };
     if !counts.contains(&references.len()) {
-        let listed = if counts == [2] {
-            "the matched trials and the evaluator plan"
-        } else {
-            "the matched trials, the campaign's reservation and the evaluator plan"
-        };
         return vec![fails(
             rule,
             format!(
@@ -208,7 +217,7 @@ fn reference_checks(
         Value::from(PLAN_SUMMARY),
         "_persist_negative_result".to_owned(),
     ));
-    if let (Some(Some(held)), 3) = (reservation, references.len()) {
+    if let (Some(held), 3) = (ending.held(), references.len()) {
         expected.extend(reservation_reference(subject, candidate, held, pointer));
     }
     let mut found = Vec::new();
