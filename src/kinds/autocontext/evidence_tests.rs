@@ -1087,6 +1087,24 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
     );
     write(&path, &referenced);
     assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // A campaign of the store holds the stale candidate: it rejected its
+    // reservation, which the ledger must reference.
+    let campaign = store.root.join("promotion-risk/run-1/false-promotion.json");
+    write(
+        &campaign,
+        &json!({"reservations": [{"candidate_digest": candidate, "status": "rejected",
+                                  "reason": stale, "allocated_alpha": 0.5,
+                                  "evidence_digest": "e1"}]}),
+    );
+    write(&path, &artifact);
+    assert_eq!(
+        recomputed_after(&path, &artifact, |_| {}),
+        [
+            "entries[0].evidence_refs holds 2 references, but autocontext references the matched \
+          trials, the campaign's reservation and the evaluator plan"
+        ]
+    );
+    fs::remove_file(&campaign).unwrap();
     // Without its marker, a confirmed candidate was blocked, and its ledger
     // references its campaign's reservation.
     fs::remove_file(&marker).unwrap();
