@@ -38,6 +38,7 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/negative-result-entries",
     "autocontext/negative-result-lifecycle",
     "autocontext/negative-result-binding",
+    "autocontext/negative-result-recomputed",
     "autocontext/plan-digest",
     "autocontext/plan-binding",
     "autocontext/promotion-policy-digest",

@@ -503,3 +503,102 @@ fn a_reservation_artifact_autocontext_wrote_verifies_and_each_edit_is_refused() 
     record("the state removed", "concise", promotion_risk);
     insta::assert_snapshot!(transcript);
 }
+
+/// The store autocontext wrote with a stale and a blocked candidate
+/// (tests/fixtures/autocontext-endings/) verifies whole, each negative
+/// result recomputed from the store; each edit of a ledger, or of the stale
+/// marker it was written from, is named on the ledger's line with the value
+/// written and the value recomputed.
+#[test]
+fn negative_results_autocontext_wrote_for_a_stale_and_a_blocked_candidate_are_recomputed() {
+    let temp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &crate::common::fixtures().join("autocontext-endings"),
+        temp.path(),
+    );
+    let candidates = "knowledge/demo/context_bundles/candidates";
+    let stale = "604ee1854e75f1c4e0e654ccaf94d73cd44a6602359d3fabae77c4dde0d4376d";
+    let blocked = "f92feead18de72738fcf2a783669bc98cf13d978ee1626bedc66cb2d21afdb7e";
+    let file = |digest: &str, name: &str| temp.path().join(format!("{candidates}/{digest}/{name}"));
+    let mut transcript = String::new();
+    let mut record = |case: &str, format: &str, folder: &str| {
+        let run = numi(
+            temp.path(),
+            &["validate", "--files", folder, "--format", format],
+        );
+        transcript.push_str(&format!("## {case}\n{}\n", run.transcript()));
+    };
+    record("as written", "text", "knowledge");
+
+    type Edit = (&'static str, &'static str, &'static str, fn(&mut Value));
+    let edits: [Edit; 6] = [
+        (
+            "the stale ledger's reason",
+            "stale",
+            "negative_result.json",
+            |value| value["entries"][0]["reason"] = Value::from("candidate failed its screen"),
+        ),
+        (
+            "the active bundle the stale marker saw",
+            "stale",
+            "stale_terminalization.json",
+            |value| value["observed_active_digest"] = Value::from("0".repeat(64)),
+        ),
+        (
+            "the blocked ledger's score delta and a seed",
+            "blocked",
+            "negative_result.json",
+            |value| {
+                value["entries"][0]["score_delta"] = Value::from(0.31);
+                value["entries"][0]["evaluated_seeds"][2] = Value::from("12");
+            },
+        ),
+        (
+            "the blocked ledger's result id, kind and summary",
+            "blocked",
+            "negative_result.json",
+            |value| {
+                let id = Value::from("context-bundle-blocked");
+                value["entries"][0]["result_id"] = id.clone();
+                value["entries"][0]["failure_kind"] = Value::from("score_regression");
+                value["failure_mode_summary"][0]["result_ids"][0] = id;
+            },
+        ),
+        (
+            "the blocked ledger's reservation reference",
+            "blocked",
+            "negative_result.json",
+            |value| {
+                let reference = &mut value["entries"][0]["evidence_refs"][1];
+                let summary = reference["summary"]
+                    .as_str()
+                    .unwrap()
+                    .replace("=0.025;", "=0.05;");
+                reference["summary"] = Value::from(summary);
+            },
+        ),
+        (
+            "the blocked ledger without its reservation reference",
+            "blocked",
+            "negative_result.json",
+            |value| {
+                value["entries"][0]["evidence_refs"]
+                    .as_array_mut()
+                    .unwrap()
+                    .remove(1);
+            },
+        ),
+    ];
+    for (case, which, name, edit) in edits {
+        let digest = if which == "stale" { stale } else { blocked };
+        let path = file(digest, name);
+        let written = json_at(&path);
+        let mut edited = written.clone();
+        edit(&mut edited);
+        write_json(&path, &edited);
+        record(case, "concise", &format!("{candidates}/{digest}"));
+        write_json(&path, &written);
+    }
+    record("restored", "concise", "knowledge");
+    insta::assert_snapshot!(transcript);
+}

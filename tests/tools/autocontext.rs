@@ -57,8 +57,12 @@ pub const TOOL: Tool = Tool {
             a_store_verifies_the_same_files_whatever_the_current_folder,
         ),
         (
-            "autocontext::a_negative_result_autocontexts_reader_refuses_is_refused",
-            a_negative_result_autocontexts_reader_refuses_is_refused,
+            "autocontext::a_negative_result_autocontexts_reader_or_its_store_refuses_is_refused",
+            a_negative_result_autocontexts_reader_or_its_store_refuses_is_refused,
+        ),
+        (
+            "autocontext::negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reason_fails",
+            negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reason_fails,
         ),
     ],
 };
@@ -874,7 +878,7 @@ fn autocontext_reads_ledger(python: &Program, path: &Path) -> bool {
     }
 }
 
-fn a_negative_result_autocontexts_reader_refuses_is_refused(python: &Program) {
+fn a_negative_result_autocontexts_reader_or_its_store_refuses_is_refused(python: &Program) {
     let temp = tempfile::tempdir().unwrap();
     let knowledge = written_store(python, temp.path());
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
@@ -889,10 +893,14 @@ fn a_negative_result_autocontexts_reader_refuses_is_refused(python: &Program) {
 
     let written = json_at(&path);
     type Change = fn(&mut Value);
-    let cases: [(&str, Change, &str); 3] = [
+    // Each edit: whether autocontext's reader takes it, and the rule numi
+    // names on that file (with negative-result-recomputed beside it where
+    // the edit also leaves the ledger autocontext writes from the store).
+    let cases: [(&str, Change, bool, &str); 7] = [
         (
             "a failure_kind autocontext does not write",
             |value| value["entries"][0]["failure_kind"] = Value::String("regressed".to_owned()),
+            false,
             "schema",
         ),
         (
@@ -901,19 +909,55 @@ fn a_negative_result_autocontexts_reader_refuses_is_refused(python: &Program) {
                 let entry = value["entries"][0].clone();
                 value["entries"].as_array_mut().unwrap().push(entry);
             },
+            false,
             "autocontext/negative-result-entries",
         ),
         (
             "a generation index written as a float",
             |value| value["entries"][0]["generation_index"] = Value::from(1.0),
+            false,
             "autocontext/negative-result-entries",
         ),
+        // The model takes what follows; numi recomputes the ledger
+        // autocontext writes from the store, and refuses it.
+        (
+            "a score delta that is not the comparison's mean effect",
+            |value| value["entries"][0]["score_delta"] = Value::from(-0.3),
+            true,
+            "autocontext/negative-result-recomputed",
+        ),
+        (
+            "an evaluated seed the matched trials do not hold",
+            |value| value["entries"][0]["evaluated_seeds"][0] = Value::from("7"),
+            true,
+            "autocontext/negative-result-recomputed",
+        ),
+        (
+            "a failure-mode summary that does not count the entries",
+            |value| value["failure_mode_summary"][0]["count"] = Value::from(2),
+            true,
+            "autocontext/negative-result-recomputed",
+        ),
+        (
+            "a second entry of its own id",
+            |value| {
+                let mut entry = value["entries"][0].clone();
+                entry["result_id"] = Value::String("context-bundle-retest".to_owned());
+                value["entries"].as_array_mut().unwrap().push(entry);
+            },
+            true,
+            "autocontext/negative-result-recomputed",
+        ),
     ];
-    for (what, change, rule) in cases {
+    for (what, change, autocontext_takes, rule) in cases {
         let mut value = written.clone();
         change(&mut value);
         write_json(&path, &value);
-        assert!(!autocontext_reads_ledger(python, &path), "{what}");
+        assert_eq!(
+            autocontext_reads_ledger(python, &path),
+            autocontext_takes,
+            "{what}"
+        );
         let run = numi(
             temp.path(),
             &["validate", "--format", "concise", "--files", "knowledge"],
@@ -925,21 +969,81 @@ fn a_negative_result_autocontexts_reader_refuses_is_refused(python: &Program) {
             .filter(|line| line.contains("error["))
             .collect();
         assert!(
-            !failing.is_empty()
-                && failing
-                    .iter()
-                    .all(|line| line.contains(&format!("{ledger}:")) && line.contains(rule)),
+            failing.iter().any(|line| line.contains(rule))
+                && failing.iter().all(|line| {
+                    line.contains(&format!("{ledger}:"))
+                        && (line.contains(rule)
+                            || line.contains("autocontext/negative-result-recomputed"))
+                }),
             "{what}: {}",
             run.stdout
         );
     }
-    // Two entries with their own ids: both readers take them.
-    let mut value = written;
-    let mut entry = value["entries"][0].clone();
-    entry["result_id"] = Value::String("context-bundle-retest".to_owned());
-    value["entries"].as_array_mut().unwrap().push(entry);
-    write_json(&path, &value);
-    assert!(autocontext_reads_ledger(python, &path));
+    write_json(&path, &written);
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+/// autocontext ends two confirmed candidates without a promotion
+/// (`tests/autocontext/write_endings.py`): one stale, one blocked by its
+/// campaign's false-promotion gate. Their ledgers verify, each reason
+/// recomputed from the stale marker and from the campaign's reservation;
+/// a reason edited in either is refused by numi on that ledger alone, and
+/// taken by autocontext's reader, which does not recompute it.
+fn negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reason_fails(
+    python: &Program,
+) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = temp.path().join("knowledge");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_endings.py");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(&knowledge)
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let digests: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+
+    for (ending, identity) in [
+        ("stale", "stale-incumbent"),
+        ("blocked", "false-promotion-blocked"),
+    ] {
+        let digest = digests[ending].as_str().unwrap();
+        let ledger = format!("demo/context_bundles/candidates/{digest}/negative_result.json");
+        let path = knowledge.join(&ledger);
+        let written = json_at(&path);
+        assert_eq!(
+            written["entries"][0]["result_id"],
+            format!("context-bundle-{digest}-{identity}").as_str()
+        );
+        let mut edited = written.clone();
+        edited["entries"][0]["reason"] = Value::String("candidate failed its screen".to_owned());
+        write_json(&path, &edited);
+        assert!(autocontext_reads_ledger(python, &path), "{ending}");
+        let run = numi(
+            temp.path(),
+            &["validate", "--format", "concise", "--files", "knowledge"],
+        );
+        let failing: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter(|line| line.contains("error["))
+            .collect();
+        assert!(
+            failing.len() == 1
+                && failing[0].contains(&format!("{ledger}:"))
+                && failing[0].contains("autocontext/negative-result-recomputed")
+                && failing[0].contains("entries[0].reason"),
+            "{ending}: {}",
+            run.stdout
+        );
+        write_json(&path, &written);
+    }
 }

@@ -14,6 +14,7 @@ use super::false_promotion::state_digest;
 use super::manifest;
 use super::matched_trials::pair_key;
 use super::negative_result::allows_negative_result;
+use super::negative_result::recomputed::failure_mode_summary;
 use crate::canonical::sha256_hex;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::{Mode, validate_at};
@@ -547,27 +548,54 @@ fn the_causal_attribution_parity_fixture_is_one_pure_addition() {
     );
 }
 
-fn ledger(store: &Store, candidate: &str) -> Value {
+/// The reason of the comparison the negative-result tests end with.
+const SCREEN_FAILED: &str = "candidate failed the cheap matched screen";
+
+/// A record's comparison, as `ComparisonResult.to_dict()` writes it.
+fn ended_comparison(decision: &str, reason: &str, mean_effect: Value) -> Value {
+    json!({"decision": decision, "reason": reason, "screen_pairs": 1, "confirmation_pairs": 0,
+           "heldout_pairs": 0, "mean_effect": mean_effect, "confidence_low": null,
+           "confidence_high": null})
+}
+
+/// The candidate's record, `lifecycle`, holding `comparison`.
+fn ended_record(store: &Store, candidate: &str, lifecycle: &str, comparison: Value) -> Value {
+    let mut record = store.record(candidate, lifecycle, None);
+    record["comparison"] = comparison;
+    record
+}
+
+/// The ledger `_persist_negative_result` writes for a candidate of the test
+/// store (trials with seeds 0 and 1, cohort "c", created "now") whose
+/// evaluation ended as `identity` says, with `failure_kind` and `reason`.
+fn ledger_ending(
+    store: &Store,
+    candidate: &str,
+    identity: &str,
+    failure_kind: &str,
+    reason: &str,
+) -> Value {
     let trials = fs::read_to_string(store.candidate_file(candidate, "matched_trials.json"))
         .map(|text| serde_json::from_str::<Value>(&text).unwrap())
         .unwrap();
     let plan_digest = plan(store, candidate)["plan_digest"].clone();
     let folder = format!("demo/context_bundles/candidates/{candidate}");
+    let result_id = format!("context-bundle-{candidate}-{identity}");
     json!({
         "schema_version": 2,
         "run_id": format!("context-bundle:{candidate}"),
         "generated_at": "now",
         "entries": [{
-            "result_id": "r1",
+            "result_id": result_id,
             "branch_id": candidate,
             "hypothesis_node_id": null,
             "occurred_at": "now",
-            "failure_kind": "score_regression",
+            "failure_kind": failure_kind,
             "disposition": "caution",
-            "reason": "candidate failed the cheap matched screen",
+            "reason": reason,
             "score_delta": -0.4,
-            "evaluated_seeds": ["0"],
-            "evaluated_probes": ["fixture-0"],
+            "evaluated_seeds": ["0", "1"],
+            "evaluated_probes": ["f0", "f1"],
             "branch_lineage": [],
             "generation_index": null,
             "applicability_scope": "exact_bundle",
@@ -582,15 +610,53 @@ fn ledger(store: &Store, candidate: &str) -> Value {
                         "component_dependencies": [], "environment_fingerprint": null},
             "evidence_refs": [
                 {"uri": format!("{folder}/matched_trials.json#sha256={}",
-                                sha256_hex(&trials).unwrap()), "summary": "pairs"},
+                                sha256_hex(&trials).unwrap()),
+                 "summary": format!("Persisted matched candidate/incumbent evaluation pairs; \
+                                     confirmation_policy_sha256={}.",
+                                    trials["confirmation_policy_digest"].as_str().unwrap())},
                 {"uri": format!("{folder}/evaluator_plan.json#sha256={}",
-                                plan_digest.as_str().unwrap()), "summary": "plan"},
-                {"uri": "campaigns/c.json#sha256=abc", "summary": "elsewhere"},
+                                plan_digest.as_str().unwrap()),
+                 "summary": "Immutable score, validity, routing, executor, and fixture plan."},
             ],
         }],
-        "failure_mode_summary": [{"failure_kind": "score_regression", "disposition": "caution",
-                                  "count": 1, "result_ids": ["r1"]}],
+        "failure_mode_summary": [{"failure_kind": failure_kind, "disposition": "caution",
+                                  "count": 1, "result_ids": [result_id]}],
     })
+}
+
+/// The ledger of a candidate whose screen failed.
+fn ledger(store: &Store, candidate: &str) -> Value {
+    ledger_ending(
+        store,
+        candidate,
+        "rejected",
+        "score_regression",
+        SCREEN_FAILED,
+    )
+}
+
+/// The test store with the added candidate's trials and plan, and its
+/// record rejected on `SCREEN_FAILED` with a mean effect of -0.4.
+fn screened_out(store: &Store) -> PathBuf {
+    let candidate = &store.added;
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &store.trials(),
+    );
+    write(
+        &store.candidate_file(candidate, "evaluator_plan.json"),
+        &plan(store, candidate),
+    );
+    write(
+        &store.candidate_file(candidate, "record.json"),
+        &ended_record(
+            store,
+            candidate,
+            "rejected",
+            ended_comparison("rejected", SCREEN_FAILED, json!(-0.4)),
+        ),
+    );
+    store.candidate_file(candidate, "negative_result.json")
 }
 
 /// The ledger is read whole as autocontext's strict model reads it: every
@@ -599,43 +665,34 @@ fn ledger(store: &Store, candidate: &str) -> Value {
 #[test]
 fn a_negative_result_is_read_as_autocontexts_model_reads_it() {
     let store = Store::new();
-    let candidate = &store.added;
-    write(
-        &store.candidate_file(candidate, "matched_trials.json"),
-        &store.trials(),
-    );
-    write(
-        &store.candidate_file(candidate, "evaluator_plan.json"),
-        &plan(&store, candidate),
-    );
-    write(
-        &store.candidate_file(candidate, "record.json"),
-        &store.record(candidate, "rejected", Some("rejected")),
-    );
-    let path = store.candidate_file(candidate, "negative_result.json");
-    let artifact = ledger(&store, candidate);
+    let path = screened_out(&store);
+    let artifact = ledger(&store, &store.added);
     write(&path, &artifact);
     assert_eq!(rules_at(&path), Vec::<&str>::new());
-    // What autocontext writes in optional fields, and a score delta written
-    // as an integer (its strict float takes one), verify too.
+    // The model takes what its optional fields may hold; the ledger
+    // autocontext writes for a candidate holds none of it, which the
+    // recomputation says. An omitted generation_index is the model's None.
+    let recomputed = ["autocontext/negative-result-recomputed"];
     for change in [
         (|value: &mut Value| value["entries"][0]["generation_index"] = json!(3)) as fn(&mut Value),
-        |value| value["entries"][0]["score_delta"] = json!(-1),
         |value| value["entries"][0]["retest_outcome"] = json!("not_reproduced"),
         |value| {
             value["entries"][0]["branch_lineage"] = json!([
                 {"parent_branch_id": "a", "child_branch_id": "b", "event_id": null}
             ])
         },
-        |value| {
+    ] {
+        assert_eq!(rules_after(&path, &artifact, change), recomputed);
+    }
+    assert_eq!(
+        rules_after(&path, &artifact, |value| {
             value["entries"][0]
                 .as_object_mut()
                 .unwrap()
                 .remove("generation_index");
-        },
-    ] {
-        assert_eq!(rules_after(&path, &artifact, change), Vec::<&str>::new());
-    }
+        }),
+        Vec::<&str>::new()
+    );
 
     let schema_refuses = |change: fn(&mut Value)| {
         let found = rules_after(&path, &artifact, change);
@@ -663,57 +720,67 @@ fn a_negative_result_is_read_as_autocontexts_model_reads_it() {
     });
     schema_refuses(|value| value["generated_at"] = Value::Null);
 
-    let entries = ["autocontext/negative-result-entries"];
+    // An entry listed twice is refused by the model; autocontext writes one
+    // entry for a candidate, so a second one of its own id, which the model
+    // takes, is refused by the recomputation (with the summary that no
+    // longer counts the entries).
+    let entries = "autocontext/negative-result-entries";
+    let recomputed = "autocontext/negative-result-recomputed";
     assert_eq!(
         rules_after(&path, &artifact, |value| {
             let entry = value["entries"][0].clone();
             value["entries"].as_array_mut().unwrap().push(entry);
         }),
-        entries
+        [entries, recomputed, recomputed]
     );
-    // Two entries with their own ids verify.
     assert_eq!(
         rules_after(&path, &artifact, |value| {
             let mut entry = value["entries"][0].clone();
             entry["result_id"] = json!("r2");
             value["entries"].as_array_mut().unwrap().push(entry);
         }),
-        Vec::<&str>::new()
+        [recomputed, recomputed]
     );
-    for field in ["generation_index", "count"] {
-        let mut changed = artifact.clone();
-        match field {
-            "count" => changed["failure_mode_summary"][0]["count"] = json!(1.0),
-            _ => changed["entries"][0]["generation_index"] = json!(1.0),
-        }
-        write(&path, &changed);
-        assert_eq!(rules_at(&path), entries, "{field}");
-    }
+    // A count written 1.0 is the model's refusal alone: Python's == takes
+    // it for the 1 the entries give.
+    assert_eq!(
+        rules_after(&path, &artifact, |value| value["failure_mode_summary"][0]
+            ["count"] = json!(1.0)),
+        [entries]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &artifact,
+            |value| value["entries"][0]["generation_index"] = json!(1.0)
+        ),
+        [entries, recomputed]
+    );
 }
 
 #[test]
 fn a_negative_result_stands_beside_a_rejected_or_inconclusive_candidate_only() {
     let store = Store::new();
     let candidate = &store.added;
-    write(
-        &store.candidate_file(candidate, "matched_trials.json"),
-        &store.trials(),
-    );
-    write(
-        &store.candidate_file(candidate, "evaluator_plan.json"),
-        &plan(&store, candidate),
-    );
+    let path = screened_out(&store);
     let record = store.candidate_file(candidate, "record.json");
-    let path = store.candidate_file(candidate, "negative_result.json");
     let artifact = ledger(&store, candidate);
-    write(&path, &artifact);
-    for (lifecycle, decision) in [
-        ("rejected", Some("rejected")),
-        ("screened", Some("inconclusive")),
+    for (lifecycle, decision, kind) in [
+        ("rejected", "rejected", "score_regression"),
+        ("screened", "inconclusive", "verification_failed"),
     ] {
-        write(&record, &store.record(candidate, lifecycle, decision));
+        let comparison = ended_comparison(decision, SCREEN_FAILED, json!(-0.4));
+        write(
+            &record,
+            &ended_record(&store, candidate, lifecycle, comparison),
+        );
+        write(
+            &path,
+            &ledger_ending(&store, candidate, decision, kind, SCREEN_FAILED),
+        );
         assert_eq!(rules_at(&path), Vec::<&str>::new(), "{lifecycle}");
     }
+    write(&path, &artifact);
     for (lifecycle, decision) in [("confirmed", Some("confirmed")), ("proposed", None)] {
         write(&record, &store.record(candidate, lifecycle, decision));
         assert_eq!(
@@ -727,10 +794,7 @@ fn a_negative_result_stands_beside_a_rejected_or_inconclusive_candidate_only() {
         &json!({"lifecycle": "screened", "comparison": {"decision": "needs_heldout"}})
     ));
 
-    write(
-        &record,
-        &store.record(candidate, "rejected", Some("rejected")),
-    );
+    screened_out(&store);
     assert_eq!(
         rules_after(&path, &artifact, |value| value["run_id"] =
             json!("context-bundle:x")),
@@ -768,14 +832,438 @@ fn a_negative_result_stands_beside_a_rejected_or_inconclusive_candidate_only() {
         ),
         ["autocontext/negative-result-binding"]
     );
-    // Changed evidence no longer has the digest the ledger names.
+    // Changed evidence no longer has the digest the ledger names, nor the
+    // seeds and probes it lists.
     let mut trials = store.trials();
     trials["trials"].as_array_mut().unwrap().pop();
     write(
         &store.candidate_file(candidate, "matched_trials.json"),
         &trials,
     );
-    assert_eq!(rules_at(&path), ["autocontext/negative-result-binding"]);
+    assert_eq!(
+        rules_at(&path),
+        [
+            "autocontext/negative-result-binding",
+            "autocontext/negative-result-recomputed",
+            "autocontext/negative-result-recomputed"
+        ]
+    );
+}
+
+/// The messages of the recomputation's findings on `path` after `change`.
+fn recomputed_after(path: &Path, value: &Value, change: impl FnOnce(&mut Value)) -> Vec<String> {
+    diagnostics_after(path, value, change)
+        .into_iter()
+        .map(|(rule, message)| {
+            assert_eq!(rule, "autocontext/negative-result-recomputed", "{message}");
+            message
+        })
+        .collect()
+}
+
+/// Every field autocontext derives is recomputed from the store, and a
+/// disagreement names the field, the value written and the recomputed one.
+#[test]
+fn a_negative_result_is_the_ledger_autocontext_writes_from_the_store() {
+    let store = Store::new();
+    let candidate = &store.added;
+    let path = screened_out(&store);
+    let record = store.candidate_file(candidate, "record.json");
+    let artifact = ledger(&store, candidate);
+    write(&path, &artifact);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    for (change, message) in [
+        (
+            (|value: &mut Value| value["entries"][0]["score_delta"] = json!(-0.3))
+                as fn(&mut Value),
+            "entries[0].score_delta is -0.3, but -0.4 is given by the record's comparison \
+             (mean_effect to six decimals)",
+        ),
+        (
+            |value| value["entries"][0]["evaluated_seeds"] = json!(["1", "0"]),
+            "entries[0].evaluated_seeds[0] is \"1\", but \"0\" is given by matched_trials.json's \
+             trials, in their order",
+        ),
+        (
+            |value| value["entries"][0]["evaluated_probes"] = json!(["f0"]),
+            "entries[0].evaluated_probes holds 1 items, but 2 are given by matched_trials.json's \
+             trials, in their order",
+        ),
+        (
+            |value| value["entries"][0]["reason"] = json!("worse"),
+            "entries[0].reason is \"worse\", but \"candidate failed the cheap matched screen\" is \
+             given by the record's comparison",
+        ),
+        (
+            |value| value["entries"][0]["context"]["trial_cohort"] = json!("d"),
+            "entries[0].context.trial_cohort is \"d\", but \"c\" is given by evaluator_plan.json's \
+             cohort",
+        ),
+        (
+            |value| value["generated_at"] = json!("later"),
+            "generated_at is \"later\", but \"now\" is given by the record's created_at",
+        ),
+        (
+            |value| value["entries"][0]["occurred_at"] = json!("later"),
+            "entries[0].occurred_at is \"later\", but \"now\" is given by the record's created_at",
+        ),
+        (
+            |value| {
+                value["entries"][0]["disposition"] = json!("hard_ban");
+                value["failure_mode_summary"][0]["disposition"] = json!("hard_ban");
+            },
+            "entries[0].disposition is \"hard_ban\", but \"caution\" is given by \
+             _persist_negative_result",
+        ),
+        (
+            |value| value["failure_mode_summary"][0]["count"] = json!(2),
+            "failure_mode_summary[0].count is 2, but 1 is given by the entries, as \
+             _failure_mode_summary groups them",
+        ),
+        (
+            |value| value["entries"][0]["evidence_refs"][1]["summary"] = json!("The plan."),
+            "entries[0].evidence_refs[1].summary is \"The plan.\", but \"Immutable score, \
+             validity, routing, executor, and fixture plan.… is given by _persist_negative_result",
+        ),
+        (
+            |value| {
+                let summary = value["entries"][0]["evidence_refs"][0]["summary"]
+                    .as_str()
+                    .unwrap()
+                    .replace(&sha256_hex(&policy()).unwrap(), &"0".repeat(64));
+                value["entries"][0]["evidence_refs"][0]["summary"] = json!(summary);
+            },
+            "entries[0].evidence_refs[0].summary is \"…n_policy_sha256=000000000000….\", but \
+             \"…n_policy_sha256=ef91931d655b….\" is given by the policy digest of \
+             matched_trials.json",
+        ),
+        (
+            |value| {
+                let reference = json!({"uri": "/a.json#sha256=1", "summary": "s"});
+                value["entries"][0]["evidence_refs"]
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(1, reference);
+            },
+            "entries[0].evidence_refs holds 3 references, but autocontext references the matched \
+             trials and the evaluator plan",
+        ),
+    ] {
+        assert_eq!(recomputed_after(&path, &artifact, change), [message]);
+    }
+    // The result id and failure kind follow the decision.
+    let found = recomputed_after(&path, &artifact, |value| {
+        value["entries"][0]["failure_kind"] = json!("verification_failed");
+        value["failure_mode_summary"][0]["failure_kind"] = json!("verification_failed");
+        value["entries"][0]["result_id"] = json!("r1");
+        value["failure_mode_summary"][0]["result_ids"] = json!(["r1"]);
+    });
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        found[0],
+        format!(
+            "entries[0].result_id is \"r1\", but \"context-bundle-{}…-rejected\" is given by the \
+             record's rejected comparison",
+            &candidate[..12]
+        )
+    );
+    assert!(found[1].starts_with("entries[0].failure_kind is \"verification_failed\", but"));
+
+    // The score delta is the mean effect to six decimals (ties away from
+    // zero), compared as Python compares numbers; a null mean stays null.
+    let rejected_with = |reason: &str, mean_effect: Value| {
+        let comparison = ended_comparison("rejected", reason, mean_effect);
+        write(
+            &record,
+            &ended_record(&store, candidate, "rejected", comparison),
+        );
+    };
+    for (mean, written) in [
+        (json!(-0.40000049999), json!(-0.4)),
+        (json!(-0.0000005), json!(-0.000001)),
+        (json!(-1.0), json!(-1)),
+        (Value::Null, Value::Null),
+    ] {
+        rejected_with(SCREEN_FAILED, mean.clone());
+        let mut changed = artifact.clone();
+        changed["entries"][0]["score_delta"] = written;
+        write(&path, &changed);
+        assert_eq!(rules_at(&path), Vec::<&str>::new(), "{mean}");
+    }
+    rejected_with(SCREEN_FAILED, json!(-0.4000005));
+    write(&path, &artifact);
+    assert_eq!(
+        recomputed_after(&path, &artifact, |_| {}),
+        [
+            "entries[0].score_delta is -0.4, but -0.400001 is given by the record's comparison \
+          (mean_effect to six decimals)"
+        ]
+    );
+
+    // A rejection that names validity is a verification failure.
+    let invalid = "candidate validity failed";
+    rejected_with(invalid, json!(-0.4));
+    let verification = ledger_ending(
+        &store,
+        candidate,
+        "rejected",
+        "verification_failed",
+        invalid,
+    );
+    write(&path, &verification);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    let score = ledger_ending(&store, candidate, "rejected", "score_regression", invalid);
+    write(&path, &score);
+    assert_eq!(rules_at(&path), ["autocontext/negative-result-recomputed",]);
+
+    // A rejected record without a comparison was never evaluated:
+    // autocontext writes no ledger for it.
+    write(&record, &store.record(candidate, "rejected", None));
+    write(&path, &artifact);
+    assert_eq!(
+        recomputed_after(&path, &artifact, |_| {}),
+        [
+            "the candidate's record.json holds no comparison, and autocontext writes a negative \
+          result only from the comparison that ended an evaluation"
+        ]
+    );
+}
+
+/// A confirmed candidate's ledger: stale, with its marker's reason;
+/// otherwise blocked by its false-promotion gate, with the reason of its
+/// reservation in the store's campaign, else the record's rationale.
+#[test]
+fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
+    let store = Store::new();
+    let candidate = &store.added;
+    let path = screened_out(&store);
+    let passed = "matched confirmation and held-out lanes passed";
+    let mut record = ended_record(
+        &store,
+        candidate,
+        "rejected",
+        ended_comparison("confirmed", passed, json!(-0.4)),
+    );
+    let record_path = store.candidate_file(candidate, "record.json");
+    write(&record_path, &record);
+
+    let stale = format!(
+        "confirmed candidate incumbent {} is stale; active bundle is {}",
+        store.base, store.changed
+    );
+    let marker = store.candidate_file(candidate, "stale_terminalization.json");
+    write(
+        &marker,
+        &json!({"schema_version": 1, "observed_active_digest": store.changed, "reason": "said"}),
+    );
+    let artifact = ledger_ending(
+        &store,
+        candidate,
+        "stale-incumbent",
+        "verification_failed",
+        &stale,
+    );
+    write(&path, &artifact);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    let found = recomputed_after(&path, &artifact, |value| {
+        value["entries"][0]["reason"] = json!(passed);
+    });
+    assert_eq!(
+        found,
+        [format!(
+            "entries[0].reason is \"{passed}\", but \"confirmed candidate incumbent {}… is \
+             stale; active bu… is given by the bundle's parent and the active bundle the stale \
+             marker saw",
+            &store.base[..12]
+        )]
+    );
+    // A stale candidate's campaign, if it had one, is not in the store: its
+    // reservation may be referenced or not.
+    let mut referenced = artifact.clone();
+    with_reservation(
+        &mut referenced,
+        json!({"uri": "/a.json#sha256=1", "summary": "s"}),
+    );
+    write(&path, &referenced);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // A campaign of the store holds the stale candidate: it rejected its
+    // reservation, which the ledger must reference.
+    let campaign = store.root.join("promotion-risk/run-1/false-promotion.json");
+    write(
+        &campaign,
+        &json!({"reservations": [{"candidate_digest": candidate, "status": "rejected",
+                                  "reason": stale, "allocated_alpha": 0.5,
+                                  "evidence_digest": "e1"}]}),
+    );
+    write(&path, &artifact);
+    assert_eq!(
+        recomputed_after(&path, &artifact, |_| {}),
+        [
+            "entries[0].evidence_refs holds 2 references, but autocontext references the matched \
+          trials, the campaign's reservation and the evaluator plan"
+        ]
+    );
+    fs::remove_file(&campaign).unwrap();
+    // Without its marker, a confirmed candidate was blocked, and its ledger
+    // references its campaign's reservation.
+    fs::remove_file(&marker).unwrap();
+    let found = recomputed_after(&path, &artifact, |_| {});
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        found[0],
+        "entries[0].evidence_refs holds 2 references, but autocontext references the matched \
+         trials, the campaign's reservation and the evaluator plan"
+    );
+    assert!(
+        found[1].contains("-false-promotion-blocked\" is given by"),
+        "{found:?}"
+    );
+
+    // Blocked: the reason is the reservation's, in the campaign that holds
+    // the candidate, and the reference names its sealed artifact and
+    // summarises the reservation.
+    let gate = "campaign-adjusted block confidence interval does not clear the minimum effect";
+    let state = store.root.join("promotion-risk/run-1/false-promotion.json");
+    let other = store
+        .root
+        .join("promotion-risk/another/false-promotion.json");
+    write(
+        &other,
+        &json!({"reservations": [{"candidate_digest": store.changed, "reason": "other"}]}),
+    );
+    let reservation = json!({"candidate_digest": candidate, "status": "blocked", "reason": gate,
+                             "allocated_alpha": 0.000_012_5, "evidence_digest": "e1"});
+    write(&state, &json!({"reservations": [reservation]}));
+    let place = format!("promotion-risk/run-1/reservation-artifacts/{candidate}.json");
+    write(&store.root.join(&place), &json!({"artifact_digest": "a1"}));
+    let reference = |reservation: &Value| {
+        json!({
+            "uri": format!("/elsewhere/knowledge/demo/context_bundles/{place}#sha256=a1"),
+            "summary": format!(
+                "Campaign reservation status={}; reservation_sha256={}; \
+                 allocated_alpha=1.25e-05; trial_evidence_sha256=e1.",
+                reservation["status"].as_str().unwrap_or("None"),
+                sha256_hex(reservation).unwrap()
+            ),
+        })
+    };
+    let mut artifact = ledger_ending(
+        &store,
+        candidate,
+        "false-promotion-blocked",
+        "verification_failed",
+        gate,
+    );
+    with_reservation(&mut artifact, reference(&reservation));
+    write(&path, &artifact);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    let found = recomputed_after(&path, &artifact, |value| {
+        value["entries"][0]["reason"] = json!("gate closed");
+        value["entries"][0]["evidence_refs"][1]["uri"] = json!(format!(
+            "/elsewhere/promotion-risk/run-2/{candidate}.json#sha256=a1"
+        ));
+        let summary = value["entries"][0]["evidence_refs"][1]["summary"]
+            .as_str()
+            .unwrap()
+            .replace("1.25e-05", "0.0000125");
+        value["entries"][0]["evidence_refs"][1]["summary"] = json!(summary);
+    });
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(
+        found[0].starts_with("entries[0].evidence_refs[1].uri is ")
+            && found[0].ends_with(
+                "is given by the reservation artifact of the campaign in promotion-risk/run-1"
+            ),
+        "{found:?}"
+    );
+    assert!(
+        found[1]
+            .starts_with("entries[0].evidence_refs[1].summary is \"…allocated_alpha=0.0000125;"),
+        "{found:?}"
+    );
+    assert!(
+        found[2].ends_with(
+            "is given by the candidate's reservation in promotion-risk/run-1/false-promotion.json"
+        ),
+        "{found:?}"
+    );
+    // A decided reservation without a reason is handed on as a persisted
+    // decision.
+    let mut reasonless = reservation.clone();
+    reasonless["reason"] = Value::Null;
+    write(&state, &json!({"reservations": [reasonless]}));
+    let mut persisted = ledger_ending(
+        &store,
+        candidate,
+        "false-promotion-blocked",
+        "verification_failed",
+        "persisted false-promotion decision",
+    );
+    with_reservation(&mut persisted, reference(&reasonless));
+    write(&path, &persisted);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // A campaign kept outside the store: the record's rationale, written
+    // from the same gate result, gives the reason; the reference is not
+    // compared.
+    fs::remove_file(&state).unwrap();
+    let mut artifact = ledger_ending(
+        &store,
+        candidate,
+        "false-promotion-blocked",
+        "verification_failed",
+        gate,
+    );
+    with_reservation(
+        &mut artifact,
+        json!({"uri": "/a.json#sha256=1", "summary": "s"}),
+    );
+    write(&path, &artifact);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    record["rationale"] = json!(format!(
+        "false-promotion gate blocked: {gate}; reservation_sha256=ab; evidence_sha256=cd"
+    ));
+    write(&record_path, &record);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    record["rationale"] =
+        json!("false-promotion gate blocked: too few blocks; reservation_sha256=ab");
+    write(&record_path, &record);
+    assert_eq!(rules_at(&path), ["autocontext/negative-result-recomputed"]);
+}
+
+/// `reference` put between the matched trials' and the plan's, where
+/// autocontext lists a campaign's reservation.
+fn with_reservation(ledger: &mut Value, reference: Value) {
+    ledger["entries"][0]["evidence_refs"]
+        .as_array_mut()
+        .unwrap()
+        .insert(1, reference);
+}
+
+/// `_failure_mode_summary`: groups sorted by kind then disposition, ids in
+/// entry order.
+#[test]
+fn the_failure_mode_summary_groups_the_entries_in_autocontexts_order() {
+    let entry = |kind: &str, disposition: &str, id: &str| json!({"failure_kind": kind, "disposition": disposition, "result_id": id});
+    let entries = [
+        entry("verification_failed", "caution", "a"),
+        entry("score_regression", "noise", "b"),
+        entry("score_regression", "caution", "c"),
+        entry("verification_failed", "caution", "d"),
+    ];
+    assert_eq!(
+        failure_mode_summary(&entries),
+        Some(json!([
+            {"failure_kind": "score_regression", "disposition": "caution", "count": 1,
+             "result_ids": ["c"]},
+            {"failure_kind": "score_regression", "disposition": "noise", "count": 1,
+             "result_ids": ["b"]},
+            {"failure_kind": "verification_failed", "disposition": "caution", "count": 2,
+             "result_ids": ["a", "d"]},
+        ]))
+    );
+    assert_eq!(failure_mode_summary(&[]), Some(json!([])));
+    assert_eq!(failure_mode_summary(&[json!({"failure_kind": "x"})]), None);
 }
 
 fn promotion_record(store: &Store) -> Value {

@@ -5,7 +5,7 @@
 //! exactly one pure addition; every digest in it is recomputed here.
 
 mod catalogue;
-mod recomputed;
+pub(super) mod recomputed;
 
 use serde_json::Value;
 

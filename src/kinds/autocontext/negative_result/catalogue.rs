@@ -7,6 +7,7 @@ pub const RULES: &[RuleDoc] = &[
     NEGATIVE_RESULT_ENTRIES,
     NEGATIVE_RESULT_LIFECYCLE,
     NEGATIVE_RESULT_BINDING,
+    NEGATIVE_RESULT_RECOMPUTED,
 ];
 
 pub const NEGATIVE_RESULT_ENTRIES: RuleDoc = RuleDoc {
@@ -47,6 +48,24 @@ candidate's matched_trials.json and evaluator_plan.json carry their digests.",
 the evidence it references by digest; a ledger of another candidate, or whose references no longer \
 verify, warns against a bundle on evidence it does not hold.\n\nRestore the ledger autocontext \
 wrote, or the evidence it references.",
+    failing: "",
+    passing: "",
+};
+
+pub const NEGATIVE_RESULT_RECOMPUTED: RuleDoc = RuleDoc {
+    id: "autocontext/negative-result-recomputed",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "A candidate's negative result is the ledger autocontext writes from the store: its \
+one entry's result_id, failure_kind, reason, score_delta, evaluated seeds and probes, cohort, \
+times and evidence references recomputed from the record's comparison, the matched trials, the \
+evaluator plan and what ended the evaluation (a stale marker, a campaign's reservation), and its \
+failure_mode_summary from its entries.",
+    explanation: "autocontext writes one immutable ledger for a candidate whose evaluation ended \
+without a promotion, every field derived from evidence the store keeps: a lesson whose reason, \
+score delta or evaluated seeds no longer restate that evidence warns future runs against a \
+bundle for what did not happen.\n\nRestore the ledger autocontext wrote, or the evidence it was \
+written from.",
     failing: "",
     passing: "",
 };

@@ -3,10 +3,12 @@
 //! a promotion. It is read whole as autocontext's strict model reads it
 //! (the schema, then unique result ids and integers without a fraction); in
 //! a store it is allowed only beside a rejected or inconclusive candidate,
-//! and its evidence references name this candidate's matched trials and
-//! evaluator plan by digests that verify.
+//! its evidence references name this candidate's matched trials and
+//! evaluator plan by digests that verify, and every field autocontext
+//! derives is recomputed from the store (`recomputed.rs`).
 
 mod catalogue;
+pub(super) mod recomputed;
 
 use serde_json::Value;
 
@@ -17,6 +19,7 @@ use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
 pub const KIND: Kind = Kind {
@@ -39,6 +42,7 @@ const EVIDENCE_FILES: [&str; 2] = ["matched_trials.json", "evaluator_plan.json"]
 
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let mut found = entry_checks(subject.value);
+    found.extend(recomputed::summary_check(subject.value));
     match candidate_of(&subject.location) {
         None => {}
         Some(Err(problem)) => found.push(fails(
@@ -47,8 +51,14 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             "/run_id",
         )),
         Some(Ok(candidate)) => {
-            found.extend(lifecycle_check(subject, &candidate));
+            let record = candidate.file(&subject.location, "record.json");
+            found.extend(lifecycle_check(&record));
             found.extend(binding_checks(subject, &candidate));
+            // A ledger the record does not allow is said once, not
+            // compared with a comparison that could not have written it.
+            if let Some(record) = record.ok().filter(|record| allows_negative_result(record)) {
+                found.extend(recomputed::recomputed_checks(subject, &candidate, &record));
+            }
         }
     }
     found
@@ -124,15 +134,15 @@ pub fn allows_negative_result(record: &Value) -> bool {
             == Some("inconclusive")
 }
 
-fn lifecycle_check(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnostic> {
-    match candidate.file(&subject.location, "record.json") {
-        Ok(record) if allows_negative_result(&record) => Vec::new(),
+fn lifecycle_check(record: &Result<Kept, String>) -> Vec<Diagnostic> {
+    match record {
+        Ok(record) if allows_negative_result(record) => Vec::new(),
         Ok(record) => vec![fails(
             &catalogue::NEGATIVE_RESULT_LIFECYCLE,
             format!(
                 "the candidate's record.json says {}, with no inconclusive comparison: a negative \
                  result stands only beside a rejected or inconclusive candidate",
-                quote(&shorten(text(&record, "lifecycle").unwrap_or_default()))
+                quote(&shorten(text(record, "lifecycle").unwrap_or_default()))
             ),
             "/entries",
         )],

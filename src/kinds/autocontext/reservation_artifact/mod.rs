@@ -278,7 +278,7 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
 /// Whether two values are equal as autocontext compares them (Python's
 /// `==` on what `json.loads` read): as their canonical JSON, where `1` and
 /// `1.0` are one number; values that have none are compared as written.
-fn same_json(left: &Value, right: &Value) -> bool {
+pub(super) fn same_json(left: &Value, right: &Value) -> bool {
     match (canonical::to_string(left), canonical::to_string(right)) {
         (Ok(left), Ok(right)) => left == right,
         _ => left == right,
@@ -306,7 +306,7 @@ fn differing_fields(ours: &Value, theirs: &Value) -> Vec<String> {
 
 /// The entry of the state's list `field` whose `candidate_digest` is
 /// `candidate`.
-fn held_for<'s>(state: &'s Value, field: &str, candidate: &str) -> Option<&'s Value> {
+pub(super) fn held_for<'s>(state: &'s Value, field: &str, candidate: &str) -> Option<&'s Value> {
     state
         .get(field)
         .and_then(Value::as_array)?

@@ -1,0 +1,799 @@
+//! The ledger autocontext's `_persist_negative_result` writes for a
+//! candidate (`context_bundles/promotion.py`, through
+//! `build_negative_result_ledger`), recomputed from what the store holds:
+//! the record's comparison, the matched trials in their stored order, the
+//! evaluator plan's cohort and the evidence it references, and what ended
+//! the evaluation (the comparison's decision; a confirmed candidate's stale
+//! marker, or the reservation its campaign's false-promotion gate blocked).
+//! The failure-mode summary is `_failure_mode_summary` of the entries as
+//! written.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::catalogue;
+use crate::canonical;
+use crate::diagnostic::Diagnostic;
+use crate::kinds::Subject;
+use crate::kinds::autocontext::causal_attribution::recomputed::round_six;
+use crate::kinds::autocontext::comparison::evidence_parts;
+use crate::kinds::autocontext::evidence::Candidate;
+use crate::kinds::autocontext::reservation_artifact::{held_for, same_json};
+use crate::kinds::autocontext::{fails, load_neighbour, text};
+use crate::location::Entry;
+use crate::text::shorten;
+
+/// The reason `build_negative_result_ledger` writes when it is given none.
+const DEFAULT_REASON: &str = "Negative branch result recorded.";
+
+/// The reason `authorize_promotion` hands on for a decided reservation
+/// that holds none.
+const PERSISTED_DECISION: &str = "persisted false-promotion decision";
+
+/// What the rationale of a candidate blocked by its false-promotion gate
+/// starts with (`_complete_promotion`), before `; reservation_sha256=`.
+const BLOCKED_RATIONALE: &str = "false-promotion gate blocked: ";
+
+/// The summary of the reference to the matched trials, before the policy
+/// digest and a full stop.
+const TRIALS_SUMMARY: &str =
+    "Persisted matched candidate/incumbent evaluation pairs; confirmation_policy_sha256=";
+
+/// The summary of the reference to the evaluator plan.
+const PLAN_SUMMARY: &str = "Immutable score, validity, routing, executor, and fixture plan.";
+
+/// What ended a candidate's evaluation, as `_persist_negative_result`
+/// tells the cases apart.
+enum Ending {
+    /// `_terminal_result`: the comparison came out rejected or inconclusive.
+    Decided,
+    /// `terminalize_stale_candidate`: a confirmed candidate whose incumbent
+    /// is no longer active, with the reason rebuilt from its marker, and its
+    /// reservation when a campaign of the store holds one.
+    Stale(Option<String>, Option<Held>),
+    /// `_complete_promotion`: a confirmed candidate the campaign's
+    /// false-promotion gate did not authorize, with the reason and where it
+    /// was read, when the store holds it, and its reservation.
+    Blocked(Option<(String, String)>, Option<Held>),
+}
+
+/// The candidate's reservation in a campaign of the store.
+struct Held {
+    /// The campaign's folder in `promotion-risk/`.
+    folder: String,
+    reservation: Value,
+}
+
+impl Ending {
+    /// `decision_identity`, the last words of the result id.
+    fn identity<'a>(&self, decision: &'a str) -> &'a str {
+        match self {
+            Ending::Decided => decision,
+            Ending::Stale(..) => "stale-incumbent",
+            Ending::Blocked(..) => "false-promotion-blocked",
+        }
+    }
+
+    /// Whether `_persist_negative_result` references a campaign
+    /// reservation: always for a blocked candidate, for a stale one when
+    /// its campaign rejected its reservation. `None` for a stale candidate
+    /// no campaign of the store holds: whether it had one is not known.
+    fn references_reservation(&self) -> Option<bool> {
+        match self {
+            Ending::Decided => Some(false),
+            Ending::Stale(_, held) => held.as_ref().map(|_| true),
+            Ending::Blocked(..) => Some(true),
+        }
+    }
+
+    /// The candidate's reservation in a campaign of the store.
+    fn held(&self) -> Option<&Held> {
+        match self {
+            Ending::Decided => None,
+            Ending::Stale(_, held) | Ending::Blocked(_, held) => held.as_ref(),
+        }
+    }
+}
+
+/// One field autocontext derives: where it is in the ledger, its value,
+/// and what it is derived from.
+struct Expected {
+    pointer: String,
+    value: Value,
+    whence: String,
+}
+
+pub(super) fn recomputed_checks(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    record: &Value,
+) -> Vec<Diagnostic> {
+    let rule = &catalogue::NEGATIVE_RESULT_RECOMPUTED;
+    let Some(comparison) = record.get("comparison").filter(|value| value.is_object()) else {
+        return vec![fails(
+            rule,
+            "the candidate's record.json holds no comparison, and autocontext writes a negative \
+             result only from the comparison that ended an evaluation"
+                .to_owned(),
+            "/entries",
+        )];
+    };
+    let mut found = Vec::new();
+    let entries = super::entries(subject.value);
+    if entries.len() != 1 {
+        found.push(fails(
+            rule,
+            format!(
+                "the ledger holds {} entries, but autocontext writes one for a candidate, once",
+                entries.len()
+            ),
+            "/entries",
+        ));
+    }
+    let ending = match ending(subject, candidate, record, comparison) {
+        Ok(ending) => ending,
+        Err(problem) => {
+            found.push(fails(rule, problem, "/entries/0/reason"));
+            return found;
+        }
+    };
+    if !entries.is_empty() {
+        found.extend(reference_checks(subject, candidate, &ending));
+    }
+    for field in expected_fields(subject, candidate, record, comparison, &ending)
+        .into_iter()
+        .filter(|field| !entries.is_empty() || !field.pointer.starts_with("/entries/"))
+    {
+        let written = subject
+            .value
+            .pointer(&field.pointer)
+            .unwrap_or(&Value::Null);
+        found.extend(
+            difference(&field.pointer, written, &field.value).map(|(pointer, message)| {
+                fails(rule, format!("{message}{}", field.whence), &pointer)
+            }),
+        );
+    }
+    found
+}
+
+/// The entry's evidence references, as `_persist_negative_result` lists
+/// them: the matched trials, the campaign's reservation artifact when the
+/// gate blocked the candidate (or its campaign rejected a stale one), the
+/// evaluator plan, each with its summary. The paths and digests of the
+/// first and last are `negative-result-binding`'s; the artifact's path is
+/// where the writer's controller kept it, absolute, and only its place
+/// under `promotion-risk/` is compared.
+fn reference_checks(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    ending: &Ending,
+) -> Vec<Diagnostic> {
+    let rule = &catalogue::NEGATIVE_RESULT_RECOMPUTED;
+    let pointer = "/entries/0/evidence_refs";
+    let references = subject
+        .value
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let (counts, listed): (&[usize], &str) = match ending.references_reservation() {
+        Some(false) => (&[2], "the matched trials and the evaluator plan"),
+        Some(true) => (
+            &[3],
+            "the matched trials, the campaign's reservation and the evaluator plan",
+        ),
+        None => (
+            &[2, 3],
+            "the matched trials, the campaign's reservation if one was rejected, and the \
+             evaluator plan",
+        ),
+    };
+    if !counts.contains(&references.len()) {
+        return vec![fails(
+            rule,
+            format!(
+                "{} holds {} references, but autocontext references {listed}",
+                field_name(pointer),
+                references.len()
+            ),
+            pointer,
+        )];
+    }
+    let mut expected: Vec<(String, Value, String)> = Vec::new();
+    if let Some(digest) = candidate
+        .file(&subject.location, "matched_trials.json")
+        .ok()
+        .and_then(|evidence| text(&evidence, "confirmation_policy_digest").map(str::to_owned))
+    {
+        expected.push((
+            format!("{pointer}/0/summary"),
+            Value::String(format!("{TRIALS_SUMMARY}{digest}.")),
+            "the policy digest of matched_trials.json".to_owned(),
+        ));
+    }
+    expected.push((
+        format!("{pointer}/{}/summary", references.len().saturating_sub(1)),
+        Value::from(PLAN_SUMMARY),
+        "_persist_negative_result".to_owned(),
+    ));
+    if let (Some(held), 3) = (ending.held(), references.len()) {
+        expected.extend(reservation_reference(subject, candidate, held, pointer));
+    }
+    let mut found = Vec::new();
+    for (at, value, whence) in expected {
+        let written = subject.value.pointer(&at).unwrap_or(&Value::Null);
+        found.extend(
+            difference(&at, written, &value)
+                .map(|(at, message)| fails(rule, format!("{message}{whence}"), &at)),
+        );
+    }
+    found
+}
+
+/// The reference to the candidate's reservation artifact: its place under
+/// the campaign's folder with the artifact's digest, and its summary of
+/// the reservation the campaign's state holds.
+fn reservation_reference(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    held: &Held,
+    pointer: &str,
+) -> Vec<(String, Value, String)> {
+    let mut expected = Vec::new();
+    let place = format!(
+        "promotion-risk/{}/reservation-artifacts/{}.json",
+        held.folder, candidate.digest
+    );
+    let uri = subject
+        .value
+        .pointer(&format!("{pointer}/1/uri"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let artifact = load_neighbour(
+        &subject.location,
+        &candidate.store.root,
+        candidate.store.root.join(&place),
+    );
+    let digest = artifact
+        .ok()
+        .and_then(|artifact| text(&artifact, "artifact_digest").map(str::to_owned));
+    let tail = match &digest {
+        Some(digest) => format!("/{place}#sha256={digest}"),
+        None => format!("/{place}#sha256="),
+    };
+    let matches = match &digest {
+        Some(_) => uri.ends_with(&tail),
+        None => uri.contains(&tail),
+    };
+    if !matches {
+        expected.push((
+            format!("{pointer}/1/uri"),
+            Value::String(format!("…{tail}")),
+            format!(
+                "the reservation artifact of the campaign in promotion-risk/{}",
+                held.folder
+            ),
+        ));
+    }
+    let reservation = &held.reservation;
+    let alpha = reservation
+        .get("allocated_alpha")
+        .and_then(Value::as_f64)
+        .and_then(python_float);
+    if let (Ok(sealed), Some(alpha)) = (canonical::sha256_hex(reservation), alpha) {
+        let evidence = text(reservation, "evidence_digest").unwrap_or("None");
+        expected.push((
+            format!("{pointer}/1/summary"),
+            Value::String(format!(
+                "Campaign reservation status={}; reservation_sha256={sealed}; \
+                 allocated_alpha={alpha}; trial_evidence_sha256={evidence}.",
+                text(reservation, "status").unwrap_or("None")
+            )),
+            format!(
+                "the candidate's reservation in promotion-risk/{}/false-promotion.json",
+                held.folder
+            ),
+        ));
+    }
+    expected
+}
+
+/// A float as Python's `repr` writes it: the shortest digits that read
+/// back, positional from 1e-4 up to 1e16, else with a signed exponent of at
+/// least two digits.
+fn python_float(value: f64) -> Option<String> {
+    if !value.is_finite() {
+        return None;
+    }
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    if !(-4..16).contains(&exponent) {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return Some(format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs()));
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let point = usize::try_from(exponent + 1).unwrap_or(0);
+    Some(if exponent < 0 {
+        let zeros = "0".repeat(exponent.unsigned_abs() as usize - 1);
+        format!("{sign}0.{zeros}{digits}")
+    } else if point >= digits.len() {
+        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
+    } else {
+        let (whole, fraction) = digits.split_at(point);
+        format!("{sign}{whole}.{fraction}")
+    })
+}
+
+/// Where `written` first differs from `expected`, as Python's `==` compares
+/// them, and the message up to where it names the source: a list of as
+/// many items is compared item by item and an object field by field, so
+/// the first differing value is named.
+fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(String, String)> {
+    if same_json(written, expected) {
+        return None;
+    }
+    if let (Value::Array(written), Value::Array(expected)) = (written, expected) {
+        if written.len() != expected.len() {
+            return Some((
+                pointer.to_owned(),
+                format!(
+                    "{} holds {} items, but {} are given by ",
+                    field_name(pointer),
+                    written.len(),
+                    expected.len()
+                ),
+            ));
+        }
+        return written.iter().zip(expected).enumerate().find_map(
+            |(index, (written, expected))| {
+                difference(&format!("{pointer}/{index}"), written, expected)
+            },
+        );
+    }
+    if let (Value::Object(written), Value::Object(expected)) = (written, expected) {
+        return expected
+            .keys()
+            .chain(written.keys().filter(|key| !expected.contains_key(*key)))
+            .find_map(|key| {
+                difference(
+                    &format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    written.get(key).unwrap_or(&Value::Null),
+                    expected.get(key).unwrap_or(&Value::Null),
+                )
+            });
+    }
+    if let (Value::String(written), Value::String(expected)) = (written, expected) {
+        // Long texts are shown from just before where they part.
+        let common = written
+            .char_indices()
+            .zip(expected.chars())
+            .find(|((_, ours), theirs)| ours != theirs)
+            .map_or(written.len().min(expected.len()), |((at, _), _)| at);
+        let from = written
+            .char_indices()
+            .map(|(at, _)| at)
+            .take_while(|at| *at + CONTEXT <= common)
+            .last()
+            .unwrap_or(0);
+        if from > 0 {
+            let tail = |text: &str| {
+                shown(&Value::from(format!(
+                    "…{}",
+                    text.get(from..).unwrap_or(text)
+                )))
+            };
+            return Some((
+                pointer.to_owned(),
+                format!(
+                    "{} is {}, but {} is given by ",
+                    field_name(pointer),
+                    tail(written),
+                    tail(expected)
+                ),
+            ));
+        }
+    }
+    Some((
+        pointer.to_owned(),
+        format!(
+            "{} is {}, but {} is given by ",
+            field_name(pointer),
+            shown(written),
+            shown(expected)
+        ),
+    ))
+}
+
+/// How many bytes of two long texts are shown before the first that
+/// differs.
+const CONTEXT: usize = 16;
+
+/// Tells the candidate's ending from its comparison's decision and, for a
+/// confirmed one, its stale marker (`stale_terminalization.json`, written
+/// before the ledger and never removed); without one, the candidate was
+/// blocked by its false-promotion gate.
+fn ending(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    record: &Value,
+    comparison: &Value,
+) -> Result<Ending, String> {
+    if text(comparison, "decision") != Some("confirmed") {
+        return Ok(Ending::Decided);
+    }
+    let marker = "stale_terminalization.json";
+    let path = candidate
+        .store
+        .root
+        .join("candidates")
+        .join(&candidate.digest)
+        .join(marker);
+    if !matches!(subject.location.entry(&path), Entry::Missing) {
+        let marker = candidate
+            .file(&subject.location, marker)
+            .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
+        let held = held_reservation(subject, candidate)?;
+        return Ok(Ending::Stale(stale_reason(candidate, &marker), held));
+    }
+    if let Some(held) = held_reservation(subject, candidate)? {
+        let reason = text(&held.reservation, "reason")
+            .filter(|reason| !reason.is_empty())
+            .unwrap_or(PERSISTED_DECISION)
+            .to_owned();
+        let whence = format!(
+            "the candidate's reservation in promotion-risk/{}/false-promotion.json",
+            held.folder
+        );
+        return Ok(Ending::Blocked(Some((reason, whence)), Some(held)));
+    }
+    let from_rationale = text(record, "rationale")
+        .and_then(|rationale| rationale.strip_prefix(BLOCKED_RATIONALE))
+        .and_then(|rest| rest.rsplit_once("; reservation_sha256="))
+        .map(|(reason, _)| (reason.to_owned(), "the record's rationale".to_owned()));
+    Ok(Ending::Blocked(from_rationale, None))
+}
+
+/// The reason `begin_stale_confirmed_candidate_terminalization` writes in
+/// the marker, and autocontext checks there on every resume: the bundle's
+/// parent and the bundle the marker saw active. `None` when the marker
+/// does not say which was active.
+fn stale_reason(candidate: &Candidate, marker: &Value) -> Option<String> {
+    let python = |value: &Value| {
+        value
+            .as_str()
+            .map_or_else(|| "None".to_owned(), str::to_owned)
+    };
+    let observed = marker.get("observed_active_digest")?;
+    Some(format!(
+        "confirmed candidate incumbent {} is stale; active bundle is {}",
+        python(candidate.parent()),
+        python(observed)
+    ))
+}
+
+/// The candidate's reservation in a campaign of the store
+/// (`promotion-risk/<campaign>/false-promotion.json`, campaigns in name
+/// order).
+fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Option<Held>, String> {
+    let root = &candidate.store.root;
+    let campaigns = root.join("promotion-risk");
+    if !matches!(subject.location.entry(&campaigns), Entry::Folder) {
+        return Ok(None);
+    }
+    let names = subject
+        .location
+        .list(&campaigns)
+        .map_err(|reason| format!("the store's campaigns, promotion-risk/: {reason}"))?;
+    for name in names {
+        let path = campaigns.join(&name).join("false-promotion.json");
+        if !matches!(subject.location.entry(&path), Entry::File(_)) {
+            continue;
+        }
+        let state_name = format!("promotion-risk/{name}/false-promotion.json");
+        let state = load_neighbour(&subject.location, root, path)
+            .map_err(|reason| format!("the campaign's state, {state_name}: {reason}"))?;
+        if let Some(reservation) = held_for(&state, "reservations", &candidate.digest) {
+            return Ok(Some(Held {
+                folder: name,
+                reservation: reservation.clone(),
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A value as a message shows it: each digest in it (64 lowercase hex)
+/// cut to its first 12 digits, so a result id still shows how it ends.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .take_while(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(byte))
+            .count();
+        let (head, tail) = rest.split_at(run);
+        if run == 64 {
+            out.push_str(head.get(..12).unwrap_or(head));
+            out.push('…');
+        } else {
+            out.push_str(head);
+        }
+        let mut characters = tail.chars();
+        if let Some(character) = characters.next() {
+            out.push(character);
+        }
+        rest = characters.as_str();
+    }
+    shorten(&out)
+}
+
+/// A JSON pointer as a path people read:
+/// `/entries/0/evaluated_seeds/2` as `entries[0].evaluated_seeds[2]`.
+fn field_name(pointer: &str) -> String {
+    let mut name = String::new();
+    for step in pointer.split('/').skip(1) {
+        if step.bytes().all(|byte| byte.is_ascii_digit()) && !name.is_empty() {
+            name.push_str(&format!("[{step}]"));
+        } else {
+            if !name.is_empty() {
+                name.push('.');
+            }
+            name.push_str(step);
+        }
+    }
+    name
+}
+
+/// The fields autocontext derives from the store, each with what it is
+/// derived from; a field whose source is missing or unreadable is left out
+/// (the rule of that source says why).
+fn expected_fields(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+    record: &Value,
+    comparison: &Value,
+    ending: &Ending,
+) -> Vec<Expected> {
+    let decision = text(comparison, "decision").unwrap_or_default();
+    let comparison_reason = text(comparison, "reason");
+    let what_ended = match ending {
+        Ending::Decided => format!("the record's {decision} comparison"),
+        Ending::Stale(..) => "the candidate's stale marker".to_owned(),
+        Ending::Blocked(..) => {
+            "the record's confirmed comparison without a stale marker (a false-promotion block)"
+                .to_owned()
+        }
+    };
+    let mut fields: Vec<(&str, Option<Value>, String)> = vec![(
+        "result_id",
+        Some(Value::String(format!(
+            "context-bundle-{}-{}",
+            candidate.digest,
+            ending.identity(decision)
+        ))),
+        what_ended.clone(),
+    )];
+    let verification = match ending {
+        Ending::Decided if decision == "inconclusive" => Some(true),
+        Ending::Decided => comparison_reason.map(|reason| reason.contains("validity")),
+        Ending::Stale(..) | Ending::Blocked(..) => Some(true),
+    };
+    fields.push((
+        "failure_kind",
+        verification.map(|verification| {
+            Value::from(if verification {
+                "verification_failed"
+            } else {
+                "score_regression"
+            })
+        }),
+        match ending {
+            Ending::Decided => "the record's comparison (its decision and reason)".to_owned(),
+            _ => what_ended.clone(),
+        },
+    ));
+    let (reason, whence) = match ending {
+        Ending::Decided => (
+            comparison_reason.map(str::to_owned),
+            "the record's comparison".to_owned(),
+        ),
+        Ending::Stale(reason, _) => (
+            reason.clone(),
+            "the bundle's parent and the active bundle the stale marker saw".to_owned(),
+        ),
+        Ending::Blocked(held, _) => match held {
+            Some((reason, whence)) => (Some(reason.clone()), whence.clone()),
+            None => (None, String::new()),
+        },
+    };
+    fields.push((
+        "reason",
+        reason.map(|reason| {
+            Value::from(if reason.is_empty() {
+                DEFAULT_REASON
+            } else {
+                reason.as_str()
+            })
+        }),
+        whence,
+    ));
+    fields.push((
+        "score_delta",
+        comparison.get("mean_effect").map(|mean| {
+            mean.as_f64()
+                .filter(|mean| mean.is_finite())
+                .map_or(Value::Null, |mean| json!(round_six(mean)))
+        }),
+        "the record's comparison (mean_effect to six decimals)".to_owned(),
+    ));
+    let (seeds, probes) = evaluated(subject, candidate);
+    let trials = "matched_trials.json's trials, in their order";
+    fields.push(("evaluated_seeds", seeds, trials.to_owned()));
+    fields.push(("evaluated_probes", probes, trials.to_owned()));
+    let created = record.get("created_at").cloned();
+    fields.push((
+        "occurred_at",
+        created.clone(),
+        "the record's created_at".to_owned(),
+    ));
+    for (field, value) in [
+        ("disposition", json!("caution")),
+        ("applicability_scope", json!("exact_bundle")),
+        ("hypothesis_node_id", Value::Null),
+        ("branch_lineage", json!([])),
+        ("generation_index", Value::Null),
+        ("evidence_expires_at", Value::Null),
+        ("safety_policy_authority", Value::Null),
+        ("retest_of_result_id", Value::Null),
+        ("retest_outcome", Value::Null),
+        ("superseded_by_result_id", Value::Null),
+        ("context/context_bundle_family", Value::Null),
+        ("context/verifier_digest", Value::Null),
+        ("context/component_dependencies", json!([])),
+        ("context/environment_fingerprint", Value::Null),
+    ] {
+        fields.push((field, Some(value), "_persist_negative_result".to_owned()));
+    }
+    let cohort = candidate
+        .file(&subject.location, "evaluator_plan.json")
+        .ok()
+        .and_then(|plan| plan.pointer("/plan/cohort").cloned());
+    fields.push((
+        "context/trial_cohort",
+        cohort,
+        "evaluator_plan.json's cohort".to_owned(),
+    ));
+    fields
+        .into_iter()
+        .filter_map(|(field, value, whence)| {
+            value.map(|value| Expected {
+                pointer: format!("/entries/0/{field}"),
+                value,
+                whence,
+            })
+        })
+        .chain(created.map(|created| Expected {
+            pointer: "/generated_at".to_owned(),
+            value: created,
+            whence: "the record's created_at".to_owned(),
+        }))
+        .collect()
+}
+
+/// `[str(trial.seed) ...]` and `[trial.fixture ...]` over the candidate's
+/// matched trials in their stored order, as `_string_list` keeps them (no
+/// empty string); each `None` when the trials cannot be read or a seed is
+/// not an integer (autocontext's reader refuses such trials).
+fn evaluated(subject: &Subject<'_>, candidate: &Candidate) -> (Option<Value>, Option<Value>) {
+    let Ok(evidence) = candidate.file(&subject.location, "matched_trials.json") else {
+        return (None, None);
+    };
+    let (trials, _) = evidence_parts(&evidence);
+    let seeds: Option<Vec<Value>> = trials
+        .iter()
+        .map(|trial| match trial.get("seed") {
+            Some(Value::Number(seed)) if !seed.is_f64() => Some(Value::String(seed.to_string())),
+            _ => None,
+        })
+        .collect();
+    let probes: Option<Vec<Value>> = trials
+        .iter()
+        .map(|trial| trial.get("fixture").and_then(Value::as_str))
+        .filter(|fixture| *fixture != Some(""))
+        .map(|fixture| fixture.map(Value::from))
+        .collect();
+    (seeds.map(Value::Array), probes.map(Value::Array))
+}
+
+/// `_failure_mode_summary`: the entries' result ids grouped by failure kind
+/// and disposition, in entry order within a group, groups sorted by kind
+/// then disposition. `None` when an entry lacks one of the three strings
+/// (the schema says so).
+pub(in crate::kinds::autocontext) fn failure_mode_summary(entries: &[Value]) -> Option<Value> {
+    let mut groups: BTreeMap<(&str, &str), Vec<Value>> = BTreeMap::new();
+    for entry in entries {
+        let kind = text(entry, "failure_kind")?;
+        let disposition = text(entry, "disposition")?;
+        let id = text(entry, "result_id")?;
+        groups
+            .entry((kind, disposition))
+            .or_default()
+            .push(Value::from(id));
+    }
+    Some(Value::Array(
+        groups
+            .into_iter()
+            .map(|((kind, disposition), ids)| {
+                let mut summary = Map::new();
+                summary.insert("failure_kind".into(), Value::from(kind));
+                summary.insert("disposition".into(), Value::from(disposition));
+                summary.insert("count".into(), Value::from(ids.len()));
+                summary.insert("result_ids".into(), Value::Array(ids));
+                Value::Object(summary)
+            })
+            .collect(),
+    ))
+}
+
+/// The written failure-mode summary against the one the written entries
+/// give, compared as Python's `==` compares them.
+pub(super) fn summary_check(value: &Value) -> Option<Diagnostic> {
+    let computed = failure_mode_summary(super::entries(value))?;
+    let written = value.get("failure_mode_summary").unwrap_or(&Value::Null);
+    difference("/failure_mode_summary", written, &computed).map(|(pointer, message)| {
+        fails(
+            &catalogue::NEGATIVE_RESULT_RECOMPUTED,
+            format!("{message}the entries, as _failure_mode_summary groups them"),
+            &pointer,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{field_name, python_float};
+
+    /// Against what CPython 3.11 prints for `repr` of the same doubles.
+    #[test]
+    fn a_float_is_written_as_pythons_repr_writes_it() {
+        for (value, repr) in [
+            (0.025, "0.025"),
+            (1e-05, "1e-05"),
+            (0.0001, "0.0001"),
+            (1.25e-05, "1.25e-05"),
+            (1e16, "1e+16"),
+            (123_456_789_012_345.6, "123456789012345.6"),
+            (1.0, "1.0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e15, "1000000000000000.0"),
+            (-0.5, "-0.5"),
+            (5e-324, "5e-324"),
+            (1.797_693_134_862_315_7e308, "1.7976931348623157e+308"),
+            (-2.5e-07, "-2.5e-07"),
+            (0.0, "0.0"),
+        ] {
+            assert_eq!(python_float(value).unwrap(), repr, "{value:e}");
+        }
+        assert_eq!(python_float(f64::NAN), None);
+    }
+
+    #[test]
+    fn a_pointer_is_named_as_a_path() {
+        assert_eq!(
+            field_name("/entries/0/evaluated_seeds/2"),
+            "entries[0].evaluated_seeds[2]"
+        );
+        assert_eq!(field_name("/generated_at"), "generated_at");
+        assert_eq!(
+            field_name("/entries/0/context/trial_cohort"),
+            "entries[0].context.trial_cohort"
+        );
+    }
+}
