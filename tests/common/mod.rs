@@ -138,6 +138,15 @@ pub fn statuses(stdout: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The names of the files a text run did not say `ok` for, in its order.
+pub fn failing_files(stdout: &str) -> Vec<String> {
+    statuses(stdout)
+        .into_iter()
+        .filter(|(status, _)| status != "ok")
+        .map(|(_, name)| name)
+        .collect()
+}
+
 /// The JSON value of the file at `path`.
 pub fn json_at(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).expect("the JSON file reads");

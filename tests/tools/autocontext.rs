@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use numi::canonical;
 use serde_json::Value;
 
-use crate::common::{copy_tree, json_at, numi, reseal_artifact, statuses, write_json};
+use crate::common::{
+    copy_tree, failing_files, json_at, numi, reseal_artifact, statuses, write_json,
+};
 use crate::{Program, Tool};
 
 pub const TOOL: Tool = Tool {
@@ -353,11 +355,7 @@ fn a_store_written_by_autocontext_verifies_and_each_tampering_fails_exactly_its_
         tamper(&knowledge.join(&target));
         let run = numi(copy.path(), &["validate", "--files", "knowledge"]);
         assert_ne!(run.code, 0, "{what}: {}", run.transcript());
-        let failing: Vec<String> = statuses(&run.stdout)
-            .into_iter()
-            .filter(|(status, _)| status != "ok")
-            .map(|(_, name)| name)
-            .collect();
+        let failing = failing_files(&run.stdout);
         assert_eq!(failing, vec![target.clone()], "{what}: {}", run.stdout);
     }
 }
@@ -393,11 +391,7 @@ fn a_store_with_legacy_matched_trials_verifies_and_a_forged_legacy_key_fails(pyt
     write_json(&legacy, &trials);
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_ne!(run.code, 0, "{}", run.transcript());
-    let failing: Vec<String> = statuses(&run.stdout)
-        .into_iter()
-        .filter(|(status, _)| status != "ok")
-        .map(|(_, name)| name)
-        .collect();
+    let failing = failing_files(&run.stdout);
     assert_eq!(failing.len(), 1, "{}", run.stdout);
     assert!(legacy.ends_with(&failing[0]), "{}", run.stdout);
     assert!(
@@ -466,11 +460,7 @@ fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python
         assert!(refusal.is_some(), "autocontext accepts an edited {field}");
         let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
         assert_ne!(run.code, 0, "{field}: {}", run.transcript());
-        let failing: Vec<String> = statuses(&run.stdout)
-            .into_iter()
-            .filter(|(status, _)| status != "ok")
-            .map(|(_, name)| name)
-            .collect();
+        let failing = failing_files(&run.stdout);
         assert_eq!(failing.len(), 1, "{field}: {}", run.stdout);
         assert!(path.ends_with(&failing[0]), "{field}: {}", run.stdout);
         let transcript = run.transcript();
@@ -521,11 +511,7 @@ fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(p
     assert!(!autocontext_accepts());
     let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
     assert_ne!(run.code, 0, "{}", run.transcript());
-    let failing: Vec<String> = statuses(&run.stdout)
-        .into_iter()
-        .filter(|(status, _)| status != "ok")
-        .map(|(_, name)| name)
-        .collect();
+    let failing = failing_files(&run.stdout);
     // The state, and the reservation artifact sealed from what it held.
     assert_eq!(failing.len(), 2, "{}", run.stdout);
     assert!(state.ends_with(&failing[0]), "{}", run.stdout);
@@ -605,11 +591,7 @@ fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_
     let refused_on_the_artifact_alone = |expected: &[&str]| {
         let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
         assert_ne!(run.code, 0, "{}", run.transcript());
-        let failing: Vec<String> = statuses(&run.stdout)
-            .into_iter()
-            .filter(|(status, _)| status != "ok")
-            .map(|(_, name)| name)
-            .collect();
+        let failing = failing_files(&run.stdout);
         assert_eq!(failing.len(), 1, "{}", run.stdout);
         assert!(path.ends_with(&failing[0]), "{}", run.stdout);
         let concise = numi(
@@ -835,11 +817,7 @@ fn comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_e
                 edit(&mut edited);
                 write_json(&target, &edited);
                 let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
-                let refused: Vec<String> = statuses(&run.stdout)
-                    .into_iter()
-                    .filter(|(status, _)| status != "ok")
-                    .map(|(_, name)| name)
-                    .collect();
+                let refused = failing_files(&run.stdout);
                 assert!(
                     refused.contains(&format!("{folder}/{file}")),
                     "{method} {outcome}, {what}: {}",
