@@ -471,8 +471,7 @@ fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python
         );
     }
     write_json(path, &written);
-    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
-    assert_eq!(run.code, 0, "{}", run.transcript());
+    verifies_whole(temp.path());
 }
 
 fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(python: &Program) {
@@ -542,8 +541,7 @@ fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(p
         run.transcript()
     );
     write_json(&state, &written);
-    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
-    assert_eq!(run.code, 0, "{}", run.transcript());
+    verifies_whole(temp.path());
 }
 
 fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_refused_by_both(
@@ -645,8 +643,7 @@ fn a_reservation_artifact_written_by_autocontext_verifies_and_an_edited_seed_is_
 
     write_json(path, &written);
     assert_eq!(autocontext_refusal(), "");
-    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
-    assert_eq!(run.code, 0, "{}", run.transcript());
+    verifies_whole(temp.path());
 }
 
 fn a_lagging_lifecycle_mirror_is_a_warning_and_an_error_under_strict(python: &Program) {
@@ -958,8 +955,7 @@ fn a_negative_result_autocontexts_reader_or_its_store_refuses_is_refused(python:
         );
     }
     write_json(&path, &written);
-    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
-    assert_eq!(run.code, 0, "{}", run.transcript());
+    verifies_whole(temp.path());
 }
 
 /// autocontext ends two confirmed candidates without a promotion
@@ -1024,4 +1020,10 @@ fn negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reas
         );
         write_json(&path, &written);
     }
+}
+
+/// Every file under `knowledge/` in `folder` is `ok`.
+fn verifies_whole(folder: &Path) {
+    let run = numi(folder, &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
 }
