@@ -232,23 +232,28 @@ impl fmt::Display for ConfigError {
     }
 }
 
-/// The nearest `numi.toml` from `start` upward, stopping at the folder that
-/// holds `.git` (the repository root) or at the filesystem root. Whatever
+/// The nearest `numi.toml` among the [`folders_upward`] of `start`. Whatever
 /// stands at that name counts, a link to nothing or a folder too: reading it
 /// then fails loudly, where passing over it would silently drop the
 /// settings it was meant to hold.
 pub fn discover(start: &Path) -> Option<PathBuf> {
     let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    for folder in start.ancestors() {
-        let candidate = folder.join(FILE_NAME);
-        if fs::symlink_metadata(&candidate).is_ok() {
-            return Some(candidate);
-        }
-        if folder.join(".git").exists() {
-            return None;
-        }
-    }
-    None
+    folders_upward(&start)
+        .map(|folder| folder.join(FILE_NAME))
+        .find(|candidate| fs::symlink_metadata(candidate).is_ok())
+}
+
+/// Where settings for `start` may come from, nearest first: `start`, and,
+/// when `start` lies inside a git repository, each folder above it up to
+/// the repository's top (the folder that holds `.git`), never past it.
+/// Outside a git repository, `start` alone: a `numi.toml` or a
+/// `.numinance/` planted in a parent that others can write to (a shared
+/// temporary folder) never decides a run, as git refuses a repository it
+/// does not trust.
+pub fn folders_upward(start: &Path) -> impl Iterator<Item = &Path> {
+    let is_top = |folder: &Path| folder.join(".git").exists();
+    let top = start.ancestors().position(is_top);
+    start.ancestors().take(top.map_or(1, |top| top + 1))
 }
 
 /// Reads and checks the configuration file at `path`: a regular file of at

@@ -2,8 +2,11 @@
 //! of it without ever overwriting a file unless asked to.
 
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use crate::location::io_reason;
+use crate::whole_file::Staged;
 
 /// The qualification of the starter playbook: the values of the spec's
 /// `numi init` template (rates in basis points: 1000 is 10 percent).
@@ -256,46 +259,116 @@ pub enum Outcome {
     Kept(&'static str),
 }
 
-/// Writing `path` failed; what was done before it is in `done`.
+/// Writing `path` failed, or was refused; what was done before it is in
+/// `done`, and `path` itself is as it was.
 #[derive(Debug)]
 pub struct InitError {
     pub done: Vec<Outcome>,
     pub path: &'static str,
-    pub error: io::Error,
+    pub reason: String,
 }
 
 /// Writes the templates missing under `root` and keeps the files that exist
 /// (a file a user edited is theirs), so `numi init` can be run again, to add
 /// `--ci` later. `force` overwrites existing files, except those that are
-/// never replaced.
+/// never replaced. Each file is written whole or not at all
+/// (`whole_file`), and never through a link that leads out of `root`
+/// (a `.numinance` or `.github` folder linked elsewhere, or a file link).
 pub fn write(root: &Path, templates: &[Template], force: bool) -> Result<Vec<Outcome>, InitError> {
     let mut outcomes = Vec::with_capacity(templates.len());
+    // The folder named is the user's to make, links and all.
+    let root_place = fs::create_dir_all(root).and_then(|()| fs::canonicalize(root));
     for template in templates {
+        let failed = |done: Vec<Outcome>, reason: String| InitError {
+            done,
+            path: template.path,
+            reason,
+        };
         let path = target(root, template.path);
         let present = fs::symlink_metadata(&path).is_ok();
         if present && (!force || template.never_replace()) {
             outcomes.push(Outcome::Kept(template.path));
             continue;
         }
-        let written = match path.parent() {
-            Some(parent) => fs::create_dir_all(parent),
-            None => Ok(()),
+        let root_place = match &root_place {
+            Ok(place) => place,
+            Err(error) => return Err(failed(outcomes, io_reason(error))),
+        };
+        let landing = match landing_place(root_place, &path) {
+            Ok(landing) => landing,
+            Err(reason) => return Err(failed(outcomes, reason)),
+        };
+        match write_whole(&landing, &template.contents, present) {
+            Ok(()) => outcomes.push(if present {
+                Outcome::Overwritten(template.path)
+            } else {
+                Outcome::Created(template.path)
+            }),
+            // Made by someone else since it was looked for: theirs.
+            Err(error) if !present && error.kind() == io::ErrorKind::AlreadyExists => {
+                outcomes.push(Outcome::Kept(template.path));
+            }
+            Err(error) => {
+                return Err(failed(
+                    outcomes,
+                    format!("{}; nothing written", io_reason(&error)),
+                ));
+            }
         }
-        .and_then(|()| fs::write(&path, &template.contents));
-        if let Err(error) = written {
-            return Err(InitError {
-                done: outcomes,
-                path: template.path,
-                error,
-            });
-        }
-        outcomes.push(if present {
-            Outcome::Overwritten(template.path)
-        } else {
-            Outcome::Created(template.path)
-        });
     }
     Ok(outcomes)
+}
+
+/// Writes `contents` at `landing` whole: over the file there when
+/// `replacing`, else only where no file is.
+fn write_whole(landing: &Path, contents: &str, replacing: bool) -> io::Result<()> {
+    if let Some(folder) = landing.parent() {
+        fs::create_dir_all(folder)?;
+    }
+    let mut staged = Staged::beside(landing)?;
+    staged.write_all(contents.as_bytes())?;
+    if replacing {
+        staged.commit()
+    } else {
+        staged.commit_new()
+    }
+}
+
+/// Where a write to `path` lands once the links on its way are followed,
+/// when that place lies within `root` (resolved): the part of `path` that
+/// exists is resolved, and what does not exist yet is made inside it.
+fn landing_place(root: &Path, path: &Path) -> Result<PathBuf, String> {
+    let mut existing = path;
+    let mut missing = Vec::new();
+    while fs::symlink_metadata(existing).is_err() {
+        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+            break;
+        };
+        missing.push(name);
+        existing = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+    }
+    let resolved = fs::canonicalize(existing).map_err(|error| {
+        format!(
+            "{}: {} (a link that leads nowhere?); nothing written",
+            existing.display(),
+            io_reason(&error)
+        )
+    })?;
+    if !resolved.starts_with(root) {
+        return Err(format!(
+            "{} leads out of the repository, to {} (a link); nothing written",
+            existing.display(),
+            resolved.display()
+        ));
+    }
+    Ok(missing
+        .into_iter()
+        .rev()
+        .fold(resolved, |place, name| place.join(name)))
 }
 
 fn target(root: &Path, relative: &str) -> PathBuf {

@@ -27,6 +27,7 @@ pub mod suggest;
 pub mod text;
 pub mod validate;
 pub mod verdict;
+pub mod whole_file;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Position, Severity, Stage};

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use crate::init::{self, Ci, InitError, Outcome, Template};
-use crate::location::io_reason;
 use crate::results::Exit;
 use crate::text::quote;
 
@@ -54,14 +53,9 @@ pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             }
             report(&args.dir, &templates, &outcomes, stdout)
         }
-        Err(InitError { done, path, error }) => {
+        Err(InitError { done, path, reason }) => {
             let _ = report(&args.dir, &templates, &done, stdout);
-            let _ = writeln!(
-                stderr,
-                "numi: {}: {}",
-                shown(&args.dir, path),
-                io_reason(&error)
-            );
+            let _ = writeln!(stderr, "numi: {}: {}", shown(&args.dir, path), reason);
             Exit::Incomplete
         }
     }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::config;
 use crate::inputs::CONFIGURATION_TREE;
 use crate::text::quote;
 
@@ -51,20 +52,15 @@ pub fn repository_root(given: Option<&Path>) -> PathBuf {
 }
 
 /// The nearest folder above `folder` holding a configuration tree, as a
-/// path relative to `folder`; none past the top of a git repository.
+/// path relative to `folder`, among the folders settings may come from
+/// ([`config::folders_upward`]): none past the top of a git repository,
+/// and none above a folder outside one.
 fn found_above(folder: &Path) -> Option<PathBuf> {
-    let is_git_top = |folder: &Path| folder.join(".git").exists();
-    if is_git_top(folder) {
-        return None;
-    }
     let mut up = PathBuf::new();
-    for ancestor in folder.ancestors().skip(1) {
+    for ancestor in config::folders_upward(folder).skip(1) {
         up.push("..");
         if ancestor.join(CONFIGURATION_TREE).is_dir() {
             return Some(up);
-        }
-        if is_git_top(ancestor) {
-            return None;
         }
     }
     None
@@ -166,7 +162,11 @@ mod tests {
         fs::create_dir_all(&deep).unwrap();
         assert_eq!(found_above(&deep), None);
         fs::create_dir(dir.path().join("repo/.numinance")).unwrap();
+        // Outside a git repository, nothing above the folder counts.
+        assert_eq!(found_above(&deep), None);
+        fs::create_dir(dir.path().join("repo/.git")).unwrap();
         assert_eq!(found_above(&deep), Some(PathBuf::from("../..")));
+        fs::remove_dir(dir.path().join("repo/.git")).unwrap();
         // A git repository's top ends the search, found or not.
         fs::create_dir(dir.path().join("repo/a/.git")).unwrap();
         assert_eq!(found_above(&deep), None);

@@ -13,7 +13,7 @@ use crate::config::RuleSelection;
 use crate::inputs;
 use crate::inputs::{CONFIGURATION_TREE, Input};
 use crate::kinds;
-use crate::location::DEFAULT_MAX_FILE_SIZE;
+use crate::location::{DEFAULT_MAX_FILE_SIZE, io_reason};
 use crate::project::{ConfigFile, Flags, Settings};
 use crate::report::concise::ConciseReporter;
 use crate::report::github::GithubReporter;
@@ -29,6 +29,7 @@ use crate::results::baseline::{Baseline, Ledger};
 use crate::results::{Exit, Origin};
 use crate::run::{self, Options};
 use crate::validate::Mode;
+use crate::whole_file::{self, Staged};
 use crate::yaml::Limits;
 
 #[derive(Debug, Args)]
@@ -340,9 +341,27 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         None if args.only => &args.paths,
         None => &[],
     };
+    // The files this run writes are never among those it reads: named,
+    // the command line is wrong; found by a walk, they are passed over.
+    let written = WrittenFiles::new([args.output_file.as_deref(), args.write_baseline.as_deref()]);
+    if let Some(path) = named
+        .iter()
+        .chain(args.files.iter().flatten())
+        .find(|path| written.holds(Path::new(path)))
+    {
+        return usage(
+            stderr,
+            &format!(
+                "{} is both read and written by this run; write the report or the baseline to another file",
+                crate::text::quote(path)
+            ),
+        );
+    }
     let excluding = policy.clone();
-    let wanted =
-        |input: &Input| named.contains(&input.path) || !excluding.excludes(Path::new(&input.path));
+    let wanted = |input: &Input| {
+        (named.contains(&input.path) || !excluding.excludes(Path::new(&input.path)))
+            && !written.holds_input(input)
+    };
     // Named paths that all lie outside the configuration tree leave nothing
     // to check, which is no failure: the tree has nothing to say about them.
     let mut nothing_asked = false;
@@ -394,15 +413,19 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         threads,
         baseline: ledger.clone(),
     };
+    // The report file is made only as the report is complete: until then
+    // it is as it was (an input named the same is read first).
+    let report_name = |path: &Path| crate::text::quote(&path.display().to_string());
     let mut report_file = match &args.output_file {
         None => None,
-        Some(path) => match std::fs::File::create(path) {
+        Some(path) => match ReportFile::open(path) {
             Ok(file) => Some(file),
             Err(error) => {
                 let _ = writeln!(
                     stderr,
-                    "numi: cannot write the report to {}: {error}",
-                    crate::text::quote(&path.display().to_string())
+                    "numi: cannot write the report to {}: {}",
+                    report_name(path),
+                    io_reason(&error)
                 );
                 return Exit::Incomplete;
             }
@@ -434,21 +457,42 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
             .map(|hint| (CONFIGURATION_TREE.to_owned(), hint)),
     };
     let rendered = report::render(inputs, origin, &options, &mut output);
+    // Standard output closed by its reader (`| head`) ends the run quietly,
+    // as for any filter; every other failure to write the report is said.
+    let cannot_write = |error: io::Error, stderr: &mut dyn Write| {
+        if args.output_file.is_some() || error.kind() != io::ErrorKind::BrokenPipe {
+            let _ = match &args.output_file {
+                Some(path) => writeln!(
+                    stderr,
+                    "numi: cannot write the report to {}: {}; nothing written",
+                    report_name(path),
+                    io_reason(&error)
+                ),
+                None => writeln!(
+                    stderr,
+                    "numi: cannot write the report: {}",
+                    io_reason(&error)
+                ),
+            };
+        }
+        Exit::Incomplete
+    };
     let summary = match rendered {
         Ok(summary) => summary,
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Exit::Incomplete,
-        Err(error) => {
-            let _ = writeln!(stderr, "numi: cannot write the report: {error}");
-            return Exit::Incomplete;
-        }
+        Err(error) => return cannot_write(error, stderr),
     };
     let summary_line = summary::line(&summary, started.elapsed());
     let shows_summary = args.summary == SummaryWhen::Always && people_format && summary.total() > 0;
-    if shows_summary && !is_text && writeln!(out, "{summary_line}").is_err() {
-        return Exit::Incomplete;
+    let finished = if shows_summary && !is_text {
+        writeln!(out, "{summary_line}")
+    } else {
+        Ok(())
     }
-    if out.flush().is_err() {
-        return Exit::Incomplete;
+    .and_then(|()| out.flush());
+    drop(out);
+    let finished = finished.and_then(|()| report_file.take().map_or(Ok(()), ReportFile::finish));
+    if let Err(error) = finished {
+        return cannot_write(error, stderr);
     }
     if let (Some(ledger), Some(path)) = (&ledger, &baseline_path) {
         let ledger = ledger.lock().unwrap_or_else(PoisonError::into_inner);
@@ -485,6 +529,102 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     }
 }
 
+/// Where `--output-file` sends the report. A regular file (or a new one)
+/// is replaced whole once the report is complete, and left as it was when
+/// the run cannot finish it; a device or a pipe (`/dev/stdout`, a FIFO) is
+/// written as the report goes.
+enum ReportFile {
+    Whole(Staged),
+    Stream(std::fs::File),
+}
+
+impl ReportFile {
+    fn open(path: &Path) -> io::Result<ReportFile> {
+        let target = whole_file::resolved(path);
+        match std::fs::metadata(&target) {
+            Ok(metadata) if !metadata.is_file() => std::fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .map(ReportFile::Stream),
+            _ => Staged::beside(&target).map(ReportFile::Whole),
+        }
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self {
+            ReportFile::Whole(staged) => staged.commit(),
+            ReportFile::Stream(mut file) => file.flush(),
+        }
+    }
+}
+
+impl Write for ReportFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            ReportFile::Whole(staged) => staged.write(buf),
+            ReportFile::Stream(file) => file.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            ReportFile::Whole(staged) => staged.flush(),
+            ReportFile::Stream(file) => file.flush(),
+        }
+    }
+}
+
+/// The files a run writes (its report, the baseline it records), known by
+/// where they lie once links are followed, to tell them from its inputs.
+struct WrittenFiles {
+    places: Vec<PathBuf>,
+}
+
+impl WrittenFiles {
+    fn new<'a>(paths: impl IntoIterator<Item = Option<&'a Path>>) -> WrittenFiles {
+        WrittenFiles {
+            places: paths.into_iter().flatten().filter_map(place_of).collect(),
+        }
+    }
+
+    /// Whether `path` is one of the files written.
+    fn holds(&self, path: &Path) -> bool {
+        if self.places.is_empty() {
+            return false;
+        }
+        // Only a path of the same last name can be one: the rest cost no
+        // system call.
+        let same_name = self
+            .places
+            .iter()
+            .any(|place| place.file_name() == path.file_name());
+        same_name && place_of(path).is_some_and(|place| self.places.contains(&place))
+    }
+
+    fn holds_input(&self, input: &Input) -> bool {
+        match &input.source {
+            Ok(inputs::Source::Path(path)) => self.holds(path),
+            _ => false,
+        }
+    }
+}
+
+/// Where a file lies, links followed: its folder resolved and its name,
+/// whether or not the file exists yet.
+fn place_of(path: &Path) -> Option<PathBuf> {
+    if let Ok(place) = std::fs::canonicalize(path) {
+        return Some(place);
+    }
+    let name = path.file_name()?;
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    std::fs::canonicalize(folder)
+        .ok()
+        .map(|folder| folder.join(name))
+}
+
 /// A usage error found after clap parsed the command line, written as
 /// clap writes its own.
 pub fn usage(stderr: &mut dyn Write, message: &str) -> Exit {
@@ -511,8 +651,13 @@ fn report_baseline(
         count => format!("{count} findings"),
     };
     if writing {
-        if let Err(error) = std::fs::write(path, ledger.recorded().to_json()) {
-            let _ = writeln!(stderr, "numi: cannot write the baseline {name}: {error}");
+        let target = whole_file::resolved(path);
+        if let Err(error) = whole_file::replace(&target, ledger.recorded().to_json().as_bytes()) {
+            let _ = writeln!(
+                stderr,
+                "numi: cannot write the baseline {name}: {}; the baseline is as it was",
+                io_reason(&error)
+            );
             return Err(Exit::Incomplete);
         }
         let _ = writeln!(

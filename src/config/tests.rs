@@ -183,6 +183,24 @@ fn the_file_is_found_upward_and_not_past_the_repository_root() {
 }
 
 #[test]
+fn outside_a_git_repository_only_the_folder_itself_is_read() {
+    // A file planted in a shared parent (a temporary folder) decides
+    // nothing for the folders below it.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let deep = dir.path().join("project/a");
+    std::fs::create_dir_all(&deep).expect("mkdir");
+    std::fs::write(dir.path().join(FILE_NAME), "select = []\n").expect("write");
+    std::fs::write(dir.path().join("project").join(FILE_NAME), "").expect("write");
+    assert_eq!(discover(&deep), None);
+    assert_eq!(
+        discover(&dir.path().join("project")).map(|found| found.ends_with("project/numi.toml")),
+        Some(true)
+    );
+    let folders: Vec<&Path> = folders_upward(&deep).collect();
+    assert_eq!(folders, [deep.as_path()]);
+}
+
+#[test]
 fn the_shipped_schema_accepts_what_the_reader_accepts() {
     let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("JSON");
     let validator = jsonschema::validator_for(&schema).expect("compiles");

@@ -74,7 +74,10 @@ pub struct Reader<R> {
 /// One header line.
 enum Line {
     Text(Vec<u8>),
-    TooLong,
+    /// A line longer than a header may be, with its last
+    /// `MAX_HEADER_LINE` bytes: where the body of a message without a
+    /// length ran on into the next message's header, that header is there.
+    TooLong(Vec<u8>),
     End,
 }
 
@@ -103,8 +106,8 @@ impl<R: BufRead> Reader<R> {
         loop {
             let mut line = match self.line()? {
                 Line::End => return Ok(None),
-                Line::TooLong if self.lost => continue,
-                Line::TooLong => {
+                Line::TooLong(tail) if self.lost => tail,
+                Line::TooLong(_) => {
                     fault.get_or_insert_with(|| {
                         format!("a header line longer than {MAX_HEADER_LINE} bytes")
                     });
@@ -132,7 +135,16 @@ impl<R: BufRead> Reader<R> {
             headers += 1;
             match header(&line) {
                 Some((name, value)) if name.eq_ignore_ascii_case("content-length") => {
-                    length.get_or_insert(content_length(value));
+                    let value = content_length(value);
+                    match &length {
+                        None => length = Some(value),
+                        // Said twice alike: one length.
+                        Some(said) if *said == value => {}
+                        // Two lengths: where the body ends is unknown.
+                        Some(_) => {
+                            length = Some(Err("two different Content-Length headers".into()));
+                        }
+                    }
                 }
                 Some(_) => {}
                 None => {
@@ -178,8 +190,12 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// The next line, without its line break (`\r\n`, or `\n` alone, which
-    /// is taken too); a line too long is read to its end and dropped.
+    /// is taken too). A line of more than `MAX_HEADER_LINE` bytes (its
+    /// line break left out) is read to its end, and only its last
+    /// `MAX_HEADER_LINE` bytes kept.
     fn line(&mut self) -> io::Result<Line> {
+        // Room for the carriage return of a line of the longest length.
+        const KEPT: usize = MAX_HEADER_LINE + 1;
         let mut line = Vec::new();
         let mut too_long = false;
         loop {
@@ -195,11 +211,15 @@ impl<R: BufRead> Reader<R> {
                 Some(at) => (available.get(..at).unwrap_or_default(), Some(at + 1)),
                 None => (available, None),
             };
-            if !too_long && line.len() + part.len() <= MAX_HEADER_LINE {
-                line.extend_from_slice(part);
-            } else {
+            if line.len() + part.len() > KEPT {
                 too_long = true;
-                line.clear();
+                // Keep the last bytes only: what a tail can hold.
+                let from_part = part.len().min(KEPT);
+                let from_line = KEPT - from_part;
+                line.drain(..line.len().saturating_sub(from_line));
+                line.extend_from_slice(part.get(part.len() - from_part..).unwrap_or_default());
+            } else {
+                line.extend_from_slice(part);
             }
             let used = ends.unwrap_or(available.len());
             self.input.consume(used);
@@ -207,11 +227,14 @@ impl<R: BufRead> Reader<R> {
                 break;
             }
         }
-        if too_long {
-            return Ok(Line::TooLong);
-        }
         if line.last() == Some(&b'\r') {
             line.pop();
+        }
+        if too_long || line.len() > MAX_HEADER_LINE {
+            if line.len() > MAX_HEADER_LINE {
+                line.drain(..line.len() - MAX_HEADER_LINE);
+            }
+            return Ok(Line::TooLong(line));
         }
         Ok(Line::Text(line))
     }
@@ -266,6 +289,21 @@ pub fn decode(body: &[u8]) -> Incoming {
         Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
         _ => Value::Null,
     };
+    // A request whose id the protocol does not allow (a fraction, a
+    // boolean, null, an array, an object, an integer beyond 32 bits) is
+    // still a request: answered with the id as it came, never taken for
+    // a notification and left unanswered.
+    if value.get("method").is_some() {
+        if let Some(written) = value.get("id").filter(|id| !is_request_id(id)) {
+            return Incoming::Rejected(Rejected {
+                id: written.clone(),
+                code: ErrorCode::InvalidRequest as i32,
+                message: format!(
+                    "a request id must be a string or an integer of 32 bits; got {written}"
+                ),
+            });
+        }
+    }
     match serde_json::from_value::<Message>(value) {
         Ok(message) => Incoming::Message(message),
         Err(error) => Incoming::Rejected(Rejected {
@@ -273,6 +311,17 @@ pub fn decode(body: &[u8]) -> Incoming {
             code: ErrorCode::InvalidRequest as i32,
             message: format!("not a JSON-RPC message numi reads: {error}"),
         }),
+    }
+}
+
+/// An id LSP's requests may carry: `integer` (32 bits) or `string`.
+fn is_request_id(id: &Value) -> bool {
+    match id {
+        Value::String(_) => true,
+        Value::Number(number) => number
+            .as_i64()
+            .is_some_and(|number| i32::try_from(number).is_ok()),
+        _ => false,
     }
 }
 

@@ -300,6 +300,7 @@ fn the_repository_is_found_from_a_subfolder_and_from_its_tree() {
     let repo = temp.path().join("repo");
     std::fs::create_dir_all(repo.join(".numinance/policy")).unwrap();
     std::fs::create_dir_all(repo.join("docs/deep")).unwrap();
+    std::fs::create_dir(repo.join(".git")).unwrap();
     std::fs::copy(
         fixtures().join("../../examples/playbook-bugfix-bounded.yaml"),
         repo.join(".numinance/policy/playbook.yaml"),
@@ -324,4 +325,63 @@ fn the_repository_is_found_from_a_subfolder_and_from_its_tree() {
     std::fs::create_dir(repo.join("docs/.git")).unwrap();
     let result = numi(&repo.join("docs/deep"), &["validate"]);
     assert_eq!(result.code, 1, "{}", result.transcript());
+    // Outside a git repository, no folder above counts.
+    std::fs::remove_dir(repo.join("docs/.git")).unwrap();
+    std::fs::remove_dir(repo.join(".git")).unwrap();
+    let result = numi(&repo.join("docs/deep"), &["validate"]);
+    assert_eq!(result.code, 1, "{}", result.transcript());
+    assert!(
+        result
+            .stdout
+            .contains("repo \".numinance\": read: no such file"),
+        "{}",
+        result.transcript()
+    );
+}
+
+#[test]
+fn a_numi_toml_planted_above_a_folder_outside_git_decides_nothing() {
+    let shared = tempfile::tempdir().unwrap();
+    // Someone else's file in a shared parent turns every rule off.
+    std::fs::write(shared.path().join("numi.toml"), "select = []\n").unwrap();
+    let project = shared.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    std::fs::write(
+        project.join("rate.yaml"),
+        std::fs::read_to_string(fixtures().join("../../examples/playbook-bugfix-bounded.yaml"))
+            .unwrap()
+            .replace("max_rework_rate: 1000", "max_rework_rate: 20000"),
+    )
+    .unwrap();
+    let run = numi(
+        &project,
+        &[
+            "validate",
+            "--strict",
+            "--format",
+            "concise",
+            "--files",
+            "rate.yaml",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("playbook/rate-bound"),
+        "{}",
+        run.transcript()
+    );
+    // The same file in a git repository's top is the repository's own.
+    std::fs::create_dir(shared.path().join(".git")).unwrap();
+    let run = numi(
+        &project,
+        &[
+            "validate",
+            "--strict",
+            "--format",
+            "concise",
+            "--files",
+            "rate.yaml",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
 }

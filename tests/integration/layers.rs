@@ -22,8 +22,9 @@ const LAYERS: &[&[&str]] = &[
     // The one way to read a file beside a document, and the documents a
     // run keeps loaded.
     &["location"],
-    // Canonical JSON (RFC 8785, as autocontext computes digests).
-    &["canonical"],
+    // Canonical JSON (RFC 8785, as autocontext computes digests), and every
+    // file numi writes, written whole or not at all.
+    &["canonical", "whole_file"],
     // Inputs from the command line, the schema stage, document digests,
     // the configuration file.
     &["inputs", "schema", "digest"],

@@ -30,3 +30,4 @@ mod suggestions;
 mod suppression;
 mod verified_runs;
 mod walk;
+mod writes;

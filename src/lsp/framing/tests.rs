@@ -176,3 +176,81 @@ fn a_message_is_written_with_its_length() {
     write(&mut out, br#"{"id":null}"#).unwrap();
     assert_eq!(out, b"Content-Length: 11\r\n\r\n{\"id\":null}");
 }
+
+#[test]
+fn a_request_with_an_id_the_protocol_does_not_allow_is_answered_with_it() {
+    let ids = [
+        "1.5",
+        "true",
+        "null",
+        "[1]",
+        "{}",
+        "2147483648",
+        "-2147483649",
+    ];
+    let mut stream = String::new();
+    for id in ids {
+        stream.push_str(&framed(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#
+        )));
+    }
+    // The allowed ids, at the edges of 32 bits, are requests.
+    for id in ["2147483647", "-2147483648", "\"x\""] {
+        stream.push_str(&framed(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#
+        )));
+    }
+    let read = all(stream.as_bytes());
+    let mut expected: Vec<String> = ids.iter().map(|id| format!("-32600 {id}")).collect();
+    expected.extend(
+        ["2147483647", "-2147483648", "\"x\""]
+            .iter()
+            .map(|id| format!("{id} shutdown")),
+    );
+    // The id is echoed as it was written (serde_json writes `{}` and `[1]`
+    // as they are).
+    assert_eq!(shapes(&read), expected);
+}
+
+#[test]
+fn a_long_body_without_a_length_loses_no_following_message() {
+    // The body runs on into the next header on one line, far past the
+    // longest header line.
+    let body = format!(r#"{{"jsonrpc":"2.0","method":"{}"}}"#, "x".repeat(4096));
+    let stream = format!("Content-Type: text/plain\r\n\r\n{body}{}", framed(EXIT));
+    assert_eq!(shapes(&all(stream.as_bytes())), ["-32700 null", "exit"]);
+}
+
+#[test]
+fn two_different_lengths_lose_no_following_message() {
+    let stream = format!(
+        "Content-Length: 3\r\nContent-Length: {}\r\n\r\n{EXIT}{}",
+        EXIT.len(),
+        framed(EXIT)
+    );
+    assert_eq!(shapes(&all(stream.as_bytes())), ["-32700 null", "exit"]);
+    // The same length said twice is one length.
+    let stream = format!(
+        "Content-Length: {0}\r\nContent-Length: {0}\r\n\r\n{EXIT}{1}",
+        EXIT.len(),
+        framed(EXIT)
+    );
+    assert_eq!(shapes(&all(stream.as_bytes())), ["exit", "exit"]);
+}
+
+#[test]
+fn a_header_line_of_the_longest_length_is_read_and_a_longer_one_refused() {
+    let header = |length: usize| {
+        let prefix = "X-Padding: ";
+        format!("{prefix}{}\r\n", "p".repeat(length - prefix.len()))
+    };
+    let at_limit = format!("{}{}", header(MAX_HEADER_LINE), framed(EXIT));
+    assert_eq!(shapes(&all(at_limit.as_bytes())), ["exit"]);
+    let over = format!(
+        "{}{}{}",
+        header(MAX_HEADER_LINE + 1),
+        framed(EXIT),
+        framed(EXIT)
+    );
+    assert_eq!(shapes(&all(over.as_bytes())), ["-32700 null", "exit"]);
+}
