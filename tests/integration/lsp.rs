@@ -704,6 +704,67 @@ fn a_malformed_message_is_answered_with_an_error_and_the_server_goes_on() {
 }
 
 #[test]
+fn every_request_is_answered_whatever_its_id() {
+    let mut server = Process::initialized();
+    for id in [
+        json!(1.5),
+        json!(true),
+        Value::Null,
+        json!([1]),
+        json!({}),
+        json!(2_147_483_648_i64),
+    ] {
+        server.send(&frame(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "shutdown"}),
+        ));
+        let reply = server.answer();
+        assert_eq!(reply["error"]["code"], -32600, "{id}: {reply}");
+        assert_eq!(reply["id"], id, "{id}: {reply}");
+    }
+    // None of them was taken for the shutdown it named.
+    server.hover(5);
+    assert_eq!(server.answer()["result"], Value::Null);
+}
+
+#[test]
+fn no_message_is_lost_after_a_malformed_header_block() {
+    let mut server = Process::initialized();
+    let hover = |id: i32| {
+        frame(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+            "params": at(URI, 0, 0),
+        }))
+    };
+    // A body of 2 KiB without a length, running on into the next header.
+    let long_body = format!(r#"{{"jsonrpc":"2.0","method":"{}"}}"#, "x".repeat(2048));
+    server.send(&[b"X-Kind: none\r\n\r\n", long_body.as_bytes(), &hover(1)].concat());
+    parse_error(&server.answer());
+    assert_eq!(server.answer()["id"], 1);
+    // Two lengths that differ.
+    let body = br#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+    server.send(
+        &[
+            format!(
+                "Content-Length: 3\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            )
+            .as_bytes(),
+            body,
+            &hover(2),
+        ]
+        .concat(),
+    );
+    parse_error(&server.answer());
+    assert_eq!(server.answer()["id"], 2);
+    // A header line of exactly 1,024 bytes is one numi reads.
+    let padding = format!("X-Padding: {}\r\n", "p".repeat(1024 - "X-Padding: ".len()));
+    server.send(&[padding.as_bytes(), &hover(3)].concat());
+    let reply = server.answer();
+    assert_eq!(reply["id"], 3, "{reply}");
+    assert_eq!(reply["result"], Value::Null, "{reply}");
+}
+
+#[test]
 fn a_lone_surrogate_in_a_change_reads_as_a_replacement_character() {
     let mut server = Process::initialized();
     server.send(&frame(&json!({
