@@ -266,11 +266,24 @@ fn find_ignoring_case(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         .position(|window| window.eq_ignore_ascii_case(needle))
 }
 
+/// The most JSON values a message may hold. A value in a tree costs far
+/// more than its text (an empty `{}` of 3 bytes takes over 100 as a
+/// `serde_json::Value`), so a body of small values would make the server
+/// hold 40 to 70 times its size; LSP's messages hold a few hundred values
+/// (a document's text is one), and an `initialize` with every capability a
+/// few thousand. A tree of at most this many values is a few MiB.
+pub const MAX_VALUES: usize = 100_000;
+
 /// A body read whole: one JSON-RPC message.
 pub fn decode(body: &[u8]) -> Incoming {
     let Ok(text) = std::str::from_utf8(body) else {
         return Incoming::Rejected(Rejected::parse("the message is not UTF-8"));
     };
+    if values_beyond(body, MAX_VALUES) {
+        return Incoming::Rejected(Rejected::parse(format!(
+            "a message of more than {MAX_VALUES} JSON values, more than numi reads"
+        )));
+    }
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
         // A lone surrogate is what `JSON.stringify` writes for a string
@@ -312,6 +325,38 @@ pub fn decode(body: &[u8]) -> Incoming {
             message: format!("not a JSON-RPC message numi reads: {error}"),
         }),
     }
+}
+
+/// Whether the JSON text `body` holds more than `limit` values, counted
+/// in one pass without building them: each value but the first follows a
+/// `,`, a `:` or an opening bracket outside a string (a key counts as a
+/// value too, so this counts at most twice what a tree holds).
+fn values_beyond(body: &[u8], limit: usize) -> bool {
+    let mut values = 1usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in body {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b',' | b':' | b'[' | b'{' => {
+                values += 1;
+                if values > limit {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// An id LSP's requests may carry: `integer` (32 bits) or `string`.

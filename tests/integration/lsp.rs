@@ -864,3 +864,32 @@ fn exit_without_shutdown_or_a_closed_stream_ends_with_1() {
     assert_eq!(server.exit_code(), 1);
     assert_eq!(Process::initialized().exit_code(), 1);
 }
+
+#[test]
+fn a_message_of_many_small_values_is_refused_before_they_are_built() {
+    // 12 MiB of empty objects would take some 500 MiB as a JSON tree.
+    let mut server = Process::initialized();
+    let objects = vec!["{}"; 4_000_000].join(",");
+    let body = format!(r#"{{"jsonrpc":"2.0","method":"numi/unknown","params":[{objects}]}}"#);
+    server.send(&framed(body.as_bytes()));
+    parse_error(&server.answer());
+    server.hover(1);
+    assert_eq!(server.answer()["id"], 1);
+    let peak = server.peak_kib();
+    let body_kib = (body.len() / 1024) as u64;
+    assert!(
+        peak < 4 * body_kib,
+        "{peak} KiB for a body of {body_kib} KiB"
+    );
+    // A document of the same size in one string is read and checked.
+    let text = format!(
+        "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {{name: x, scope: SCOPE_REPO}}\nspec: {{change_type: \"{}\"}}\n",
+        "a".repeat(12 << 20)
+    );
+    server.send(&frame(&json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": URI, "languageId": "yaml", "version": 1, "text": text}},
+    })));
+    let published = server.next();
+    assert_eq!(published["params"]["version"], 1, "{published}");
+}

@@ -254,3 +254,19 @@ fn a_header_line_of_the_longest_length_is_read_and_a_longer_one_refused() {
     );
     assert_eq!(shapes(&all(over.as_bytes())), ["-32700 null", "exit"]);
 }
+
+#[test]
+fn values_are_counted_outside_strings_only() {
+    assert!(!values_beyond(br#"{"a":[1,2,{"b":null}]}"#, 8));
+    assert!(values_beyond(br#"{"a":[1,2,{"b":null}]}"#, 7));
+    // Brackets, commas and colons in a string are text, escaped quotes too.
+    assert!(!values_beyond(br#"["[,:{\"]},:"]"#, 2));
+    assert!(values_beyond(br#"["a",1]"#, 2));
+    let many = format!("[{}]", vec!["{}"; MAX_VALUES].join(","));
+    assert!(matches!(decode(many.as_bytes()), Incoming::Rejected(_)));
+    let few = format!(
+        r#"{{"jsonrpc":"2.0","method":"x","params":[{}]}}"#,
+        vec!["0"; 1000].join(",")
+    );
+    assert!(matches!(decode(few.as_bytes()), Incoming::Message(_)));
+}
