@@ -12,7 +12,6 @@ mod paths;
 mod schema;
 mod slug;
 mod validate;
-mod validate_only;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -58,16 +57,10 @@ pub enum Command {
     Lsp(lsp::LspArgs),
 }
 
-/// The clap command with everything generated at run time: `--version`
-/// names the kinds this build knows. Completions and man pages are built
-/// from this same definition.
+/// The clap command: what numi parses, and what completions and man pages
+/// are built from.
 pub fn command() -> clap::Command {
-    let long_version = format!(
-        "{}\n{}",
-        env!("CARGO_PKG_VERSION"),
-        schema::kind_table().trim_end()
-    );
-    Cli::command().long_version(long_version)
+    Cli::command()
 }
 
 /// Runs numi with `arguments` (the program name first) and returns the exit status.
@@ -76,10 +69,6 @@ pub fn main(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> i32 {
-    let arguments: Vec<OsString> = arguments.into_iter().collect();
-    if let Some(args) = validate_only::parse(&arguments) {
-        return validate::execute(&args, stdout, stderr) as i32;
-    }
     let parsed = command()
         .try_get_matches_from(arguments)
         .and_then(|matches| {

@@ -71,26 +71,17 @@ fn files_under(root: &Path) -> Vec<PathBuf> {
 // --- --version
 
 #[test]
-fn long_version_names_the_kinds_and_their_api_versions() {
-    // The version, then the list `numi schema --list` prints (its snapshot
-    // is below).
-    let result = numi(checkout(), &["--version"]);
-    let kinds = numi(checkout(), &["schema", "--list"]);
-    assert_eq!(result.code, 0, "{}", result.transcript());
-    assert_eq!(
-        result.stdout,
-        format!("numi {}\n{}", env!("CARGO_PKG_VERSION"), kinds.stdout)
-    );
-}
-
-#[test]
-fn short_version_is_one_line() {
-    let result = numi(checkout(), &["-V"]);
-    assert_eq!(result.code, 0);
-    assert_eq!(
-        result.stdout,
-        format!("numi {}\n", env!("CARGO_PKG_VERSION"))
-    );
+fn version_is_one_line_in_both_forms() {
+    // The kinds are `numi schema --list`'s to list.
+    for flag in ["--version", "-V"] {
+        let result = numi(checkout(), &[flag]);
+        assert_eq!(result.code, 0, "{}", result.transcript());
+        assert_eq!(
+            result.stdout,
+            format!("numi {}\n", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+    }
 }
 
 // --- schema
