@@ -4,15 +4,14 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::Path;
 
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, WorkspaceEdit};
 
-use super::diagnostics::{Finding, lsp_range, to_lsp};
+use super::diagnostics::{Finding, Weighing, lsp_range, to_lsp};
 use super::encoding::Encoding;
 use crate::diagnostic::Diagnostic;
-use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
-use crate::validate::Mode;
-use crate::verdict::Verdict;
+use crate::project::Flags;
 use crate::yaml::format_pointer;
 
 /// One replacement of a byte range of the document's text.
@@ -30,35 +29,47 @@ pub struct Fix {
     pub edits: Vec<ByteEdit>,
 }
 
+/// The document a fix is asked for: where it is open (none for an unsaved
+/// buffer) and the server's flags, which with the `numi.toml` that holds
+/// there decide its findings.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    pub path: Option<&'a Path>,
+    pub flags: Flags,
+}
+
 /// Where fixes come from: for a finding of a document's text, the fixes
 /// `numi fix` would make; for the whole text, the text `numi fix` would
 /// write.
 pub trait Fixer: Send + Sync {
-    fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix>;
+    fn fixes(&self, text: &str, scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix>;
 
     /// `text` with every fix made, round after round; `None` when nothing
     /// would change.
-    fn fix_all(&self, text: &str) -> Option<String>;
+    fn fix_all(&self, text: &str, scope: Scope<'_>) -> Option<String>;
 }
 
 /// The fixes of `numi fix` (`crate::fix`), each offered for the finding it
 /// repairs (the node it changes holds the finding), and fix-all as the
-/// fix loop of `numi fix --files` with no configuration.
+/// fix loop of `numi fix`, both weighed as the server's checks weigh the
+/// document ([`Weighing`]): a rule `numi.toml` turns off, or leaves out of
+/// `select`, is not fixed.
 #[derive(Debug, Default)]
 pub struct FixEngine;
 
-impl FixEngine {
-    fn location() -> Location<'static> {
-        Location::detached(DEFAULT_MAX_FILE_SIZE)
-    }
-}
-
 impl Fixer for FixEngine {
-    fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
+    fn fixes(&self, text: &str, scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix> {
+        let Some(weighing) = Weighing::of(scope.path, scope.flags) else {
+            return Vec::new();
+        };
         // The finding was weighed when it was shown; its inline
         // suppressions still decide which fixes of its rule are offered.
-        let offered =
-            crate::fix::fixes_for(text, Mode::Files, Self::location(), Verdict::unconfigured());
+        let offered = crate::fix::fixes_for(
+            text,
+            weighing.mode,
+            weighing.location,
+            weighing.settings.verdict(),
+        );
         let Some(pointer) = diagnostic.pointer.as_deref() else {
             return Vec::new();
         };
@@ -86,10 +97,15 @@ impl Fixer for FixEngine {
             .collect()
     }
 
-    fn fix_all(&self, text: &str) -> Option<String> {
-        let fixed =
-            crate::fix::fix_document(text, Mode::Files, Self::location(), Verdict::unconfigured())
-                .ok()?;
+    fn fix_all(&self, text: &str, scope: Scope<'_>) -> Option<String> {
+        let weighing = Weighing::of(scope.path, scope.flags)?;
+        let fixed = crate::fix::fix_document(
+            text,
+            weighing.mode,
+            weighing.location,
+            weighing.settings.verdict(),
+        )
+        .ok()?;
         (fixed.text != text).then_some(fixed.text)
     }
 }
@@ -99,11 +115,11 @@ impl Fixer for FixEngine {
 pub struct NoFixes;
 
 impl Fixer for NoFixes {
-    fn fixes(&self, _text: &str, _diagnostic: &Diagnostic) -> Vec<Fix> {
+    fn fixes(&self, _text: &str, _scope: Scope<'_>, _diagnostic: &Diagnostic) -> Vec<Fix> {
         Vec::new()
     }
 
-    fn fix_all(&self, _text: &str) -> Option<String> {
+    fn fix_all(&self, _text: &str, _scope: Scope<'_>) -> Option<String> {
         None
     }
 }
@@ -115,6 +131,7 @@ pub const FIX_ALL_TITLE: &str = "numi: fix all in file";
 /// quick fix, then "fix all in file" when fixing the file changes it.
 pub fn actions(
     fixer: &dyn Fixer,
+    scope: Scope<'_>,
     uri: &Uri,
     text: &str,
     findings: &[Finding],
@@ -126,7 +143,7 @@ pub fn actions(
         if !meets(&finding.span, &wanted) {
             continue;
         }
-        for fix in fixer.fixes(text, &finding.diagnostic) {
+        for fix in fixer.fixes(text, scope, &finding.diagnostic) {
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: fix.title,
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -137,7 +154,7 @@ pub fn actions(
             }));
         }
     }
-    if let Some(fixed) = fixer.fix_all(text) {
+    if let Some(fixed) = fixer.fix_all(text, scope) {
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: FIX_ALL_TITLE.to_owned(),
             kind: Some(CodeActionKind::SOURCE_FIX_ALL),
@@ -234,7 +251,7 @@ mod tests {
         let Some(finding) = checked.diagnostics.first() else {
             panic!("the example fails");
         };
-        let fixes = super::FixEngine.fixes(text, finding);
+        let fixes = super::FixEngine.fixes(text, super::tests::UNSAVED, finding);
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         let mut fixed = text.to_owned();
         let mut edits = fixes[0].edits.clone();
@@ -254,19 +271,30 @@ mod tests {
             &crate::kinds::evalset::catalogue::CASE_NAME,
             "m",
         );
-        assert!(super::FixEngine.fixes(text, &other).is_empty());
+        assert!(super::FixEngine.fixes(text, UNSAVED, &other).is_empty());
     }
 
     use std::str::FromStr;
 
     use super::*;
     use crate::diagnostic::Stage;
+    use crate::validate::Mode;
+    use crate::verdict::Verdict;
+
+    /// An unsaved buffer, no flag set.
+    pub(super) const UNSAVED: Scope<'static> = Scope {
+        path: None,
+        flags: Flags {
+            enable_alpha: false,
+            strict: false,
+        },
+    };
 
     /// Replaces the token of every finding of one rule with a fixed text.
     struct Replace(&'static str, &'static str);
 
     impl Fixer for Replace {
-        fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
+        fn fixes(&self, text: &str, _scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix> {
             if diagnostic.rule.id != self.0 {
                 return Vec::new();
             }
@@ -281,7 +309,7 @@ mod tests {
             }]
         }
 
-        fn fix_all(&self, text: &str) -> Option<String> {
+        fn fix_all(&self, text: &str, _scope: Scope<'_>) -> Option<String> {
             let fixed = text
                 .replace("é1", self.1)
                 .replace(": 2", &format!(": {}", self.1));
@@ -316,7 +344,15 @@ mod tests {
         let uri = Uri::from_str("file:///x.yaml").unwrap();
         let findings = [finding(1, 4, 3..6), finding(2, 4, 10..11)];
         let fixer = Replace("evalset/version", "0");
-        let found = actions(&fixer, &uri, text, &findings, 10..10, Encoding::Utf16);
+        let found = actions(
+            &fixer,
+            UNSAVED,
+            &uri,
+            text,
+            &findings,
+            10..10,
+            Encoding::Utf16,
+        );
         assert_eq!(titles(&found), ["replace with 0", FIX_ALL_TITLE]);
         let CodeActionOrCommand::CodeAction(all) = &found[1] else {
             panic!("an action")
@@ -333,10 +369,26 @@ mod tests {
     fn no_action_where_no_fix_exists() {
         let uri = Uri::from_str("file:///x.yaml").unwrap();
         let findings = [finding(1, 4, 3..4)];
-        let found = actions(&NoFixes, &uri, "a: 1\n", &findings, 0..5, Encoding::Utf16);
+        let found = actions(
+            &NoFixes,
+            UNSAVED,
+            &uri,
+            "a: 1\n",
+            &findings,
+            0..5,
+            Encoding::Utf16,
+        );
         assert!(found.is_empty());
         let elsewhere = Replace("evalset/case-name", "0");
-        let found = actions(&elsewhere, &uri, "a: 1\n", &findings, 0..5, Encoding::Utf16);
+        let found = actions(
+            &elsewhere,
+            UNSAVED,
+            &uri,
+            "a: 1\n",
+            &findings,
+            0..5,
+            Encoding::Utf16,
+        );
         assert!(found.is_empty());
     }
 
@@ -396,7 +448,7 @@ mod tests {
             let written = crate::fix::fix_document(
                 &text,
                 Mode::Files,
-                FixEngine::location(),
+                crate::location::Location::detached(crate::location::DEFAULT_MAX_FILE_SIZE),
                 Verdict::unconfigured(),
             )
             .unwrap()
@@ -416,14 +468,22 @@ mod tests {
                 })
                 .collect();
             assert!(findings.len() >= 2, "{findings:?}");
-            let found = actions(&FixEngine, &uri, &text, &findings, 0..0, Encoding::Utf16);
+            let found = actions(
+                &FixEngine,
+                UNSAVED,
+                &uri,
+                &text,
+                &findings,
+                0..0,
+                Encoding::Utf16,
+            );
             let all = found
                 .iter()
                 .find(|action| titles(std::slice::from_ref(action)) == [FIX_ALL_TITLE])
                 .expect("fix all is offered");
             assert_eq!(applied(&text, all, &uri), written);
             // Fixed, the file offers no fix-all.
-            assert_eq!(FixEngine.fix_all(&written), None);
+            assert_eq!(FixEngine.fix_all(&written, UNSAVED), None);
         }
     }
 
@@ -440,7 +500,7 @@ mod tests {
             .iter()
             .map(|diagnostic| {
                 FixEngine
-                    .fixes(&text, diagnostic)
+                    .fixes(&text, UNSAVED, diagnostic)
                     .into_iter()
                     .map(|fix| fix.title)
                     .collect()

@@ -46,19 +46,11 @@ pub fn mode_for(path: Option<&Path>, enable_alpha: bool) -> Mode {
 /// suppressions. A configuration that does not load is passed over here;
 /// `numi validate` says what is wrong with it.
 pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
-    let settings = path.map_or_else(
-        || settings_without_file(flags),
-        |path| settings_for(path, flags),
-    );
-    if path.is_some_and(|path| settings.policy.excludes(path)) {
+    let Some(weighing) = Weighing::of(path, flags) else {
         return Vec::new();
-    }
-    let location = match path {
-        Some(path) => Location::file(path, DEFAULT_MAX_FILE_SIZE),
-        None => Location::detached(DEFAULT_MAX_FILE_SIZE),
     };
-    let mode = mode_for(path, settings.enable_alpha);
-    let verdict = settings.verdict();
+    let Weighing { mode, location, .. } = weighing;
+    let verdict = weighing.settings.verdict();
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut checked = validate_at(text.as_bytes(), mode, &Limits::default(), location);
         verdict.apply(&mut checked, text.as_bytes(), path.unwrap_or(Path::new("")));
@@ -93,6 +85,40 @@ pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
 /// gets no `kind/unknown` from it.
 fn recognised(checked: &Checked, text: &str) -> bool {
     checked.kind.is_some() || text.contains("numinance.dev/")
+}
+
+/// How a document open at `path` is checked and its findings weighed: the
+/// settings that hold for it, its mode and where it stands. The checks and
+/// the fixes of the server both start from it, so a fix is offered only
+/// for what the server shows (fix-all follows `numi.toml`, its levels,
+/// `select` and `ignore`).
+pub struct Weighing<'a> {
+    pub settings: Settings,
+    pub mode: Mode,
+    pub location: Location<'a>,
+}
+
+impl<'a> Weighing<'a> {
+    /// `None` when the configuration leaves the file out of every check.
+    pub fn of(path: Option<&'a Path>, flags: Flags) -> Option<Weighing<'a>> {
+        let settings = path.map_or_else(
+            || settings_without_file(flags),
+            |path| settings_for(path, flags),
+        );
+        if path.is_some_and(|path| settings.policy.excludes(path)) {
+            return None;
+        }
+        let location = match path {
+            Some(path) => Location::file(path, DEFAULT_MAX_FILE_SIZE),
+            None => Location::detached(DEFAULT_MAX_FILE_SIZE),
+        };
+        let mode = mode_for(path, settings.enable_alpha);
+        Some(Weighing {
+            settings,
+            mode,
+            location,
+        })
+    }
 }
 
 /// The settings for the file at `path`: the flags over the `numi.toml`

@@ -35,7 +35,7 @@ use lsp_types::{
 use serde_json::Value;
 
 pub use crate::project::Flags;
-pub use actions::{ByteEdit, FIX_ALL_TITLE, Fix, FixEngine, Fixer, NoFixes};
+pub use actions::{ByteEdit, FIX_ALL_TITLE, Fix, FixEngine, Fixer, NoFixes, Scope};
 pub use encoding::Encoding;
 use store::{Job, Store};
 
@@ -145,6 +145,7 @@ pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Re
         store: &store,
         jobs,
         fixer,
+        flags,
     };
     let outcome = server.run();
     drop(server);
@@ -220,6 +221,8 @@ struct Server<'a> {
     store: &'a Store,
     jobs: mpsc::Sender<Job>,
     fixer: Arc<dyn Fixer>,
+    /// The flags the checks run with, which the fixes follow too.
+    flags: Flags,
 }
 
 impl Server<'_> {
@@ -375,8 +378,14 @@ impl Server<'_> {
         let Ok(uri) = lsp_types::Uri::from_str(uri.as_str()) else {
             return Value::Null;
         };
+        let path = store::file_path(uri.as_str());
+        let scope = actions::Scope {
+            path: path.as_deref(),
+            flags: self.flags,
+        };
         to_value(actions::actions(
             self.fixer.as_ref(),
+            scope,
             &uri,
             &open.text,
             open.current_findings(),

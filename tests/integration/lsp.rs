@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use numi::diagnostic::Diagnostic;
-use numi::lsp::{ByteEdit, Fix, Fixer, Flags, NoFixes, serve};
+use numi::lsp::{ByteEdit, Fix, Fixer, Flags, NoFixes, Scope, serve};
 use serde_json::{Value, json};
 
 const BROKEN: &str = include_str!("../fixtures/lsp/broken-evalset.yaml");
@@ -25,7 +25,7 @@ const URI: &str = "file:///numi-lsp-test/evals/broken.yaml";
 struct ApiVersionFix;
 
 impl Fixer for ApiVersionFix {
-    fn fixes(&self, text: &str, diagnostic: &Diagnostic) -> Vec<Fix> {
+    fn fixes(&self, text: &str, _scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix> {
         if diagnostic.rule != "kind/api-version" {
             return Vec::new();
         }
@@ -42,7 +42,7 @@ impl Fixer for ApiVersionFix {
         }]
     }
 
-    fn fix_all(&self, text: &str) -> Option<String> {
+    fn fix_all(&self, text: &str, _scope: Scope<'_>) -> Option<String> {
         let fixed = text.replacen(
             "apiVersion: numinance.dev/v1\n",
             "apiVersion: numinance.dev/v1alpha1\n",
@@ -525,6 +525,53 @@ fn fix_all_applies_what_numi_fix_writes() {
         client.shutdown();
     }
 }
+#[test]
+fn fixes_follow_the_numi_toml_that_holds_for_the_file() {
+    const HEX: &str = "0b2958497ee0c936c59fa8dfb74b43077ad626e5dafd62df6521c4dd1e581242";
+    let unsorted = format!(
+        "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nmetadata: {{name: core}}\nspec:\n  version: 1.0.0\n  cases:\n{}{}",
+        replay_case("b", HEX, ""),
+        replay_case("a", HEX, "")
+    );
+    for (config, fixed) in [
+        ("[rules]\n\"evalset/cases-sorted\" = \"off\"\n", false),
+        ("ignore = [\"evalset/cases-sorted\"]\n", false),
+        ("select = [\"playbook\"]\n", false),
+        ("", true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("numi.toml"), config).unwrap();
+        let uri = format!("file://{}/x.yaml", dir.path().display());
+        let (mut client, _) = Client::initialized(Arc::new(numi::lsp::FixEngine), json!({}));
+        client.open(&uri, 1, &unsorted);
+        let published = client.published_for(1);
+        let shown = published["params"]["diagnostics"].to_string();
+        assert_eq!(
+            shown.contains("evalset/cases-sorted"),
+            fixed,
+            "{config}: {shown}"
+        );
+        // The whole document, so every finding's quick fix is asked for.
+        let range =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 40, "character": 0}});
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": []}}),
+        );
+        let offered = actions["result"].as_array().unwrap();
+        let fix_all = offered
+            .iter()
+            .find(|action| action["kind"] == "source.fixAll");
+        assert_eq!(fix_all.is_some(), fixed, "{config}: {actions}");
+        assert_eq!(
+            offered.iter().any(|action| action["kind"] == "quickfix"),
+            fixed,
+            "{config}: {actions}"
+        );
+        client.shutdown();
+    }
+}
+
 /// `numi lsp` as an editor runs it, fed raw bytes on its standard input.
 struct Process {
     child: std::process::Child,
