@@ -10,12 +10,11 @@ use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::diagnostic::Severity;
-use crate::inputs::ExcludePatterns;
+use crate::inputs::PathPatterns;
 use crate::location::{ReadError, read_regular};
 use crate::suggest::nearest;
 use crate::text::{human_size, quote};
@@ -312,16 +311,12 @@ pub fn parse(text: &str) -> Result<Config, String> {
         }
         Ok(())
     };
-    check("exclude", &file.exclude, &ExcludePatterns::check)?;
+    check("exclude", &file.exclude, &PathPatterns::check)?;
     for (index, entry) in file.overrides.iter().enumerate() {
         check(
             &format!("overrides[{index}].paths"),
             &entry.paths,
-            &|glob| {
-                Glob::new(glob)
-                    .map(|_| ())
-                    .map_err(|error| error.kind().to_string())
-            },
+            &PathPatterns::check,
         )?;
     }
     Ok(Config {
@@ -421,8 +416,9 @@ impl Config {
             .unwrap_or_default();
         let mut overrides = Vec::new();
         for (index, entry) in self.overrides.iter().enumerate() {
-            let paths = glob_set(&entry.paths)
-                .map_err(|reason| format!("{file}overrides[{index}].paths: {reason}"))?;
+            let paths = PathPatterns::new(&entry.paths).map_err(|(at, reason)| {
+                format!("{file}overrides[{index}].paths[{at}]: {reason}")
+            })?;
             overrides.push((paths, entry.rules.clone()));
         }
         let base = fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
@@ -435,18 +431,10 @@ impl Config {
                 .into_iter()
                 .filter(|layer| !layer.is_empty())
                 .collect(),
-            exclude: ExcludePatterns::new(&self.exclude)
+            exclude: PathPatterns::new(&self.exclude)
                 .map_err(|(index, reason)| format!("{file}exclude[{index}]: {reason}"))?,
         })
     }
-}
-
-fn glob_set(globs: &[String]) -> Result<GlobSet, String> {
-    let mut builder = GlobSetBuilder::new();
-    for glob in globs {
-        builder.add(Glob::new(glob).map_err(|error| error.to_string())?);
-    }
-    builder.build().map_err(|error| error.to_string())
 }
 
 /// A configuration's severities, ready for the findings of a run.
@@ -455,8 +443,8 @@ pub struct Policy {
     base: PathBuf,
     root: PathBuf,
     rules: Vec<(String, Level)>,
-    overrides: Vec<(GlobSet, Vec<(String, Level)>)>,
-    exclude: ExcludePatterns,
+    overrides: Vec<(PathPatterns, Vec<(String, Level)>)>,
+    exclude: PathPatterns,
     /// The layers of rule selection, the file's first, the command line's
     /// over it.
     selection: Vec<RuleSelection>,
@@ -499,7 +487,7 @@ impl Policy {
         }
         let relative = self.relative(path);
         for (paths, rules) in &self.overrides {
-            if relative.as_deref().is_some_and(|path| paths.is_match(path)) {
+            if relative.as_deref().is_some_and(|path| paths.matches(path)) {
                 level = find_level(rules, rule).or(level);
             }
         }
@@ -512,7 +500,7 @@ impl Policy {
         !self.exclude.is_empty()
             && self
                 .relative(path)
-                .is_some_and(|relative| self.exclude.excludes(&relative))
+                .is_some_and(|relative| self.exclude.matches(&relative))
     }
 
     /// `path` relative to the configuration's folder, `/` separated; `None`

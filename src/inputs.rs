@@ -54,7 +54,7 @@ impl Input {
 /// repository (DIR).
 #[derive(Debug, Clone)]
 pub struct Selection {
-    excluded: Arc<ExcludePatterns>,
+    excluded: Arc<PathPatterns>,
     /// Whether a file of another name is read, by its path.
     claimed: fn(&Path) -> bool,
 }
@@ -73,7 +73,7 @@ impl Selection {
     /// Checks every pattern once, so a bad one is a usage error before any
     /// walk.
     pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, String> {
-        let excluded = ExcludePatterns::new(globs).map_err(|(index, reason)| {
+        let excluded = PathPatterns::new(globs).map_err(|(index, reason)| {
             let glob = globs.get(index).map(String::as_str).unwrap_or_default();
             format!("--exclude {glob:?}: {reason}")
         })?;
@@ -84,20 +84,23 @@ impl Selection {
     }
 }
 
-/// Paths left out by gitignore-style patterns, matched against paths
-/// relative to one folder: `--exclude` (relative to the walk's base) and
-/// `numi.toml`'s `exclude` (relative to the file's folder) alike, one
-/// matcher for both.
+/// The one dialect of path patterns: gitignore-style, matched against
+/// paths relative to one folder. `--exclude` (relative to the walk's base),
+/// and `numi.toml`'s `exclude` and `[[overrides]] paths` (relative to the
+/// file's folder) all use it, so a pattern means the same wherever it is
+/// written: `*` stays within one folder, `**` crosses folders, a pattern
+/// with a `/` is anchored to the folder, one without matches a name at any
+/// depth, and a pattern that names a folder matches what it holds.
 #[derive(Debug, Clone)]
-pub struct ExcludePatterns(Gitignore);
+pub struct PathPatterns(Gitignore);
 
-impl Default for ExcludePatterns {
+impl Default for PathPatterns {
     fn default() -> Self {
-        ExcludePatterns(Gitignore::empty())
+        PathPatterns(Gitignore::empty())
     }
 }
 
-impl ExcludePatterns {
+impl PathPatterns {
     /// Checks every pattern; the error is the index of the first that
     /// cannot be read, and why.
     pub fn new(patterns: &[String]) -> Result<Self, (usize, String)> {
@@ -109,7 +112,7 @@ impl ExcludePatterns {
         }
         builder
             .build()
-            .map(ExcludePatterns)
+            .map(PathPatterns)
             .map_err(|error| (0, glob_reason(&error)))
     }
 
@@ -126,12 +129,12 @@ impl ExcludePatterns {
     }
 
     /// Whether the file at `relative` (`/` separated, relative to the
-    /// patterns' folder) or a folder it is in is left out.
-    pub fn excludes(&self, relative: &str) -> bool {
+    /// patterns' folder) or a folder it is in matches a pattern.
+    pub fn matches(&self, relative: &str) -> bool {
         self.excludes_path(Path::new(relative), false)
     }
 
-    /// [`ExcludePatterns::excludes`] for a path relative to the patterns'
+    /// [`PathPatterns::matches`] for a path relative to the patterns'
     /// folder, a folder when `is_dir`.
     fn excludes_path(&self, relative: &Path, is_dir: bool) -> bool {
         !self.is_empty()

@@ -294,3 +294,32 @@ fn an_ignored_rule_is_off_whatever_level_the_file_sets() {
         Some(Level::Off)
     );
 }
+
+#[test]
+fn a_path_pattern_means_the_same_as_an_exclude_and_as_an_override() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join(FILE_NAME);
+    std::fs::write(
+        &file,
+        "exclude = [\".numinance/legacy/*.yaml\"]\n\n[[overrides]]\npaths = [\".numinance/legacy/*.yaml\"]\nrules = { \"playbook/min-runs\" = \"off\" }\n",
+    )
+    .expect("write");
+    let policy = load(&file)
+        .expect("valid")
+        .policy(dir.path())
+        .expect("compiles");
+    for (path, matched) in [
+        (".numinance/legacy/a.yaml", true),
+        // `*` stays within one folder in both.
+        (".numinance/legacy/a/b.yaml", false),
+        (".numinance/other/a.yaml", false),
+    ] {
+        let path = Path::new(path);
+        assert_eq!(policy.excludes(path), matched, "{path:?}");
+        assert_eq!(
+            policy.level("playbook/min-runs", path) == Some(Level::Off),
+            matched,
+            "{path:?}"
+        );
+    }
+}
