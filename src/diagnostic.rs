@@ -145,6 +145,30 @@ pub struct Diagnostic {
     /// Places in other documents the finding is about too (the first
     /// document of a name that this one repeats).
     pub related: Vec<Related>,
+    /// The fix of a fixable rule's finding, when numi can make it safely.
+    pub fix: Option<Box<SuggestedFix>>,
+}
+
+/// The fix a finding carries: what `numi fix` would do for it, as edits of
+/// the file's text that any tool can apply (an editor, a bot, a review).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuggestedFix {
+    /// What the fix does, for people: `sort /spec/cases by name`.
+    pub message: String,
+    /// Replacements of the file's text, none overlapping, in text order.
+    pub edits: Vec<Edit>,
+}
+
+/// One replacement of a range of a file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// The bytes replaced.
+    pub span: Span,
+    /// Where they start and end, as every other position is written.
+    pub start: Position,
+    pub end: Position,
+    /// The text that takes their place.
+    pub content: String,
 }
 
 /// A place in another document that a finding is about.
@@ -193,6 +217,7 @@ impl Diagnostic {
             note: None,
             secrets: Vec::new(),
             related: Vec::new(),
+            fix: None,
         }
     }
 

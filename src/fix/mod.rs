@@ -40,13 +40,13 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostic::Stage;
+use crate::diagnostic::{Diagnostic, Edit, Span, Stage, SuggestedFix};
 use crate::kinds;
 use crate::location::Location;
 pub use crate::repair::{Repair, RuleFix};
 use crate::validate::{Checked, Mode, validate_at};
 use crate::verdict::Verdict;
-use crate::yaml::{self, Limits, PathSegment};
+use crate::yaml::{self, Limits, LineIndex, PathSegment};
 pub use write::{WriteRefused, write_atomically};
 
 /// One replacement of a byte range of the original text.
@@ -86,6 +86,84 @@ pub struct Fix {
     pub title: String,
     pub edits: Vec<TextEdit>,
     pub change: Change,
+}
+
+impl Fix {
+    /// Whether this fix repairs `diagnostic`: a finding of its rule about
+    /// the node it changes or a node inside it.
+    pub fn repairs(&self, diagnostic: &Diagnostic) -> bool {
+        let Some(pointer) = diagnostic.pointer.as_deref() else {
+            return false;
+        };
+        let changed = yaml::format_pointer(self.change.path());
+        self.rule == diagnostic.rule.id
+            && pointer
+                .strip_prefix(changed.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    /// The fix as a finding carries it, its edits placed in `lines`.
+    fn suggested(&self, lines: &LineIndex<'_>) -> SuggestedFix {
+        let mut edits: Vec<Edit> = self
+            .edits
+            .iter()
+            .map(|edit| Edit {
+                span: Span::new(edit.range.start, edit.range.end),
+                start: lines.position(edit.range.start),
+                end: lines.position(edit.range.end),
+                content: edit.replacement.clone(),
+            })
+            .collect();
+        edits.sort_by_key(|edit| edit.span.start());
+        SuggestedFix {
+            message: self.title.clone(),
+            edits,
+        }
+    }
+}
+
+/// Puts on each finding of `checked` (the validation of `text`) that a
+/// safe fix repairs the fix `numi fix` would make for it, so that json,
+/// SARIF and the language server carry it. A document offers fixes only
+/// when it reached the rule stage; one with no finding of a fixable rule
+/// costs nothing more.
+pub fn attach(text: &str, checked: &mut Checked) {
+    let Some(kind) = checked.kind.and_then(kinds::find) else {
+        return;
+    };
+    let fixable =
+        |diagnostic: &Diagnostic| kind.fixes.iter().any(|fix| fix.rule == diagnostic.rule.id);
+    if !checked.diagnostics.iter().any(fixable)
+        || !checked.diagnostics.iter().all(|d| d.stage == Stage::Rule)
+    {
+        return;
+    }
+    let Ok(document) = yaml::load(text, &Limits::default()) else {
+        return;
+    };
+    let (fixes, _) = repairs::offer(text, &document, kind.fixes, checked);
+    if fixes.is_empty() {
+        return;
+    }
+    let lines = LineIndex::new(text);
+    for diagnostic in &mut checked.diagnostics {
+        let Some(fix) = fixes.iter().find(|fix| fix.repairs(diagnostic)) else {
+            continue;
+        };
+        // A fix's edits quote the document whole, unmasked (masked, they
+        // would write the mask into the file): one that would show a
+        // credential is carried by no report; `numi fix` still makes it.
+        let shows_a_secret = fix.edits.iter().any(|edit| {
+            !crate::secrets::credentials(&edit.replacement).is_empty()
+                || diagnostic
+                    .secrets
+                    .iter()
+                    .any(|secret| edit.replacement.contains(secret.as_str()))
+        });
+        if !shows_a_secret {
+            diagnostic.fix = Some(Box::new(fix.suggested(&lines)));
+        }
+    }
 }
 
 /// A finding of a fixable rule that numi will not fix, and why.

@@ -425,3 +425,31 @@ fn a_moved_last_item_keeps_the_line_ends_and_the_missing_final_one() {
         }
     }
 }
+
+#[test]
+fn a_finding_carries_its_fix_unless_the_edits_would_show_a_credential() {
+    let digest = format!("sha256:{HEX}");
+    let unsorted = evalset(&format!("{}{}", case("b", &digest), case("a", &digest)));
+    let carried = |text: &str| {
+        let mut checked = validate_at(text.as_bytes(), Mode::Files, &Limits::default(), here());
+        attach(text, &mut checked);
+        checked
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.fix.as_ref().map(|fix| fix.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        carried(&unsorted),
+        [Some("sort /spec/cases by name".to_owned())]
+    );
+    // The same sort, over a case whose name holds a token.
+    let token = "ghp_R8x2Kq7Lm4Np9Vt3Wz6Yb1Cd5Fg0Hj";
+    let with_token = unsorted.replacen("name: b", &format!("name: {token}"), 1);
+    let fixes = carried(&with_token);
+    assert!(!fixes.is_empty());
+    assert!(fixes.iter().all(Option::is_none), "{fixes:?}");
+    // A valid document has nothing to carry.
+    let sorted = evalset(&format!("{}{}", case("a", &digest), case("b", &digest)));
+    assert!(carried(&sorted).is_empty());
+}

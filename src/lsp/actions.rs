@@ -12,7 +12,6 @@ use super::diagnostics::{Finding, Weighing, lsp_range, to_lsp};
 use super::encoding::Encoding;
 use crate::diagnostic::Diagnostic;
 use crate::project::Flags;
-use crate::yaml::format_pointer;
 
 /// One replacement of a byte range of the document's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,19 +69,10 @@ impl Fixer for FixEngine {
             weighing.location,
             weighing.settings.verdict(),
         );
-        let Some(pointer) = diagnostic.pointer.as_deref() else {
-            return Vec::new();
-        };
         offered
             .fixes
             .into_iter()
-            .filter(|fix| {
-                let changed = format_pointer(fix.change.path());
-                fix.rule == diagnostic.rule.id
-                    && pointer
-                        .strip_prefix(changed.as_str())
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-            })
+            .filter(|fix| fix.repairs(diagnostic))
             .map(|fix| Fix {
                 title: fix.title,
                 edits: fix

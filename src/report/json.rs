@@ -52,6 +52,25 @@ struct DiagnosticRecord<'a> {
     /// Only when the finding has places in other documents.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related: Vec<RelatedRecord<'a>>,
+    /// Only when numi can fix the finding: what `numi fix` would do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<FixRecord<'a>>,
+}
+
+/// A finding's fix: edits of the file's text, positioned as every finding
+/// is, that applied together make what `numi fix` makes for it.
+#[derive(Serialize)]
+struct FixRecord<'a> {
+    message: &'a str,
+    edits: Vec<EditRecord<'a>>,
+}
+
+#[derive(Serialize)]
+struct EditRecord<'a> {
+    line: u32,
+    column: u32,
+    end: EndRecord,
+    content: &'a str,
 }
 
 /// A place in another document that a finding is about.
@@ -131,6 +150,22 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
                     }),
                 })
                 .collect(),
+            fix: diagnostic.fix.as_deref().map(|fix| FixRecord {
+                message: &fix.message,
+                edits: fix
+                    .edits
+                    .iter()
+                    .map(|edit| EditRecord {
+                        line: edit.start.line,
+                        column: edit.start.column,
+                        end: EndRecord {
+                            line: edit.end.line,
+                            column: edit.end.column,
+                        },
+                        content: &edit.content,
+                    })
+                    .collect(),
+            }),
         }
     }
 }

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::io;
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, PhysicalLocation,
-    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Suppression, Tool,
-    ToolComponent,
+    ArtifactChange, ArtifactContent, ArtifactLocation, Fix, Invocation, Location, Message,
+    MultiformatMessageString, PhysicalLocation, Region, Replacement, ReportingDescriptor,
+    Result as SarifResult, ResultLevel, Suppression, Tool, ToolComponent,
 };
 
 use super::{Reporter, indented, masked, message_with_note, repository_path};
-use crate::diagnostic::{Diagnostic, Position, RuleDoc, Severity};
+use crate::diagnostic::{Diagnostic, Position, RuleDoc, Severity, SuggestedFix};
 use crate::results::{FileResult, Summary};
 use crate::rules;
 
@@ -211,7 +211,47 @@ fn sarif_result(path: &str, diagnostic: &Diagnostic, rule_index: usize) -> Sarif
     if !related.is_empty() {
         result.related_locations = Some(related);
     }
+    result.fixes = diagnostic
+        .fix
+        .as_deref()
+        .filter(|_| path != "-")
+        .map(|fix| vec![sarif_fix(path, fix)]);
     result
+}
+
+/// A finding's fix as SARIF proposes one: its edits as replacements of
+/// regions of the one file, positioned as results are.
+fn sarif_fix(path: &str, fix: &SuggestedFix) -> Fix {
+    let replacements: Vec<Replacement> = fix
+        .edits
+        .iter()
+        .map(|edit| {
+            Replacement::builder()
+                .deleted_region(
+                    Region::builder()
+                        .start_line(i64::from(edit.start.line))
+                        .start_column(i64::from(edit.start.column))
+                        .end_line(i64::from(edit.end.line))
+                        .end_column(i64::from(edit.end.column))
+                        .build(),
+                )
+                .inserted_content(
+                    ArtifactContent::builder()
+                        .text(edit.content.clone())
+                        .build(),
+                )
+                .build()
+        })
+        .collect();
+    Fix::builder()
+        .description(Message::builder().text(fix.message.clone()).build())
+        .artifact_changes(vec![
+            ArtifactChange::builder()
+                .artifact_location(ArtifactLocation::builder().uri(uri(path)).build())
+                .replacements(replacements)
+                .build(),
+        ])
+        .build()
 }
 
 /// Where a node stands: the file and, when known, the line and column.

@@ -380,6 +380,9 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
                 let checked = catch_unwind(AssertUnwindSafe(|| {
                     let mut checked = validate_at(&bytes, options.mode, &options.limits, location);
                     crate::verdict::suppression::apply(&mut checked, &bytes);
+                    if let Ok(text) = std::str::from_utf8(&bytes) {
+                        crate::fix::attach(text, &mut checked);
+                    }
                     checked
                 }))
                 .unwrap_or_else(|_| {

@@ -455,3 +455,105 @@ fn line_ends_are_kept_and_the_diff_builds_the_written_file() {
         }
     }
 }
+
+/// `text` with the edits of a json finding's fix applied: lines and columns
+/// (characters, from 1) turned into byte offsets, the last edit first.
+fn with_json_edits(text: &str, fix: &serde_json::Value) -> String {
+    let offset = |line: &serde_json::Value, column: &serde_json::Value| {
+        let (line, column) = (
+            line.as_u64().unwrap() as usize,
+            column.as_u64().unwrap() as usize,
+        );
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(line - 1)
+            .map(str::len)
+            .sum();
+        let rest = &text[start..];
+        start
+            + rest
+                .char_indices()
+                .nth(column - 1)
+                .map_or(rest.len(), |(at, _)| at)
+    };
+    let mut edits: Vec<(usize, usize, &str)> = fix["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|edit| {
+            (
+                offset(&edit["line"], &edit["column"]),
+                offset(&edit["end"]["line"], &edit["end"]["column"]),
+                edit["content"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
+    let mut fixed = text.to_owned();
+    for (start, end, content) in edits {
+        fixed.replace_range(start..end, content);
+    }
+    fixed
+}
+
+#[test]
+fn a_findings_fix_in_json_and_sarif_makes_what_numi_fix_writes() {
+    let sorted =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/core-replay.yaml"))
+            .unwrap();
+    // The planted case moved first: the cases are out of order.
+    let at = sorted.find("    - name: planted-sql-injection").unwrap();
+    let cases = sorted.find("    - name: bugfix-clean").unwrap();
+    let unsorted = format!(
+        "{}{}{}",
+        &sorted[..cases],
+        &sorted[at..],
+        &sorted[cases..at]
+    );
+    assert_ne!(unsorted, sorted);
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("x.yaml"), &unsorted).unwrap();
+
+    let report = numi(
+        dir.path(),
+        &["validate", "--format", "json", "--files", "x.yaml"],
+    );
+    assert_eq!(report.code, 3, "{}", report.transcript());
+    let report: serde_json::Value = serde_json::from_str(&report.stdout).unwrap();
+    let finding = &report["results"][0]["diagnostics"][0];
+    assert_eq!(finding["rule"], "evalset/cases-sorted", "{finding}");
+    assert_eq!(finding["fix"]["message"], "sort /spec/cases by name");
+    let from_json = with_json_edits(&unsorted, &finding["fix"]);
+
+    let sarif = numi(
+        dir.path(),
+        &["validate", "--format", "sarif", "--files", "x.yaml"],
+    );
+    let sarif: serde_json::Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let fixes = &sarif["runs"][0]["results"][0]["fixes"];
+    assert_eq!(
+        fixes[0]["description"]["text"], "sort /spec/cases by name",
+        "{sarif}"
+    );
+    let replacement = &fixes[0]["artifactChanges"][0]["replacements"][0];
+    assert_eq!(
+        replacement["deletedRegion"]["startLine"],
+        finding["fix"]["edits"][0]["line"]
+    );
+    assert_eq!(
+        replacement["insertedContent"]["text"],
+        finding["fix"]["edits"][0]["content"]
+    );
+
+    let run = numi(dir.path(), &["fix", "--files", "x.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let written = fs::read_to_string(dir.path().join("x.yaml")).unwrap();
+    assert_eq!(from_json, written);
+    assert_eq!(written, sorted);
+    // A valid document's findings carry no fix, and json says nothing of one.
+    let report = numi(
+        dir.path(),
+        &["validate", "--format", "json", "--files", "x.yaml"],
+    );
+    assert!(!report.stdout.contains("\"fix\""), "{}", report.stdout);
+}

@@ -58,6 +58,7 @@ fn failure(
         note: None,
         secrets: Vec::new(),
         related: Vec::new(),
+        fix: None,
     }
 }
 

@@ -56,6 +56,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
         reference_words: None,
         secrets: Vec::new(),
         related: Vec::new(),
+        fix: None,
     }
 }
 
