@@ -115,6 +115,32 @@ pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location
     }
 }
 
+/// [`validate_at`], then `weigh` on what it found (suppressions, levels,
+/// fixes), guarded: a panic inside numi becomes an internal error for this
+/// document alone, so one document never ends a run or the language
+/// server. The one guarded check of `numi validate` and `numi lsp`.
+pub fn validate_guarded(
+    bytes: &[u8],
+    mode: Mode,
+    limits: &Limits,
+    location: Location<'_>,
+    weigh: impl FnOnce(&mut Checked),
+) -> Checked {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut checked = validate_at(bytes, mode, limits, location);
+        weigh(&mut checked);
+        checked
+    }))
+    .unwrap_or_else(|_| Checked {
+        diagnostics: vec![Diagnostic::new(
+            Stage::Internal,
+            &crate::diagnostic::stages::errors::PANIC,
+            "numi failed on this file; please report it",
+        )],
+        ..Checked::default()
+    })
+}
+
 /// The finding of a document that could not be read as its tools read it.
 fn loading_finding(error: YamlError, bytes: &[u8]) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);

@@ -13,7 +13,7 @@ use super::encoding::Encoding;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::project::{ConfigFile, Flags, Settings};
-use crate::validate::{Checked, Mode, validate_at};
+use crate::validate::{Checked, Mode, validate_guarded};
 use crate::yaml::Limits;
 use crate::yaml::LineIndex;
 
@@ -51,19 +51,13 @@ pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
     };
     let Weighing { mode, location, .. } = weighing;
     let verdict = weighing.settings.verdict();
-    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut checked = validate_at(text.as_bytes(), mode, &Limits::default(), location);
-        verdict.apply(&mut checked, text.as_bytes(), path.unwrap_or(Path::new("")));
-        checked
-    }))
-    .unwrap_or_else(|_| Checked {
-        diagnostics: vec![Diagnostic::new(
-            crate::diagnostic::Stage::Internal,
-            &crate::diagnostic::stages::errors::PANIC,
-            "numi failed on this file; please report it",
-        )],
-        ..Checked::default()
-    });
+    let checked = validate_guarded(
+        text.as_bytes(),
+        mode,
+        &Limits::default(),
+        location,
+        |checked| verdict.apply(checked, text.as_bytes(), path.unwrap_or(Path::new(""))),
+    );
     if !matches!(mode, Mode::Repository { .. }) && !recognised(&checked, text) {
         return Vec::new();
     }

@@ -9,7 +9,6 @@ mod duplicate_names;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
@@ -22,7 +21,7 @@ use crate::location::{read_file, read_stdin};
 use crate::results::baseline::Ledger;
 use crate::results::{FileResult, Origin, Summary};
 use crate::text::quote;
-use crate::validate::{Checked, Mode, validate_at};
+use crate::validate::{Checked, Mode, validate_guarded};
 use crate::verdict::Verdict;
 use crate::yaml::Limits;
 use duplicate_names::DuplicateNames;
@@ -377,21 +376,18 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
                     Source::Path(path) => Location::file(path, options.max_file_size),
                     Source::Stdin => Location::detached(options.max_file_size),
                 };
-                let checked = catch_unwind(AssertUnwindSafe(|| {
-                    let mut checked = validate_at(&bytes, options.mode, &options.limits, location);
-                    crate::verdict::suppression::apply(&mut checked, &bytes);
-                    if let Ok(text) = std::str::from_utf8(&bytes) {
-                        crate::fix::attach(text, &mut checked);
-                    }
-                    checked
-                }))
-                .unwrap_or_else(|_| {
-                    failed(
-                        Stage::Internal,
-                        &crate::diagnostic::stages::errors::PANIC,
-                        "numi failed on this file; please report it".to_owned(),
-                    )
-                });
+                let checked = validate_guarded(
+                    &bytes,
+                    options.mode,
+                    &options.limits,
+                    location,
+                    |checked| {
+                        crate::verdict::suppression::apply(checked, &bytes);
+                        if let Ok(text) = std::str::from_utf8(&bytes) {
+                            crate::fix::attach(text, checked);
+                        }
+                    },
+                );
                 (checked, options.keep_source.then_some(bytes))
             }
         },
