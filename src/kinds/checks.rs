@@ -29,6 +29,22 @@ pub fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
         .find_map(|(name, field)| (name == key).then_some(field))
 }
 
+/// The whole number `value` holds, read by value as the schemas read
+/// `integer` (JSON Schema judges a number by its value, and docs/yaml.md
+/// says numi does): `20000`, `20000.0` and `2e4` are one number. `None` for
+/// a fraction, a negative number or anything not a number. Every rule that
+/// reads a count or a rate reads it through this, so a number written as a
+/// float never slips past one. A whole number beyond `u64` reads as
+/// `u64::MAX`, larger than any bound a rule sets.
+pub fn whole_number(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        let float = value.as_f64()?;
+        // A whole float below 2^64 converts exactly; beyond, it saturates.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        (float.fract() == 0.0 && float >= 0.0).then_some(float as u64)
+    })
+}
+
 /// `sha256:` followed by 64 lowercase hex digits.
 pub fn is_digest(value: &str) -> bool {
     value.strip_prefix("sha256:").is_some_and(|hex| {
@@ -233,6 +249,26 @@ pub fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = (usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_number_is_read_by_value_however_it_is_written() {
+        use serde_json::json;
+        for (value, read) in [
+            (json!(20000), Some(20000)),
+            (json!(20000.0), Some(20000)),
+            (json!(2e4), Some(20000)),
+            (json!(1e1), Some(10)),
+            (json!(-0.0), Some(0)),
+            (json!(1e300), Some(u64::MAX)),
+            (json!(2.5), None),
+            (json!(-1), None),
+            (json!(-1.0), None),
+            (json!("10"), None),
+            (json!(null), None),
+        ] {
+            assert_eq!(whole_number(&value), read, "{value}");
+        }
+    }
 
     #[test]
     fn a_field_is_found_by_its_key_in_a_mapping_only() {

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::checks::{Expected, digest_problem, field_fails, is_digest, shown};
+use super::checks::{self, Expected, digest_problem, field_fails, is_digest, shown};
 use crate::diagnostic::{Diagnostic, RuleDoc, Severity, Stage};
 use crate::text::{quote, shorten};
 use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
@@ -53,12 +53,7 @@ pub fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
 pub fn whole_number(spec: &Value, field: &str) -> Option<u64> {
     match spec.get(field) {
         None => Some(0),
-        Some(value) => value.as_u64().or_else(|| {
-            let float = value.as_f64()?;
-            // Only whole numbers below 2^53 convert exactly.
-            (float.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&float))
-                .then_some(float as u64)
-        }),
+        Some(value) => checks::whole_number(value),
     }
 }
 

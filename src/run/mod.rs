@@ -376,18 +376,13 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
                     Source::Path(path) => Location::file(path, options.max_file_size),
                     Source::Stdin => Location::detached(options.max_file_size),
                 };
-                let checked = validate_guarded(
-                    &bytes,
-                    options.mode,
-                    &options.limits,
-                    location,
-                    |checked| {
+                let checked =
+                    validate_guarded(&bytes, options.mode, &options.limits, location, |checked| {
                         crate::verdict::suppression::apply(checked, &bytes);
                         if let Ok(text) = std::str::from_utf8(&bytes) {
                             crate::fix::attach(text, checked);
                         }
-                    },
-                );
+                    });
                 (checked, options.keep_source.then_some(bytes))
             }
         },

@@ -379,3 +379,31 @@ fn a_warning_is_one_line_whatever_the_document_holds() {
     1 document: 0 ok, 1 invalid, 0 error; 0 warnings, 0 suppressed (in [time])
     "#);
 }
+
+#[test]
+fn a_number_written_as_a_float_is_read_by_value_by_every_playbook_rule() {
+    let example = include_str!("../../examples/playbook-bugfix-bounded.yaml");
+    for rate in ["20000", "20000.0", "2e4"] {
+        let (plain, strict) = both_modes(
+            &example.replace("max_rework_rate: 1000", &format!("max_rework_rate: {rate}")),
+        );
+        assert_eq!(plain.code, 0, "{rate}: {}", plain.transcript());
+        assert!(
+            plain.stderr.contains("playbook/rate-bound"),
+            "{rate}: {}",
+            plain.transcript()
+        );
+        assert_eq!(strict.code, 3, "{rate}: {}", strict.transcript());
+    }
+    for runs in ["10.0", "1e1"] {
+        let (plain, strict) =
+            both_modes(&example.replace("min_runs: 20", &format!("min_runs: {runs}")));
+        assert_eq!(
+            plain.stderr_without_summary(),
+            "",
+            "{runs}: {}",
+            plain.transcript()
+        );
+        assert_eq!(strict.code, 0, "{runs}: {}", strict.transcript());
+    }
+}

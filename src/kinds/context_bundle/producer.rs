@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::kinds::checks::items;
-use crate::kinds::checks::{Expected, field_fails, rule_fails, shown_value};
+use crate::kinds::checks::{Expected, field_fails, rule_fails, shown_value, whole_number};
 
 /// The trust an authored constraint may carry: it comes from signed policy
 /// or from the kernel, never from retrieval.
@@ -21,12 +21,7 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let mut found = Vec::new();
-    if spec
-        .get("context_generation")
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-        == 0
-    {
+    if spec.get("context_generation").map_or(Some(0), whole_number) == Some(0) {
         found.push(rule_fails(
             &super::catalogue::CONTEXT_GENERATION,
             "a ContextBundle's context_generation is at least 1",

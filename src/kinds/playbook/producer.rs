@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::kinds::checks::{field, rule_fails};
+use crate::kinds::checks::{field, rule_fails, whole_number};
 
 /// 100 percent, in basis points.
 const MAX_RATE: u64 = 10_000;
@@ -25,11 +25,8 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let mut found = Vec::new();
-    if field(qualification, "min_runs")
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-        == 0
-    {
+    // Absent or 0 asks for no run; 10.0 asks for ten.
+    if field(qualification, "min_runs").map_or(Some(0), whole_number) == Some(0) {
         found.push(rule_fails(
             &super::catalogue::MIN_RUNS,
             "a Playbook qualification asks for at least one run (min_runs at least 1)",
@@ -37,14 +34,15 @@ pub fn check(document: &Value) -> Vec<Diagnostic> {
         ));
     }
     for name in RATES {
-        let Some(rate) = field(qualification, name).and_then(Value::as_u64) else {
+        let Some(value) = field(qualification, name) else {
             continue;
         };
-        if rate > MAX_RATE {
+        if whole_number(value).is_some_and(|rate| rate > MAX_RATE) {
+            // The number as it reads: `2e4` and `20000.0` show as `20000.0`.
             found.push(rule_fails(
                 &super::catalogue::RATE_BOUND,
                 &format!(
-                    "a Playbook qualification rate is at most {MAX_RATE} basis points: {name} is {rate}"
+                    "a Playbook qualification rate is at most {MAX_RATE} basis points: {name} is {value}"
                 ),
                 format!("/spec/qualification/{name}"),
             ));

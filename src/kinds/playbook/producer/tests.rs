@@ -80,3 +80,37 @@ fn a_qualification_asks_for_at_least_one_run() {
     assert_eq!(findings(&playbook(Some(json!({})))), expected);
     assert_eq!(findings(&playbook(Some(json!({"min_runs": 1})))), vec![]);
 }
+
+#[test]
+fn numbers_written_as_floats_are_read_by_value() {
+    // What the YAML loader makes of `20000.0`, `2e4`, `10.0` and `1e1`.
+    for rate in [json!(20000.0), json!(2e4), json!(20000)] {
+        let qualification = json!({"min_runs": 1, "max_rework_rate": rate});
+        assert_eq!(
+            findings(&playbook(Some(qualification))),
+            vec![(
+                "playbook/rate-bound",
+                format!(
+                    "a Playbook qualification rate is at most 10000 basis points: max_rework_rate is {rate}"
+                ),
+                "/spec/qualification/max_rework_rate".to_owned()
+            )],
+            "{rate}"
+        );
+    }
+    for runs in [json!(10.0), json!(1e1), json!(10)] {
+        let qualification = json!({"min_runs": runs, "max_rework_rate": 10_000.0});
+        assert_eq!(findings(&playbook(Some(qualification))), vec![], "{runs}");
+    }
+    for none in [json!(0.0), json!(0)] {
+        let qualification = json!({"min_runs": none});
+        assert_eq!(
+            findings(&playbook(Some(qualification)))
+                .iter()
+                .map(|(rule, _, _)| *rule)
+                .collect::<Vec<_>>(),
+            ["playbook/min-runs"],
+            "{none}"
+        );
+    }
+}
