@@ -32,6 +32,19 @@ spec:
   defaults: {level: AUTONOMY_LEVEL_PR}
 ";
 
+/// The repository's settings: a new repository starts strict, so the
+/// producer-side checks (a rate above 10000 basis points, a qualification
+/// that asks for no run, a credential in a ContextBundle's ref) fail a
+/// document instead of warning. The bare command line keeps the
+/// reference's default.
+pub const NUMI_TOML: &str = "\
+# numi's settings for this repository (docs/configuration.md).
+# strict: the producer-side checks (a rate above 10000 basis points, a
+# qualification that asks for no run, a credential in a ContextBundle ref)
+# fail the document instead of warning.
+strict = true
+";
+
 /// The pre-commit hook: the staged files of the configuration tree, with
 /// the gates of `numi validate .`, so the hook and CI agree. pre-commit
 /// installs this version's wheel from PyPI into the hook's environment
@@ -185,6 +198,7 @@ numi:
 pub const PLAYBOOK_PATH: &str = ".numinance/policy/playbook-bugfix-bounded.yaml";
 pub const AUTONOMY_POLICY_PATH: &str = ".numinance/policy/autonomy-policy.yaml";
 pub const PRE_COMMIT_CONFIG_PATH: &str = ".pre-commit-config.yaml";
+pub const NUMI_TOML_PATH: &str = "numi.toml";
 pub const GITHUB_ACTIONS_WORKFLOW_PATH: &str = ".github/workflows/numi.yml";
 pub const GITLAB_CI_PATH: &str = ".gitlab-ci.yml";
 
@@ -225,6 +239,11 @@ pub fn templates(ci: Option<Ci>) -> Vec<Template> {
         Template {
             path: AUTONOMY_POLICY_PATH,
             contents: AUTONOMY_POLICY.to_owned(),
+            shared_part: None,
+        },
+        Template {
+            path: NUMI_TOML_PATH,
+            contents: NUMI_TOML.to_owned(),
             shared_part: None,
         },
         Template {
@@ -429,7 +448,12 @@ mod tests {
         };
         assert_eq!(
             paths(None),
-            [PLAYBOOK_PATH, AUTONOMY_POLICY_PATH, PRE_COMMIT_CONFIG_PATH]
+            [
+                PLAYBOOK_PATH,
+                AUTONOMY_POLICY_PATH,
+                NUMI_TOML_PATH,
+                PRE_COMMIT_CONFIG_PATH
+            ]
         );
         assert_eq!(
             paths(Some(Ci::GithubActions)).last(),
@@ -481,6 +505,7 @@ mod tests {
             [
                 Outcome::Kept(PLAYBOOK_PATH),
                 Outcome::Created(AUTONOMY_POLICY_PATH),
+                Outcome::Created(NUMI_TOML_PATH),
                 Outcome::Created(PRE_COMMIT_CONFIG_PATH),
                 Outcome::Created(GITHUB_ACTIONS_WORKFLOW_PATH),
             ]
@@ -637,6 +662,7 @@ mod tests {
             [
                 Outcome::Overwritten(PLAYBOOK_PATH),
                 Outcome::Created(AUTONOMY_POLICY_PATH),
+                Outcome::Created(NUMI_TOML_PATH),
                 Outcome::Kept(PRE_COMMIT_CONFIG_PATH),
             ]
         );

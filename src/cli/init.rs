@@ -102,6 +102,12 @@ fn report(
     let mut text = String::new();
     for outcome in outcomes {
         match outcome {
+            Outcome::Created(path) if *path == init::NUMI_TOML_PATH => {
+                text.push_str(&format!(
+                    "created      {} (strict = true: producer-side checks fail a document)\n",
+                    shown(dir, path)
+                ));
+            }
             Outcome::Created(path) => {
                 text.push_str(&format!("created      {}\n", shown(dir, path)));
             }

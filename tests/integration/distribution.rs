@@ -286,11 +286,12 @@ fn with_version_placeholder(transcript: &str) -> String {
 fn init_writes_a_tree_that_validates() {
     let dir = tempfile::tempdir().unwrap();
     let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
-    insta::assert_snapshot!(result.transcript(), @r"
+    insta::assert_snapshot!(result.transcript(), @"
     exit: 0
     --- stdout
     created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
     created      repo/.numinance/policy/autonomy-policy.yaml
+    created      repo/numi.toml (strict = true: producer-side checks fail a document)
     created      repo/.pre-commit-config.yaml
     created      repo/.github/workflows/numi.yml
     ");
@@ -343,6 +344,7 @@ fn init_without_ci_writes_no_workflow() {
             ".numinance/policy/autonomy-policy.yaml",
             ".numinance/policy/playbook-bugfix-bounded.yaml",
             ".pre-commit-config.yaml",
+            "numi.toml",
         ]
     );
 }
@@ -367,6 +369,7 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     --- stdout
     kept         repo/.numinance/policy/playbook-bugfix-bounded.yaml (exists; --force overwrites)
     created      repo/.numinance/policy/autonomy-policy.yaml
+    kept         repo/numi.toml (exists; --force overwrites)
     kept         repo/.pre-commit-config.yaml (exists; add this hook to it)
     repos:
       - repo: local
@@ -384,7 +387,7 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     let before = tree(dir.path());
     let again = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
     assert_eq!(again.code, 0, "{}", again.transcript());
-    assert_eq!(again.stdout.matches("kept ").count(), 4, "{}", again.stdout);
+    assert_eq!(again.stdout.matches("kept ").count(), 5, "{}", again.stdout);
     assert_eq!(tree(dir.path()), before);
 }
 
@@ -404,6 +407,7 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
     --- stdout
     overwritten  .numinance/policy/playbook-bugfix-bounded.yaml
     created      .numinance/policy/autonomy-policy.yaml
+    created      numi.toml (strict = true: producer-side checks fail a document)
     kept         .pre-commit-config.yaml (exists; add this hook to it)
     repos:
       - repo: local
@@ -427,11 +431,12 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
 fn init_for_gitlab_writes_a_code_quality_job() {
     let dir = tempfile::tempdir().unwrap();
     let result = numi(dir.path(), &["init", "repo", "--ci", "gitlab"]);
-    insta::assert_snapshot!(result.transcript(), @r"
+    insta::assert_snapshot!(result.transcript(), @"
     exit: 0
     --- stdout
     created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
     created      repo/.numinance/policy/autonomy-policy.yaml
+    created      repo/numi.toml (strict = true: producer-side checks fail a document)
     created      repo/.pre-commit-config.yaml
     created      repo/.gitlab-ci.yml
     ");
@@ -494,6 +499,7 @@ fn init_for_gitlab_keeps_an_existing_ci_file_and_prints_the_job() {
     --- stdout
     created      .numinance/policy/playbook-bugfix-bounded.yaml
     created      .numinance/policy/autonomy-policy.yaml
+    created      numi.toml (strict = true: producer-side checks fail a document)
     kept         .pre-commit-config.yaml (exists; add this hook to it)
     repos:
       - repo: local

@@ -407,3 +407,31 @@ fn a_number_written_as_a_float_is_read_by_value_by_every_playbook_rule() {
         assert_eq!(strict.code, 0, "{runs}: {}", strict.transcript());
     }
 }
+
+#[test]
+fn a_repository_numi_init_starts_is_strict() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(temp.path().join(".git")).expect("mkdir");
+    let init = numi(temp.path(), &["init"]);
+    assert_eq!(init.code, 0, "{}", init.transcript());
+    assert!(
+        init.stdout
+            .contains("created      numi.toml (strict = true"),
+        "{}",
+        init.stdout
+    );
+    let example = include_str!("../../examples/playbook-bugfix-bounded.yaml");
+    write(
+        temp.path(),
+        ".numinance/policy/rate.yaml",
+        &example
+            .replace("bugfix-bounded", "rate")
+            .replace("max_rework_rate: 1000", "max_rework_rate: 20000"),
+    );
+    let run = numi(temp.path(), &["validate"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    // Without the file numi init wrote, the reference's default holds.
+    std::fs::remove_file(temp.path().join("numi.toml")).expect("rm");
+    let run = numi(temp.path(), &["validate"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
