@@ -18,7 +18,7 @@ use crate::diagnostic::Severity;
 use crate::inputs::ExcludePatterns;
 use crate::location::{ReadError, read_regular};
 use crate::suggest::nearest;
-use crate::text::{human_size, quote};
+use crate::text::{human_size, quote, shorten};
 
 /// The file numi looks for.
 pub const FILE_NAME: &str = "numi.toml";
@@ -363,7 +363,7 @@ fn toml_reason(text: &str, path: &str, error: &toml::de::Error) -> String {
             let hint = nearest(key, expected.iter().copied())
                 .map(|near| format!(" (did you mean {}?)", quote(&full(near))))
                 .unwrap_or_default();
-            format!("unknown key {}{hint}", quote(&full(key)))
+            format!("unknown key {}{hint}", quote(&shorten(&full(key))))
         }
         None if path.is_empty() || path == "." => message.to_owned(),
         None => format!("{path}: {message}"),

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::config::{self, Config, Policy, RuleSelection};
 use crate::diagnostic::Stage;
 use crate::rules;
-use crate::text::quote;
+use crate::text::{quote, shorten};
 use crate::verdict::Verdict;
 
 /// What the command line (or an editor's `initializationOptions`) asks of
@@ -130,7 +130,7 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
                 return Err(format!(
                     "{}: unknown rule id {}{hint}",
                     path.display(),
-                    quote(id)
+                    quote(&shorten(id))
                 ));
             }
         }
@@ -157,7 +157,7 @@ fn check_selector(selector: &str) -> Result<(), String> {
     let not_selectable = || {
         format!(
             "{} is not of the rule stage: a document that fails before its rules run is reported whatever the selection",
-            quote(selector)
+            quote(&shorten(selector))
         )
     };
     if let Some(doc) = rules::find(selector) {
@@ -192,16 +192,13 @@ fn check_selector(selector: &str) -> Result<(), String> {
     } else if let Some(doc) = rules::all().find(named) {
         Some(doc.id)
     } else {
-        let families = rules::all()
-            .filter(|doc| doc.stage == Stage::Rule)
-            .filter_map(|doc| family_of(&doc));
-        crate::suggest::nearest(family, families).or_else(|| rules::nearest(selector))
+        rules::nearest_family(family).or_else(|| rules::nearest(selector))
     };
     let hint = near
         .map(|near| format!(" (did you mean {}?)", quote(near)))
         .unwrap_or_default();
     Err(format!(
         "unknown rule id or family {}{hint}",
-        quote(selector)
+        quote(&shorten(selector))
     ))
 }
