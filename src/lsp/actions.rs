@@ -13,7 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::Mode;
 use crate::verdict::Verdict;
-use crate::yaml::format_pointer;
+use crate::yaml::{LineIndex, format_pointer};
 
 /// One replacement of a byte range of the document's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,6 +121,7 @@ pub fn actions(
     wanted: Range<usize>,
     encoding: Encoding,
 ) -> Vec<CodeActionOrCommand> {
+    let lines = LineIndex::new(text);
     let mut actions = Vec::new();
     for finding in findings {
         if !meets(&finding.span, &wanted) {
@@ -130,8 +131,8 @@ pub fn actions(
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: fix.title,
                 kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![to_lsp(finding, text, encoding, uri)]),
-                edit: Some(workspace_edit(uri, text, &fix.edits, encoding)),
+                diagnostics: Some(vec![to_lsp(finding, &lines, encoding, uri)]),
+                edit: Some(workspace_edit(uri, &lines, &fix.edits, encoding)),
                 is_preferred: Some(true),
                 ..CodeAction::default()
             }));
@@ -143,7 +144,7 @@ pub fn actions(
             kind: Some(CodeActionKind::SOURCE_FIX_ALL),
             edit: Some(workspace_edit(
                 uri,
-                text,
+                &lines,
                 &[one_edit(text, &fixed)],
                 encoding,
             )),
@@ -200,17 +201,18 @@ fn one_edit(before: &str, after: &str) -> ByteEdit {
     }
 }
 
-/// Byte edits as the client applies them, in its position encoding.
+/// Byte edits of the text `lines` indexes as the client applies them, in
+/// its position encoding.
 pub fn workspace_edit(
     uri: &Uri,
-    text: &str,
+    lines: &LineIndex<'_>,
     edits: &[ByteEdit],
     encoding: Encoding,
 ) -> WorkspaceEdit {
     let edits = edits
         .iter()
         .map(|edit| TextEdit {
-            range: lsp_range(text, &edit.range, encoding),
+            range: lsp_range(lines, &edit.range, encoding),
             new_text: edit.replacement.clone(),
         })
         .collect();
