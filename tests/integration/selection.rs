@@ -502,3 +502,63 @@ fn a_walk_of_the_tree_counts_a_deleted_files_findings_stale_and_named_paths_do_n
         "the other file was not asked for"
     );
 }
+
+#[test]
+fn a_baselined_finding_whose_message_names_a_line_survives_a_line_added_above() {
+    // A context-report run whose task file is no task list: the finding's
+    // message names the line of the task file where it fails.
+    let manifest = "contextReportRun: v0.1
+subjects: [{id: agents, path: AGENTS.md, kind: instruction-file}]
+target: {name: claude-code}
+models: []
+tasks: tasks.json
+arms: {nPerArm: 1}
+out: reports
+";
+    let tasks = "{\"tasks\": [\n  {\"id\": \"t\"}\n]}\n";
+    let dir = folder(
+        None,
+        &[
+            ("docs/run.yaml", manifest),
+            ("docs/AGENTS.md", "- Never commit secrets.\n"),
+            ("docs/tasks.json", tasks),
+        ],
+    );
+    let written = validate(dir.path(), &["--write-baseline", "baseline.json"]);
+    assert_eq!(written.code, 0, "{}", written.transcript());
+    assert!(
+        written.stderr.contains("wrote 1 finding"),
+        "{}",
+        written.transcript()
+    );
+    // The task file gains a line above its problem: the message says line 3.
+    fs::write(dir.path().join("docs/tasks.json"), format!("\n{tasks}")).unwrap();
+    let json = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--format",
+            "json",
+            "--no-config",
+            "--files",
+            "docs/run.yaml",
+        ],
+    );
+    assert!(
+        json.stdout.contains("is no task list: line 3: required"),
+        "{}",
+        json.stdout
+    );
+    let run = validate(dir.path(), &["--baseline", "baseline.json"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("baseline \"baseline.json\": 1 finding left out\n"),
+        "{}",
+        run.transcript()
+    );
+    // Another problem is another finding.
+    fs::write(dir.path().join("docs/tasks.json"), "{\"tasks\": 3}\n").unwrap();
+    let run = validate(dir.path(), &["--baseline", "baseline.json"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    assert!(run.stderr.contains("1 stale"), "{}", run.transcript());
+}
