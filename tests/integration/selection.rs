@@ -552,7 +552,8 @@ out: reports
     let run = validate(dir.path(), &["--baseline", "baseline.json"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
     assert!(
-        run.stderr.contains("baseline \"baseline.json\": 1 finding left out\n"),
+        run.stderr
+            .contains("baseline \"baseline.json\": 1 finding left out\n"),
         "{}",
         run.transcript()
     );
