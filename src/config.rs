@@ -5,7 +5,7 @@
 //! unknown key is refused, with the nearest known one) into [`File`],
 //! whose types also write the file's JSON Schema.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -17,7 +17,7 @@ use crate::diagnostic::Severity;
 use crate::inputs::PathPatterns;
 use crate::location::{ReadError, read_regular};
 use crate::suggest::nearest;
-use crate::text::{human_size, quote};
+use crate::text::{human_size, quote, shorten};
 
 /// The file numi looks for.
 pub const FILE_NAME: &str = "numi.toml";
@@ -212,6 +212,156 @@ fn specificity(selector: &str, rule: &str) -> Option<u8> {
     (!family.is_empty() && own == family).then_some(1)
 }
 
+/// The family a selector names, if it can name one: the selector without
+/// a trailing `/`, neither empty nor holding another `/`.
+fn family_named(selector: &str) -> Option<&str> {
+    Some(selector.strip_suffix('/').unwrap_or(selector))
+        .filter(|family| !family.is_empty() && !family.contains('/'))
+}
+
+/// The family of a rule: its id before the first `/`.
+fn family_of(rule: &str) -> Option<&str> {
+    rule.split_once('/').map(|(family, _)| family)
+}
+
+/// The selectors of one list, as sets: a rule is named by its id or by
+/// its family in one look each, however long the list.
+#[derive(Debug, Default)]
+struct Named<'a> {
+    ids: HashSet<&'a str>,
+    families: HashSet<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    fn new(selectors: &'a [String]) -> Self {
+        Named {
+            ids: selectors.iter().map(String::as_str).collect(),
+            families: selectors.iter().filter_map(|s| family_named(s)).collect(),
+        }
+    }
+
+    /// [`specificity`] of the most specific selector of the list for
+    /// `rule`, or for a rule of `family` that no selector names by id
+    /// when `rule` is `None`.
+    fn specificity(&self, rule: Option<&str>, family: Option<&str>) -> Option<u8> {
+        if rule.is_some_and(|rule| self.ids.contains(rule)) {
+            return Some(2);
+        }
+        family
+            .filter(|family| !family.is_empty() && self.families.contains(family))
+            .map(|_| 1)
+    }
+}
+
+/// The layers of rule selection resolved once, when the configuration is
+/// made: whether a rule runs is then a lookup, however many selectors the
+/// layers hold. Only the ids and families the selectors name can differ
+/// from the rest, so the table holds those and what holds otherwise.
+#[derive(Debug, Clone)]
+struct Selected {
+    /// Each id a selector names, and whether that rule runs.
+    ids: HashMap<String, bool>,
+    /// Each family a selector names, and whether a rule of it that no
+    /// selector names by id runs.
+    families: HashMap<String, bool>,
+    /// Whether a rule no selector names, by id or family, runs.
+    otherwise: bool,
+}
+
+impl Default for Selected {
+    fn default() -> Self {
+        Selected::new(&[])
+    }
+}
+
+impl Selected {
+    fn new(layers: &[RuleSelection]) -> Self {
+        let named: Vec<(Option<Named<'_>>, Named<'_>)> = layers
+            .iter()
+            .map(|layer| {
+                (
+                    layer.select.as_deref().map(Named::new),
+                    Named::new(&layer.ignore),
+                )
+            })
+            .collect();
+        // RuleSelection::runs, each layer's lists looked up instead of read.
+        let runs = |rule: Option<&str>, family: Option<&str>| {
+            named
+                .iter()
+                .zip(layers)
+                .fold(true, |below, ((select, ignore), layer)| {
+                    count_look();
+                    let selected = select
+                        .as_ref()
+                        .and_then(|select| select.specificity(rule, family));
+                    match (selected, ignore.specificity(rule, family)) {
+                        (Some(selected), Some(ignored)) => selected > ignored,
+                        (Some(_), None) => true,
+                        (None, Some(_)) => false,
+                        (None, None) => below && layer.select.is_none(),
+                    }
+                })
+        };
+        let mut ids = HashMap::new();
+        let mut families = HashMap::new();
+        for selector in layers
+            .iter()
+            .flat_map(|layer| layer.select.iter().flatten().chain(&layer.ignore))
+        {
+            if !ids.contains_key(selector.as_str()) {
+                let runs = runs(Some(selector), family_of(selector));
+                ids.insert(selector.clone(), runs);
+            }
+            if let Some(family) = family_named(selector) {
+                if !families.contains_key(family) {
+                    families.insert(family.to_owned(), runs(None, Some(family)));
+                }
+            }
+        }
+        Selected {
+            ids,
+            families,
+            otherwise: runs(None, None),
+        }
+    }
+
+    /// Whether `rule` runs.
+    fn runs(&self, rule: &str) -> bool {
+        count_look();
+        if let Some(&runs) = self.ids.get(rule) {
+            return runs;
+        }
+        family_of(rule)
+            .and_then(|family| self.families.get(family))
+            .copied()
+            .unwrap_or(self.otherwise)
+    }
+}
+
+// The looks into the selection this thread made (a layer weighed for one
+// name while the table is made, or a rule looked up in it), counted in
+// tests only: the tests bound what a finding costs, whatever the number
+// of selectors.
+#[cfg(test)]
+thread_local! {
+    static LOOKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn count_look() {
+    LOOKS.with(|looks| looks.set(looks.get().saturating_add(1)));
+}
+
+#[cfg(not(test))]
+fn count_look() {}
+
+/// The looks counted on this thread since the last call.
+#[cfg(test)]
+fn take_looks() -> usize {
+    LOOKS.with(|looks| looks.replace(0))
+}
+
 #[derive(Debug, Clone)]
 pub struct Override {
     pub paths: Vec<String>,
@@ -363,7 +513,7 @@ fn toml_reason(text: &str, path: &str, error: &toml::de::Error) -> String {
             let hint = nearest(key, expected.iter().copied())
                 .map(|near| format!(" (did you mean {}?)", quote(&full(near))))
                 .unwrap_or_default();
-            format!("unknown key {}{hint}", quote(&full(key)))
+            format!("unknown key {}{hint}", quote(&shorten(&full(key))))
         }
         None if path.is_empty() || path == "." => message.to_owned(),
         None => format!("{path}: {message}"),
@@ -422,15 +572,17 @@ impl Config {
             overrides.push((paths, entry.rules.clone()));
         }
         let base = fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+        let selection: Vec<RuleSelection> = [self.selection.clone()]
+            .into_iter()
+            .filter(|layer| !layer.is_empty())
+            .collect();
         Ok(Policy {
             base,
             root: self.root.clone(),
             rules: self.rules.clone(),
             overrides,
-            selection: [self.selection.clone()]
-                .into_iter()
-                .filter(|layer| !layer.is_empty())
-                .collect(),
+            selected: Selected::new(&selection),
+            selection,
             exclude: PathPatterns::new(&self.exclude)
                 .map_err(|(index, reason)| format!("{file}exclude[{index}]: {reason}"))?,
         })
@@ -448,6 +600,8 @@ pub struct Policy {
     /// The layers of rule selection, the file's first, the command line's
     /// over it.
     selection: Vec<RuleSelection>,
+    /// The layers resolved: whether each rule runs.
+    selected: Selected,
 }
 
 impl Policy {
@@ -459,19 +613,20 @@ impl Policy {
             && self.selection.is_empty()
     }
 
-    /// Adds a layer of rule selection over those already there.
+    /// Adds a layer of rule selection over those already there, and
+    /// resolves the layers again.
     pub fn select(&mut self, layer: RuleSelection) {
         if !layer.is_empty() {
             self.selection.push(layer);
+            self.selected = Selected::new(&self.selection);
         }
     }
 
     /// Whether `rule` runs under the layers of selection: every rule does
-    /// unless one says otherwise.
+    /// unless one says otherwise. A lookup in the table the layers were
+    /// resolved to when they were set.
     pub fn selects(&self, rule: &str) -> bool {
-        self.selection
-            .iter()
-            .fold(true, |below, layer| layer.runs(rule, below))
+        self.selected.runs(rule)
     }
 
     /// The level the configuration sets for `rule` on the file at `path`

@@ -158,21 +158,24 @@ fn builder() -> GitignoreBuilder {
 
 /// The inputs of `numi validate --files PATH...`: arguments in the order
 /// given; within a folder, by display name in byte order. A file argument is
-/// always read; the ignore rules and `selection` apply inside folders.
-pub fn from_arguments(arguments: &[String], selection: &Selection) -> Vec<Input> {
+/// always read; the ignore rules and `selection` apply inside folders. An
+/// argument is any path the system takes, UTF-8 or not: it is read as
+/// given and named lossily, as a walk names what it finds.
+pub fn from_arguments<P: AsRef<Path> + Sync>(arguments: &[P], selection: &Selection) -> Vec<Input> {
     stream_arguments(arguments, selection).collect()
 }
 
 /// [`from_arguments`] one input at a time, as the walk finds them: a run
 /// starts on the first file while the walk goes on, and holds no list of
 /// every path.
-pub fn stream_arguments<'a>(
-    arguments: &'a [String],
+pub fn stream_arguments<'a, P: AsRef<Path> + Sync>(
+    arguments: &'a [P],
     selection: &'a Selection,
 ) -> impl Iterator<Item = Input> + Send + 'a {
     let mut stdin_taken = false;
     arguments.iter().flat_map(move |argument| {
-        if argument == "-" {
+        let path = argument.as_ref();
+        if path.as_os_str() == "-" {
             // Standard input holds one document and can be read only once.
             let source = if stdin_taken {
                 Err(STDIN_ALREADY_READ.to_owned())
@@ -186,7 +189,6 @@ pub fn stream_arguments<'a>(
                 source,
             });
         }
-        let path = Path::new(argument);
         match fs::metadata(path) {
             // A folder named on the command line is walked as named (a link
             // to a folder included); what is inside is read only while it
@@ -195,7 +197,7 @@ pub fn stream_arguments<'a>(
                 path,
                 Scope {
                     base: path.to_path_buf(),
-                    argument: Some(argument.clone()),
+                    argument: Some(given_name(path)),
                     confine: fs::canonicalize(path).ok(),
                     outside: OUTSIDE_THE_FOLDER,
                 },
@@ -203,13 +205,13 @@ pub fn stream_arguments<'a>(
             ),
             Ok(metadata) => FolderWalk::single(file_input(
                 file_display_name(path),
-                slashed(argument).into_owned(),
+                given_name(path),
                 path,
                 &metadata,
             )),
             Err(error) => FolderWalk::single(Input {
                 display_name: file_display_name(path),
-                path: slashed(argument).into_owned(),
+                path: given_name(path),
                 source: Err(io_reason(&error)),
             }),
         }
@@ -274,22 +276,23 @@ pub fn stream_repository(root: &Path, selection: &Selection) -> impl Iterator<It
 /// same lines; a named folder of the tree is walked. Paths outside the tree
 /// are not the tree's documents and are passed over, as `numi validate`
 /// never reads them. One report order: display names in byte order.
-pub fn from_named_in_repository(
+pub fn from_named_in_repository<P: AsRef<Path>>(
     root: &Path,
-    names: &[String],
+    names: &[P],
     selection: &Selection,
 ) -> Vec<Input> {
     let confine = fs::canonicalize(root).ok();
     let absolute_root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     let mut inputs = Vec::new();
     for name in names {
-        let Some(display_name) = name_in_repository(&absolute_root, Path::new(name)) else {
+        let Some((relative, display_name)) = name_in_repository(&absolute_root, name.as_ref())
+        else {
             continue;
         };
         if !in_configuration_tree(&display_name) {
             continue;
         }
-        let path = root.join(&display_name);
+        let path = root.join(relative);
         if let Some(confine) = &confine {
             if leads_outside(&path, confine) {
                 inputs.push(Input {
@@ -324,16 +327,25 @@ pub fn from_named_in_repository(
             }),
         }
     }
-    inputs.sort_by(|a, b| a.display_name.as_bytes().cmp(b.display_name.as_bytes()));
-    inputs.dedup_by(|a, b| a.display_name == b.display_name);
+    // Two names may show alike (`�` for different bytes): a file named twice
+    // is the one path, read once.
+    let key = |input: &Input| -> (Vec<u8>, Option<Vec<u8>>) {
+        let read = match &input.source {
+            Ok(Source::Path(path)) => Some(path.as_os_str().as_encoded_bytes().to_vec()),
+            _ => None,
+        };
+        (input.display_name.as_bytes().to_vec(), read)
+    };
+    inputs.sort_by_cached_key(key);
+    inputs.dedup_by(|a, b| key(a) == key(b));
     inputs
 }
 
-/// `name` (relative to the current folder, or absolute) as a `/` separated
-/// path relative to `root` (absolute), by its components alone: `./` and
-/// `..` steps are resolved in the text, links are not. None when it lies
-/// outside `root`.
-fn name_in_repository(root: &Path, name: &Path) -> Option<String> {
+/// `name` (relative to the current folder, or absolute) as a path relative
+/// to `root` (absolute), by its components alone: `./` and `..` steps are
+/// resolved in the text, links are not; and that path as it is named, `/`
+/// separated and lossily UTF-8. None when it lies outside `root`.
+fn name_in_repository(root: &Path, name: &Path) -> Option<(PathBuf, String)> {
     let absolute = std::path::absolute(name).ok()?;
     let mut parts: Vec<std::ffi::OsString> = Vec::new();
     for component in absolute.strip_prefix(root).ok()?.components() {
@@ -345,11 +357,11 @@ fn name_in_repository(root: &Path, name: &Path) -> Option<String> {
             _ => {}
         }
     }
-    let parts: Vec<String> = parts
+    let shown: Vec<String> = parts
         .iter()
         .map(|part| part.to_string_lossy().into_owned())
         .collect();
-    Some(parts.join("/"))
+    Some((parts.iter().collect(), shown.join("/")))
 }
 
 fn in_configuration_tree(display_name: &str) -> bool {
@@ -703,6 +715,14 @@ fn file_display_name(path: &Path) -> String {
         .unwrap_or_else(|| path.to_string_lossy().into_owned())
 }
 
+/// A path named on the command line as an input's path as given: `/`
+/// separated, and lossily UTF-8 (a byte no character holds shows as `�`),
+/// as a walk names the files it finds. The file itself is read by its
+/// path, whatever bytes it holds.
+pub fn given_name(path: &Path) -> String {
+    slashed(&path.to_string_lossy()).into_owned()
+}
+
 /// A folder argument joined with a `/` separated path inside it.
 fn join_given(argument: &str, inside: &str) -> String {
     // Every file of a folder argument is named here: one allocation.
@@ -918,7 +938,7 @@ mod tests {
     #[test]
     fn a_named_path_is_named_relative_to_the_repository_by_its_text() {
         let root = Path::new("/repo");
-        let named = |name: &str| name_in_repository(root, Path::new(name));
+        let named = |name: &str| name_in_repository(root, Path::new(name)).map(|(_, shown)| shown);
         assert_eq!(
             named("/repo/.numinance/a.yaml").as_deref(),
             Some(".numinance/a.yaml")

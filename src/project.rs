@@ -5,12 +5,13 @@
 //! alone, so a rule turned off for one is off for all, and `strict = true`
 //! makes a warning an error in each of them.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::config::{self, Config, Policy, RuleSelection};
 use crate::diagnostic::Stage;
 use crate::rules;
-use crate::text::quote;
+use crate::text::{quote, shorten};
 use crate::verdict::Verdict;
 
 /// What the command line (or an editor's `initializationOptions`) asks of
@@ -82,10 +83,10 @@ impl Settings {
     /// These settings with the command line's `--select` and `--ignore`
     /// over the file's, each selector checked against the catalogue.
     pub fn with_selection(mut self, layer: RuleSelection) -> Result<Self, String> {
-        for selector in layer.select.iter().flatten() {
+        for selector in distinct(layer.select.iter().flatten()) {
             check_selector(selector).map_err(|reason| format!("--select: {reason}"))?;
         }
-        for selector in &layer.ignore {
+        for selector in distinct(&layer.ignore) {
             check_selector(selector).map_err(|reason| format!("--ignore: {reason}"))?;
         }
         self.policy.select(layer);
@@ -130,7 +131,7 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
                 return Err(format!(
                     "{}: unknown rule id {}{hint}",
                     path.display(),
-                    quote(id)
+                    quote(&shorten(id))
                 ));
             }
         }
@@ -141,12 +142,22 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
         ("ignore", &selection.ignore),
     ];
     for (key, selectors) in keyed {
-        for selector in selectors {
+        for selector in distinct(selectors) {
             check_selector(selector)
                 .map_err(|reason| format!("{}: {key}: {reason}", path.display()))?;
         }
     }
     Ok(config)
+}
+
+/// Each of `selectors` once, in order: a list that repeats a selector is
+/// checked against the catalogue once per selector it names.
+fn distinct<'a>(selectors: impl IntoIterator<Item = &'a String>) -> impl Iterator<Item = &'a str> {
+    let mut seen = HashSet::new();
+    selectors
+        .into_iter()
+        .map(String::as_str)
+        .filter(move |selector| seen.insert(*selector))
 }
 
 /// Checks a selector of `select` or `ignore`: a rule of the rule stage, or
@@ -157,7 +168,7 @@ fn check_selector(selector: &str) -> Result<(), String> {
     let not_selectable = || {
         format!(
             "{} is not of the rule stage: a document that fails before its rules run is reported whatever the selection",
-            quote(selector)
+            quote(&shorten(selector))
         )
     };
     if let Some(doc) = rules::find(selector) {
@@ -192,16 +203,13 @@ fn check_selector(selector: &str) -> Result<(), String> {
     } else if let Some(doc) = rules::all().find(named) {
         Some(doc.id)
     } else {
-        let families = rules::all()
-            .filter(|doc| doc.stage == Stage::Rule)
-            .filter_map(|doc| family_of(&doc));
-        crate::suggest::nearest(family, families).or_else(|| rules::nearest(selector))
+        rules::nearest_family(family).or_else(|| rules::nearest(selector))
     };
     let hint = near
         .map(|near| format!(" (did you mean {}?)", quote(near)))
         .unwrap_or_default();
     Err(format!(
         "unknown rule id or family {}{hint}",
-        quote(selector)
+        quote(&shorten(selector))
     ))
 }

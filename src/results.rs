@@ -154,21 +154,111 @@ pub fn repository_path(path: &str) -> &str {
 
 /// What tells one finding from another across runs: its file (as
 /// [`repository_path`] gives it), its rule and its message with its note,
-/// and not its line, so an edit above a finding leaves it the same
-/// finding. The baseline counts the findings of one fingerprint; the
-/// GitLab report tells their repeats apart with [`repeat_fingerprint`].
+/// the positions the message names left out ([`without_positions`]), and
+/// not its line, so an edit above a finding leaves it the same finding.
+/// The baseline counts the findings of one fingerprint; the GitLab report
+/// tells their repeats apart with [`repeat_fingerprint`].
 pub fn fingerprint(path: &str, diagnostic: &Diagnostic) -> String {
     let key = format!(
         "{}\0{}\0{}",
         repository_path(path),
         diagnostic.rule.id,
-        message_with_note(diagnostic)
+        without_positions(&message_with_note(diagnostic))
     );
     hex_sha256(key.as_bytes())
+}
+
+/// The words after which a message names where something stands: `at line
+/// 3 column 25` (a YAML error), `line 4: ...`, `at byte offset 17`.
+const POSITION_WORDS: [&str; 4] = ["line", "column", "byte", "offset"];
+
+/// `message` without the numbers that say where something stands: each
+/// number right after one of [`POSITION_WORDS`] and a space (`at line 3
+/// column 25` becomes `at line column`), so that a line added above a
+/// finding does not change what the finding is. Other numbers (a count, a
+/// limit, a value) are kept.
+pub fn without_positions(message: &str) -> String {
+    let mut kept = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_digit()) {
+        let (before, from_digits) = rest.split_at(at);
+        let digits = from_digits.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, after) = from_digits.split_at(digits);
+        if names_a_position(before) {
+            kept.push_str(before.strip_suffix(' ').unwrap_or(before));
+        } else {
+            kept.push_str(before);
+            kept.push_str(number);
+        }
+        rest = after;
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// Whether `before` ends with one of [`POSITION_WORDS`], a whole word, and
+/// a space.
+fn names_a_position(before: &str) -> bool {
+    let Some(words) = before.strip_suffix(' ') else {
+        return false;
+    };
+    POSITION_WORDS.iter().any(|word| {
+        words.strip_suffix(word).is_some_and(|start| {
+            !start
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
 }
 
 /// The fingerprint of the `occurrence`th finding (from 1) of one
 /// fingerprint in a file.
 pub fn repeat_fingerprint(fingerprint: &str, occurrence: usize) -> String {
     hex_sha256(format!("{fingerprint}\0{occurrence}").as_bytes())
+}
+
+/// The fingerprint of a finding of a file a run reports more than once
+/// (named twice): its `copy`th report (from 2), so that each issue of a
+/// report has its own.
+pub fn copy_fingerprint(fingerprint: &str, copy: usize) -> String {
+    hex_sha256(format!("{fingerprint}\0copy {copy}").as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_positions;
+
+    #[test]
+    fn positions_leave_a_message_and_other_numbers_stay() {
+        let cases = [
+            (
+                "duplicate key \"a\" at line 12 column 3",
+                "duplicate key \"a\" at line column",
+            ),
+            (
+                "is not strict JSON, as context-report reads a .json file: line 4: trailing comma",
+                "is not strict JSON, as context-report reads a .json file: line: trailing comma",
+            ),
+            (
+                "invalid UTF-8 at byte offset 17",
+                "invalid UTF-8 at byte offset",
+            ),
+            ("the `#` at byte 9 is x", "the `#` at byte is x"),
+            (
+                "an EvalSet holds 1 to 256 cases (it has 257 cases)",
+                "an EvalSet holds 1 to 256 cases (it has 257 cases)",
+            ),
+            (
+                "the pipeline 3 and outline 4",
+                "the pipeline 3 and outline 4",
+            ),
+            ("line 7", "line"),
+            ("v1.2.3, line", "v1.2.3, line"),
+            ("", ""),
+        ];
+        for (message, kept) in cases {
+            assert_eq!(without_positions(message), kept, "{message}");
+        }
+    }
 }

@@ -241,7 +241,10 @@ fn violations_of<'e>(
     unexpected
         .iter()
         .map(move |name| {
-            let message = format!("unexpected property {}", crate::text::quote(name));
+            let message = format!(
+                "unexpected property {}",
+                crate::text::quote(&crate::text::shorten(name))
+            );
             let home = parsed().and_then(|root| home_of(root, name, &base));
             let note = unexpected_hint(name, &allowed, home.as_deref());
             (

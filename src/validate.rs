@@ -2,6 +2,8 @@
 //! rules and the producer-side checks. Each stage runs only when the ones
 //! before it passed.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity, Stage};
@@ -30,7 +32,9 @@ pub enum Mode {
 pub struct Checked {
     /// The kind, once the document named one this build knows.
     pub kind: Option<&'static str>,
-    /// `metadata.name`, when the document has one.
+    /// `metadata.name`, when the document has one, as written: what tells
+    /// two documents of a kind apart. An output shows
+    /// [`Checked::shown_name`].
     pub name: Option<String>,
     /// Every problem of the first stage that failed, in the stage's order;
     /// for the schema stage, at most `schema::MAX_LISTED_VIOLATIONS`; once
@@ -52,6 +56,16 @@ pub struct Suppressed {
 }
 
 impl Checked {
+    /// The document's name as every output shows it: a credential the
+    /// detector recognises in it masked, as in every other text shown of a
+    /// document. Any other name is shown as written.
+    pub fn shown_name(&self) -> Option<Cow<'_, str>> {
+        let none: [&str; 0] = [];
+        self.name
+            .as_deref()
+            .map(|name| crate::secrets::mask(name, &none))
+    }
+
     /// The diagnostics that decide the status, in report order.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics.iter().filter(|d| d.is_error())

@@ -2,7 +2,7 @@
 //! Digest format, of the file's bytes or of its canonical JSON.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -16,7 +16,7 @@ use crate::yaml::Limits;
 pub struct DigestArgs {
     /// Files to digest (`-` reads standard input).
     #[arg(value_name = "FILE", required = true, num_args = 1..)]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
 
     /// Digest the RFC 8785 canonical JSON of the YAML or JSON document the
     /// file holds instead of its bytes, so reformatting does not change it.
@@ -32,7 +32,7 @@ pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
     let mut out = io::BufWriter::new(stdout);
     let mut exit = Exit::Valid;
     for path in &args.files {
-        let shown = display(path);
+        let shown = display(&path.to_string_lossy());
         let digest = read(path, args.max_file_size)
             .map_err(|reason| format!("read: {reason}"))
             .and_then(|bytes| {
@@ -66,15 +66,16 @@ pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
 
 /// The bytes to digest, as every command reads a file: a regular file
 /// only, within the size limit.
-fn read(path: &str, limit: u64) -> Result<Vec<u8>, String> {
-    if path == "-" {
+fn read(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
         read_stdin(limit)
     } else {
-        read_file(Path::new(path), limit)
+        read_file(path, limit)
     }
 }
 
-/// The path as given, quoted only when it could break the one-line format.
+/// The path as given (lossily: a byte no character holds shows as `�`),
+/// quoted only when it could break the one-line format.
 fn display(path: &str) -> String {
     let plain = !path.is_empty()
         && path.chars().all(|c| {

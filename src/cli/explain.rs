@@ -81,7 +81,10 @@ fn indent(example: &str) -> String {
 
 /// An unknown id is a usage error, worded and formatted as clap words its own.
 fn unknown(id: &str, stderr: &mut dyn Write) -> Exit {
-    let mut message = format!("unknown rule id {}", crate::text::quote(id));
+    let mut message = format!(
+        "unknown rule id {}",
+        crate::text::quote(&crate::text::shorten(id))
+    );
     if let Some(near) = rules::nearest(id) {
         message.push_str(&format!("\n\n  tip: did you mean '{near}'?"));
     }

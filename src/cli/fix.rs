@@ -24,7 +24,7 @@ pub struct FixArgs {
     /// Fix these files and folders instead (`-` reads standard input and
     /// writes the fixed document to standard output).
     #[arg(long, value_name = "PATH", num_args = 1..)]
-    pub files: Option<Vec<String>>,
+    pub files: Option<Vec<PathBuf>>,
 
     /// Read alpha kinds (EvalSet) in the configuration tree.
     #[arg(long)]
@@ -117,7 +117,12 @@ pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             )
         }
     };
-    let named = args.files.as_deref().unwrap_or_default();
+    let named: Vec<String> = args
+        .files
+        .iter()
+        .flatten()
+        .map(|path| inputs::given_name(path))
+        .collect();
     inputs.retain(|input| {
         named.contains(&input.path) || !policy.excludes(std::path::Path::new(&input.path))
     });

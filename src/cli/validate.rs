@@ -37,14 +37,14 @@ pub struct ValidateArgs {
     /// The repository whose `.numinance/` configuration tree is validated
     /// (one DIR, default `.`); with `--files` or `--only`, the paths to read.
     #[arg(value_name = "PATH")]
-    pub paths: Vec<String>,
+    pub paths: Vec<PathBuf>,
 
     /// Validate these files and folders instead (`-` reads standard input).
     /// Alpha kinds are on and produced kinds are checked against their
     /// schema. Paths may also follow the other options, as pre-commit
     /// passes them.
     #[arg(long, value_name = "PATH", num_args = 0.., conflicts_with = "only")]
-    pub files: Option<Vec<String>>,
+    pub files: Option<Vec<PathBuf>>,
 
     /// With `--files`, name each file by its path as given (a folder
     /// argument joined with the path inside it) instead of by its name
@@ -257,7 +257,7 @@ pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
             .map(|indices| indices.collect())
             .unwrap_or_default()
     };
-    let mut placed: Vec<(usize, String)> = indices("files")
+    let mut placed: Vec<(usize, PathBuf)> = indices("files")
         .into_iter()
         .zip(values)
         .chain(indices("paths").into_iter().zip(args.paths.drain(..)))
@@ -277,7 +277,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     let started = Instant::now();
     let repository = match (&args.files, args.only, args.paths.as_slice()) {
         (None, false, []) => paths::repository_root(None),
-        (None, false, [dir]) => paths::repository_root(Some(Path::new(dir))),
+        (None, false, [dir]) => paths::repository_root(Some(dir)),
         (None, false, [_, _, ..]) => {
             return usage(
                 stderr,
@@ -336,24 +336,28 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     let repository_mode = Mode::Repository { enable_alpha };
     // A path the configuration excludes is left out of a folder's walk; a
     // file named on the command line is always read.
-    let named: &[String] = match &args.files {
+    let named: Vec<String> = match &args.files {
         Some(paths) => paths,
         None if args.only => &args.paths,
-        None => &[],
-    };
+        None => &[][..],
+    }
+    .iter()
+    .map(|path| inputs::given_name(path))
+    .collect();
     // The files this run writes are never among those it reads: named,
     // the command line is wrong; found by a walk, they are passed over.
     let written = WrittenFiles::new([args.output_file.as_deref(), args.write_baseline.as_deref()]);
-    if let Some(path) = named
-        .iter()
-        .chain(args.files.iter().flatten())
-        .find(|path| written.holds(Path::new(path)))
-    {
+    let read_as_named = match &args.files {
+        Some(paths) => paths.as_slice(),
+        None if args.only => args.paths.as_slice(),
+        None => &[],
+    };
+    if let Some(path) = read_as_named.iter().find(|path| written.holds(path)) {
         return usage(
             stderr,
             &format!(
                 "{} is both read and written by this run; write the report or the baseline to another file",
-                crate::text::quote(path)
+                crate::text::quote(&inputs::given_name(path))
             ),
         );
     }
@@ -682,11 +686,7 @@ fn report_baseline(
 /// What a run that found nothing skipped, as ` (skipped ...)`, or nothing.
 fn nothing_found_detail(args: &ValidateArgs, root: &Path) -> String {
     let folders: Vec<PathBuf> = match &args.files {
-        Some(paths) => paths
-            .iter()
-            .map(PathBuf::from)
-            .filter(|path| path.is_dir())
-            .collect(),
+        Some(paths) => paths.iter().filter(|path| path.is_dir()).cloned().collect(),
         None => vec![root.join(CONFIGURATION_TREE)],
     };
     let folders: Vec<&Path> = folders.iter().map(PathBuf::as_path).collect();

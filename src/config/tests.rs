@@ -323,3 +323,108 @@ fn a_path_pattern_means_the_same_as_an_exclude_and_as_an_override() {
         );
     }
 }
+
+#[test]
+fn the_resolved_selection_agrees_with_the_layers_read_one_by_one() {
+    // Every combination of up to two layers drawn from these selectors,
+    // on rules named by id, by family, by neither, and odd names.
+    let selectors = [
+        "playbook",
+        "playbook/",
+        "playbook/min-runs",
+        "evalset",
+        "evalset/version",
+        "",
+        "/",
+        "play",
+        "playbook/min",
+    ];
+    let rules = [
+        "playbook/min-runs",
+        "playbook/rate-bound",
+        "evalset/version",
+        "evalset/cases-sorted",
+        "bundle/digest",
+        "playbook",
+        "/x",
+        "x",
+        "",
+    ];
+    // A small deterministic generator: the same layers on every run.
+    let state = std::cell::Cell::new(0x9e37_79b9_7f4a_7c15_u64);
+    let next = || {
+        state.set(
+            state
+                .get()
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407),
+        );
+        state.get() >> 33
+    };
+    let pick = |n: u64| -> Vec<String> {
+        (0..next() % n)
+            .map(|_| selectors[(next() % selectors.len() as u64) as usize].to_owned())
+            .collect()
+    };
+    for _ in 0..5_000 {
+        let layers: Vec<RuleSelection> = (0..next() % 3)
+            .map(|_| RuleSelection {
+                select: (next() % 2 == 0).then(|| pick(4)),
+                ignore: pick(4),
+            })
+            .filter(|layer| !layer.is_empty())
+            .collect();
+        let resolved = Selected::new(&layers);
+        for rule in rules {
+            let read = layers
+                .iter()
+                .fold(true, |below, layer| layer.runs(rule, below));
+            assert_eq!(resolved.runs(rule), read, "{rule} under {layers:?}");
+        }
+    }
+}
+
+#[test]
+fn a_finding_costs_one_look_whatever_the_number_of_selectors() {
+    // 90,000 ignore entries: 90 families and 1,000 ids, named over and over.
+    let ignore: Vec<String> = (0..90_000)
+        .map(|i| {
+            if i % 2 == 0 {
+                format!("family{}", (i / 2) % 90)
+            } else {
+                let id = (i / 2) % 1_000;
+                format!("family{}/rule{id}", id % 90)
+            }
+        })
+        .collect();
+    let distinct = ignore.iter().collect::<HashSet<_>>().len();
+    assert_eq!(distinct, 1_090);
+    let config = Config {
+        selection: RuleSelection {
+            select: None,
+            ignore,
+        },
+        ..Config::default()
+    };
+    take_looks();
+    let mut policy = config.policy(Path::new(".")).expect("compiles");
+    // Made once: a look for each distinct id and each family named (a
+    // family's name counts as an id too), and one for the rest.
+    let made = 1_000 + 2 * 90 + 1;
+    assert_eq!(take_looks(), made);
+    let at = Path::new("a.yaml");
+    for _ in 0..2_000 {
+        assert_eq!(policy.level("playbook/min-runs", at), None);
+        assert_eq!(policy.level("family7/x", at), Some(Level::Off));
+    }
+    assert_eq!(take_looks(), 4_000);
+    // A layer added over it: the table is made again, for both layers.
+    policy.select(RuleSelection {
+        select: Some(vec!["family7".to_owned()]),
+        ignore: Vec::new(),
+    });
+    assert_eq!(take_looks(), 2 * made);
+    assert_eq!(policy.level("family7/x", at), None);
+    assert_eq!(policy.level("playbook/min-runs", at), Some(Level::Off));
+    assert_eq!(take_looks(), 2);
+}

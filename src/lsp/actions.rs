@@ -12,6 +12,7 @@ use super::diagnostics::{Finding, Weighing, lsp_range, to_lsp};
 use super::encoding::Encoding;
 use crate::diagnostic::Diagnostic;
 use crate::project::Flags;
+use crate::yaml::LineIndex;
 
 /// One replacement of a byte range of the document's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +129,7 @@ pub fn actions(
     wanted: Range<usize>,
     encoding: Encoding,
 ) -> Vec<CodeActionOrCommand> {
+    let lines = LineIndex::new(text);
     let mut actions = Vec::new();
     for finding in findings {
         if !meets(&finding.span, &wanted) {
@@ -137,8 +139,8 @@ pub fn actions(
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: fix.title,
                 kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![to_lsp(finding, text, encoding, uri)]),
-                edit: Some(workspace_edit(uri, text, &fix.edits, encoding)),
+                diagnostics: Some(vec![to_lsp(finding, &lines, encoding, uri)]),
+                edit: Some(workspace_edit(uri, &lines, &fix.edits, encoding)),
                 is_preferred: Some(true),
                 ..CodeAction::default()
             }));
@@ -150,7 +152,7 @@ pub fn actions(
             kind: Some(CodeActionKind::SOURCE_FIX_ALL),
             edit: Some(workspace_edit(
                 uri,
-                text,
+                &lines,
                 &[one_edit(text, &fixed)],
                 encoding,
             )),
@@ -207,17 +209,18 @@ fn one_edit(before: &str, after: &str) -> ByteEdit {
     }
 }
 
-/// Byte edits as the client applies them, in its position encoding.
+/// Byte edits of the text `lines` indexes as the client applies them, in
+/// its position encoding.
 pub fn workspace_edit(
     uri: &Uri,
-    text: &str,
+    lines: &LineIndex<'_>,
     edits: &[ByteEdit],
     encoding: Encoding,
 ) -> WorkspaceEdit {
     let edits = edits
         .iter()
         .map(|edit| TextEdit {
-            range: lsp_range(text, &edit.range, encoding),
+            range: lsp_range(lines, &edit.range, encoding),
             new_text: edit.replacement.clone(),
         })
         .collect();

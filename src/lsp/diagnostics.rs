@@ -61,11 +61,13 @@ pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
     if !matches!(mode, Mode::Repository { .. }) && !recognised(&checked, text) {
         return Vec::new();
     }
+    // One index for every finding without a span, built only if one has none.
+    let mut lines = None;
     checked
         .diagnostics
         .into_iter()
         .map(|diagnostic| {
-            let span = span_of(text, &diagnostic);
+            let span = span_of(text, &mut lines, &diagnostic);
             Finding { diagnostic, span }
         })
         .collect()
@@ -134,24 +136,49 @@ fn settings_without_file(flags: Flags) -> Settings {
 }
 
 /// The bytes of a finding's node, or of the character at its position
-/// when only that is known.
-fn span_of(text: &str, diagnostic: &Diagnostic) -> Range<usize> {
+/// when only that is known (from `lines`, the text's index, built the
+/// first time one is needed).
+fn span_of<'t>(
+    text: &'t str,
+    lines: &mut Option<LineIndex<'t>>,
+    diagnostic: &Diagnostic,
+) -> Range<usize> {
     match (diagnostic.span, diagnostic.position) {
         (Some(span), _) => span.range(),
-        (None, Some(position)) => LineIndex::new(text).character_at(position).range(),
+        (None, Some(position)) => lines
+            .get_or_insert_with(|| LineIndex::new(text))
+            .character_at(position)
+            .range(),
         (None, None) => 0..0,
     }
 }
 
-/// A finding as the client shows it. The order rules' note ("case b
-/// should follow case a") goes in the related information, at the node.
-pub fn to_lsp(
-    finding: &Finding,
+/// The findings of `text` as the client shows them: the text indexed once
+/// for all of them, so a document of many findings costs its size once.
+pub fn to_lsp_all(
+    findings: &[Finding],
     text: &str,
     encoding: Encoding,
     uri: &Uri,
+) -> Vec<lsp_types::Diagnostic> {
+    let lines = LineIndex::new(text);
+    findings
+        .iter()
+        .map(|finding| to_lsp(finding, &lines, encoding, uri))
+        .collect()
+}
+
+/// A finding as the client shows it, placed by `lines`, the index of the
+/// document's text (built once for all its findings). The order rules'
+/// note ("case b should follow case a") goes in the related information,
+/// at the node.
+pub fn to_lsp(
+    finding: &Finding,
+    lines: &LineIndex<'_>,
+    encoding: Encoding,
+    uri: &Uri,
 ) -> lsp_types::Diagnostic {
-    let range = lsp_range(text, &finding.span, encoding);
+    let range = lsp_range(lines, &finding.span, encoding);
     let diagnostic = &finding.diagnostic;
     let related = diagnostic.note.as_ref().map(|note| {
         vec![DiagnosticRelatedInformation {
@@ -194,11 +221,15 @@ fn message(diagnostic: &Diagnostic) -> String {
     crate::report::masked(&message, diagnostic)
 }
 
-pub fn lsp_range(text: &str, span: &Range<usize>, encoding: Encoding) -> lsp_types::Range {
-    let lines = LineIndex::new(text);
+/// A byte range of the indexed text as the client counts it.
+pub fn lsp_range(
+    lines: &LineIndex<'_>,
+    span: &Range<usize>,
+    encoding: Encoding,
+) -> lsp_types::Range {
     lsp_types::Range {
-        start: encoding.position(&lines, span.start),
-        end: encoding.position(&lines, span.end),
+        start: encoding.position(lines, span.start),
+        end: encoding.position(lines, span.end),
     }
 }
 
@@ -225,9 +256,41 @@ mod tests {
         let findings = check(text, None, Flags::default());
         assert_eq!(rules_of(&findings), ["kind/unknown"]);
         let uri = Uri::from_str("file:///tmp/b.yaml").unwrap();
-        let shown = to_lsp(findings.first().unwrap(), text, Encoding::Utf16, &uri).message;
+        let shown = to_lsp(
+            findings.first().unwrap(),
+            &LineIndex::new(text),
+            Encoding::Utf16,
+            &uri,
+        )
+        .message;
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("https://*****"), "{shown}");
+    }
+
+    #[test]
+    fn a_document_of_many_findings_is_indexed_a_bounded_number_of_times() {
+        #![allow(clippy::unwrap_used)]
+        // 400 unknown suppression ids, each a finding of its own line.
+        let mut text: String = (0..400)
+            .map(|i| format!("# numi: ignore[playbook/x{i}] why\n"))
+            .collect();
+        text.push_str(include_str!("../../examples/playbook-bugfix-bounded.yaml"));
+        let uri = Uri::from_str("file:///tmp/p.yaml").unwrap();
+        crate::yaml::take_indexed();
+        let findings = check(&text, None, Flags::default());
+        assert_eq!(findings.len(), 400);
+        let shown = to_lsp_all(&findings, &text, Encoding::Utf16, &uri);
+        assert_eq!(shown.len(), 400);
+        assert_eq!(shown[399].range.start.line, 399);
+        // Indexed four times: for the loader's positions, the comments, the
+        // suppressions' lines and the client's positions; once per finding
+        // would be 400 times.
+        let indexed = crate::yaml::take_indexed();
+        assert!(
+            indexed <= 4 * text.len(),
+            "{indexed} bytes for {}",
+            text.len()
+        );
     }
 
     fn rules_of(findings: &[Finding]) -> Vec<&'static str> {

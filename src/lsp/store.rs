@@ -11,7 +11,7 @@ use lsp_server::{Message, Notification};
 use lsp_types::notification::{Notification as _, PublishDiagnostics};
 use lsp_types::{PublishDiagnosticsParams, Uri};
 
-use super::diagnostics::{Finding, check, to_lsp};
+use super::diagnostics::{Finding, check, to_lsp_all};
 use super::encoding::Encoding;
 use crate::project::Flags;
 
@@ -111,10 +111,7 @@ impl Store {
         let Ok(uri) = Uri::from_str(&job.uri) else {
             return;
         };
-        let diagnostics = findings
-            .iter()
-            .map(|finding| to_lsp(finding, &job.text, self.encoding, &uri))
-            .collect();
+        let diagnostics = to_lsp_all(&findings, &job.text, self.encoding, &uri);
         entry.checked = Some((job.version, Arc::new(findings)));
         publish(sender, uri, diagnostics, Some(job.version));
     }

@@ -4,17 +4,31 @@
 //! time, as `json` does.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::io;
 
 use serde::Serialize;
 
 use super::{Reporter, message_with_note, repository_path};
 use crate::diagnostic::Severity;
-use crate::results::{FileResult, Summary, fingerprint, repeat_fingerprint};
+use crate::results::{FileResult, Summary, copy_fingerprint, fingerprint, repeat_fingerprint};
 
 #[derive(Debug, Default)]
 pub struct GitlabReporter {
     issues: usize,
+    /// How many times each path with issues was reported, by a hash of the
+    /// path: a file named twice is reported twice, and each issue of a
+    /// report must have its own fingerprint. Eight bytes and a count per
+    /// file, not per finding; two paths of one hash would only give the
+    /// second path's issues fingerprints of a repeat, still each its own.
+    reported: HashMap<u64, usize>,
+}
+
+/// The key of a path in [`GitlabReporter::reported`].
+fn path_key(path: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    path.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[derive(Serialize)]
@@ -44,14 +58,25 @@ impl Reporter for GitlabReporter {
 
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
         let path = repository_path(&result.path);
-        // The same finding twice in one file keeps two fingerprints.
+        if result.checked.diagnostics.is_empty() {
+            return Ok(());
+        }
+        let copy = self.reported.entry(path_key(path)).or_default();
+        *copy += 1;
+        let copy = *copy;
+        // The same finding twice in one file keeps two fingerprints; the
+        // file reported again, two more.
         let mut seen: HashMap<String, usize> = HashMap::new();
         for diagnostic in &result.checked.diagnostics {
             let finding = fingerprint(path, diagnostic);
             let occurrence = seen.entry(finding.clone()).or_default();
             *occurrence += 1;
+            let mut unique = repeat_fingerprint(&finding, *occurrence);
+            if copy > 1 {
+                unique = copy_fingerprint(&unique, copy);
+            }
             let issue = Issue {
-                fingerprint: repeat_fingerprint(&finding, *occurrence),
+                fingerprint: unique,
                 description: message_with_note(diagnostic),
                 check_name: diagnostic.rule.id,
                 severity: match diagnostic.severity {
@@ -161,5 +186,56 @@ mod tests {
         // The same finding on another line keeps its fingerprint.
         let moved = report(&[result(".numinance/a.yaml", vec![syntax(40)])]);
         assert_eq!(moved[0]["fingerprint"], issues[0]["fingerprint"]);
+    }
+
+    #[test]
+    fn a_message_naming_its_line_keeps_its_fingerprint_when_the_line_moves() {
+        let duplicate = |line| {
+            Diagnostic::new(
+                Stage::Yaml,
+                &DUPLICATE_KEY,
+                format!("duplicate key \"a\" at line {line} column 3"),
+            )
+            .at_position(Position { line, column: 3 })
+        };
+        let before = report(&[result("a.yaml", vec![duplicate(4)])]);
+        let after = report(&[result("a.yaml", vec![duplicate(5)])]);
+        assert_eq!(before[0]["fingerprint"], after[0]["fingerprint"]);
+        // The message shown keeps the position.
+        assert_eq!(
+            after[0]["description"],
+            "duplicate key \"a\" at line 5 column 3"
+        );
+        // Another key is another finding.
+        let other = Diagnostic::new(
+            Stage::Yaml,
+            &DUPLICATE_KEY,
+            "duplicate key \"b\" at line 4 column 3",
+        );
+        let other = report(&[result("a.yaml", vec![other])]);
+        assert_ne!(before[0]["fingerprint"], other[0]["fingerprint"]);
+    }
+
+    #[test]
+    fn a_file_reported_twice_gives_each_issue_its_own_fingerprint() {
+        let syntax = || Diagnostic::new(Stage::Yaml, &SYNTAX, "bad");
+        let once = report(&[result("a.yaml", vec![syntax(), syntax()])]);
+        let twice = report(&[
+            result("a.yaml", vec![syntax(), syntax()]),
+            result("b.yaml", Vec::new()),
+            result("./a.yaml", vec![syntax(), syntax()]),
+        ]);
+        let fingerprints: Vec<&str> = twice
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|issue| issue["fingerprint"].as_str().unwrap())
+            .collect();
+        assert_eq!(fingerprints.len(), 4);
+        let distinct: std::collections::HashSet<&&str> = fingerprints.iter().collect();
+        assert_eq!(distinct.len(), 4, "{fingerprints:?}");
+        // The first report of the file keeps the fingerprints it has alone.
+        assert_eq!(once[0]["fingerprint"], twice[0]["fingerprint"]);
+        assert_eq!(once[1]["fingerprint"], twice[1]["fingerprint"]);
     }
 }

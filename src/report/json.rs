@@ -25,7 +25,7 @@ struct ResultRecord<'a> {
     path: &'a str,
     display_name: &'a str,
     kind: Option<&'a str>,
-    name: Option<&'a str>,
+    name: Option<Cow<'a, str>>,
     status: &'static str,
     diagnostics: Vec<DiagnosticRecord<'a>>,
     suppressed: Vec<SuppressedRecord<'a>>,
@@ -191,7 +191,7 @@ impl Reporter for JsonReporter {
             path: &result.path,
             display_name: &result.display_name,
             kind: result.checked.kind,
-            name: result.checked.name.as_deref(),
+            name: result.checked.shown_name(),
             status: status_name(result.status()),
             diagnostics: result.checked.diagnostics.iter().map(Into::into).collect(),
             suppressed: result

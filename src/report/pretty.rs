@@ -211,9 +211,9 @@ fn heading(result: &FileResult) -> String {
     if let Some(kind) = result.checked.kind {
         line.push(' ');
         line.push_str(kind);
-        if let Some(name) = &result.checked.name {
+        if let Some(name) = result.checked.shown_name() {
             line.push(' ');
-            line.push_str(&quote(name));
+            line.push_str(&quote(&name));
         }
     }
     let count = result.checked.diagnostics.len();

@@ -72,9 +72,9 @@ pub fn line(result: &FileResult) -> String {
             if let Some(kind) = &result.checked.kind {
                 line.push(' ');
                 line.push_str(kind);
-                if let Some(name) = &result.checked.name {
+                if let Some(name) = result.checked.shown_name() {
                     line.push(' ');
-                    quote_into(&mut line, name);
+                    quote_into(&mut line, &name);
                 }
             }
         }

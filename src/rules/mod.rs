@@ -4,10 +4,14 @@
 //! the entry) that the tests run through the validator. The stages' entries
 //! are in `diagnostic::stages`; each kind's are in its folder under `kinds/`.
 
+use std::sync::LazyLock;
+
 pub use crate::diagnostic::RuleDoc;
+use crate::diagnostic::Stage;
 use crate::diagnostic::stages::STAGES;
 use crate::diagnostic::stages::project::PROJECT;
 use crate::kinds;
+use crate::suggest::Candidates;
 
 /// Every documented rule: the stages', then each kind's in the order its
 /// family lists it, then the project's (names across documents, the
@@ -54,24 +58,50 @@ pub fn link(id: &str) -> String {
     format!("{RULES_URL}#{anchor}")
 }
 
+/// Every rule id, prepared once for "did you mean" hints.
+static IDS: LazyLock<Candidates<'static>> =
+    LazyLock::new(|| Candidates::new(all().map(|doc| doc.id)));
+
+/// Every rule's name, its id after the `/` (several stages or families may
+/// share one), each kept once, prepared for hints.
+static NAMES: LazyLock<Candidates<'static>> = LazyLock::new(|| {
+    Candidates::new(all().filter_map(|doc| doc.id.split_once('/').map(|(_, name)| name)))
+});
+
+/// The families of the rules of the rule stage, those a selection can
+/// name, each kept once, prepared for hints.
+static RULE_FAMILIES: LazyLock<Candidates<'static>> = LazyLock::new(|| {
+    Candidates::new(
+        all()
+            .filter(|doc| doc.stage == Stage::Rule)
+            .filter_map(|doc| doc.id.split_once('/').map(|(family, _)| family)),
+    )
+});
+
 /// The documented id nearest to `id`, for a "did you mean" hint. A bare
 /// name (`cases-sorted`) stands for the one id that ends with it
 /// (`evalset/cases-sorted`), or for the nearest of the ids whose name is
-/// nearest when several stages or families share it.
+/// nearest when several stages or families share it. Its cost is bounded
+/// by the catalogue, whatever `id` is (see [`crate::suggest`]).
 pub fn nearest(id: &str) -> Option<&'static str> {
     if !id.contains('/') {
         let named = |doc: &&RuleDoc| doc.id.split_once('/').is_some_and(|(_, name)| name == id);
         if let Some(doc) = all().find(named) {
             return Some(doc.id);
         }
-        let names = all().filter_map(|doc| doc.id.split_once('/').map(|(_, name)| name));
-        if let Some(name) = crate::suggest::nearest(id, names) {
+        if let Some(name) = NAMES.nearest(id) {
             return all()
                 .find(|doc| doc.id.split_once('/').is_some_and(|(_, own)| own == name))
                 .map(|doc| doc.id);
         }
     }
-    crate::suggest::nearest(id, all().map(|doc| doc.id))
+    IDS.nearest(id)
+}
+
+/// The family of rules of the rule stage nearest to `family`, for a "did
+/// you mean" hint to a selector.
+pub fn nearest_family(family: &str) -> Option<&'static str> {
+    RULE_FAMILIES.nearest(family)
 }
 
 #[cfg(test)]

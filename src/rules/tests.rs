@@ -208,6 +208,43 @@ fn near_misses_of_an_id_are_suggested() {
     assert_eq!(nearest("sorted-cases-and-more"), None);
 }
 
+#[test]
+fn a_hint_costs_what_the_catalogue_bounds_whatever_the_id() {
+    use crate::suggest::take_work;
+    let chars = |id: &str| id.chars().count();
+    let longest = all().map(|doc| chars(doc.id)).max().unwrap_or(0);
+    // Each id and each name is a candidate once, however many rules share
+    // a name or a family.
+    assert_eq!(super::IDS.len(), all().count());
+    let names: BTreeSet<&str> = all()
+        .filter_map(|doc| doc.id.split_once('/').map(|(_, name)| name))
+        .collect();
+    assert_eq!(super::NAMES.len(), names.len());
+    assert!(names.len() < all().count());
+    let families: BTreeSet<&str> = all()
+        .filter(|doc| doc.stage == Stage::Rule)
+        .filter_map(|doc| doc.id.split_once('/').map(|(family, _)| family))
+        .collect();
+    assert_eq!(super::RULE_FAMILIES.len(), families.len());
+
+    // A megabyte id: a prefix of it read against the names, then the ids,
+    // and not one comparison.
+    take_work();
+    assert_eq!(nearest(&"cases-sorted".repeat(90_000)), None);
+    let longest_name = names.iter().map(|name| chars(name)).max().unwrap_or(0);
+    assert_eq!(
+        take_work(),
+        (longest_name * 5 / 2 + 1) + (longest * 5 / 2 + 1)
+    );
+    assert_eq!(nearest(&"evalset/cases-sorted".repeat(50_000)), None);
+    assert_eq!(take_work(), longest * 5 / 2 + 1);
+    // An id of a rule's length: each id compared once at most.
+    let id = "evalset/cases-sortd";
+    assert_eq!(nearest(id), Some("evalset/cases-sorted"));
+    let bound = chars(id) + all().map(|doc| chars(id) * chars(doc.id)).sum::<usize>();
+    assert!(take_work() <= bound);
+}
+
 /// The rules that warn by default: what the producer of a document should
 /// have ensured.
 fn producer_side() -> impl Iterator<Item = &'static RuleDoc> {

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use crate::config::{Level, Policy};
-use crate::diagnostic::{Severity, Stage};
+use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::validate::Checked;
 
 /// The project's say over findings: its configured levels and `--strict`.
@@ -46,8 +46,9 @@ impl Verdict<'_> {
     }
 
     /// The configuration's level for each finding of the rule stage (off
-    /// drops it), then `--strict` for the warnings the configuration left
-    /// alone.
+    /// drops it, suppressed or not: a rule that does not run has nothing to
+    /// show or to count), then `--strict` for the warnings the
+    /// configuration left alone.
     pub fn weigh(&self, checked: &mut Checked, path: &Path) {
         let policy = self.policy;
         let strict = self.strict;
@@ -57,10 +58,16 @@ impl Verdict<'_> {
             }
             return;
         }
-        checked.diagnostics.retain_mut(|diagnostic| {
-            let level = (diagnostic.stage == Stage::Rule)
+        let level_of = |diagnostic: &Diagnostic| {
+            (diagnostic.stage == Stage::Rule)
                 .then(|| policy.level(diagnostic.rule.id, path))
-                .flatten();
+                .flatten()
+        };
+        checked
+            .suppressed
+            .retain(|kept| level_of(&kept.diagnostic) != Some(Level::Off));
+        checked.diagnostics.retain_mut(|diagnostic| {
+            let level = level_of(diagnostic);
             match level.map(Level::severity) {
                 Some(None) => false,
                 Some(Some(severity)) => {
@@ -173,5 +180,33 @@ mod tests {
         );
         assert_eq!(weighed.suppressed.len(), 1);
         assert_eq!(weighed.suppressed[0].reason, "kept for replay");
+    }
+
+    #[test]
+    fn a_suppressed_finding_of_a_rule_that_is_off_is_dropped() {
+        let text = b"a: 1\nb: 2  # numi: ignore[evalset/version] kept for replay\nc: 3\n";
+        for (config, kept) in [
+            ("", 1),
+            ("[rules]\n\"evalset/version\" = \"warning\"\n", 1),
+            ("[rules]\n\"evalset/version\" = \"off\"\n", 0),
+            ("ignore = [\"evalset\"]\n", 0),
+            ("select = [\"bundle\"]\n", 0),
+            (
+                "[[overrides]]\npaths = [\"**/x.yaml\"]\nrules = { \"evalset/version\" = \"off\" }\n",
+                0,
+            ),
+        ] {
+            let policy = config::parse(config)
+                .unwrap()
+                .policy(Path::new("."))
+                .unwrap();
+            let mut weighed = checked();
+            Verdict {
+                policy: &policy,
+                strict: false,
+            }
+            .apply(&mut weighed, text, Path::new("x.yaml"));
+            assert_eq!(weighed.suppressed.len(), kept, "{config}");
+        }
     }
 }

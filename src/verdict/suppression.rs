@@ -29,7 +29,7 @@ use crate::diagnostic::stages::project::{UNKNOWN_RULE, UNUSED};
 use crate::diagnostic::{Diagnostic, Position, RuleDoc, Stage};
 use crate::kinds::{self, Role};
 use crate::rules;
-use crate::text::quote;
+use crate::text::{quote, shorten};
 use crate::validate::{Checked, Suppressed};
 use crate::yaml::LineIndex;
 use crate::yaml::comments::{self, Comment};
@@ -169,7 +169,7 @@ fn checked_suppressions<'d>(
                         &UNKNOWN_RULE,
                         format!(
                             "a suppression names a rule: {} is no rule id{hint}",
-                            quote(rule)
+                            quote(&shorten(rule))
                         ),
                         suppression,
                     )

@@ -31,6 +31,19 @@ impl Column {
     }
 }
 
+// The bytes of text this thread's indexes were built over, counted in
+// tests only: the tests bound how often a text is indexed.
+#[cfg(test)]
+thread_local! {
+    static INDEXED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The bytes this thread has indexed since the last call.
+#[cfg(test)]
+pub(crate) fn take_indexed() -> usize {
+    INDEXED.with(|indexed| indexed.replace(0))
+}
+
 /// A text and the byte offset where each of its lines starts.
 #[derive(Debug, Clone)]
 pub struct LineIndex<'t> {
@@ -40,6 +53,8 @@ pub struct LineIndex<'t> {
 
 impl<'t> LineIndex<'t> {
     pub fn new(text: &'t str) -> Self {
+        #[cfg(test)]
+        INDEXED.with(|indexed| indexed.set(indexed.get().saturating_add(text.len())));
         let bytes = text.as_bytes();
         let mut starts = vec![0];
         for (offset, &byte) in bytes.iter().enumerate() {

@@ -23,6 +23,8 @@ use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Position, RuleDoc, Span};
+#[cfg(test)]
+pub(crate) use lines::take_indexed;
 pub use lines::{Column, LineIndex};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,

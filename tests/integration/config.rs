@@ -239,6 +239,68 @@ fn an_inline_suppression_silences_a_finding_and_is_counted_and_carried() {
 }
 
 #[test]
+fn a_suppressed_finding_of_a_rule_that_does_not_run_is_neither_shown_nor_counted() {
+    let playbook = PLAYBOOK_WITHOUT_RUNS.replace(
+        "  qualification:",
+        "  # numi: ignore[playbook/min-runs] a staging playbook\n  qualification:",
+    );
+    let json = |config: Option<&str>, flags: &[&str]| {
+        let dir = repository(config, &[("policy/playbook.yaml", &playbook)]);
+        let mut args = vec!["validate", "--format", "json"];
+        args.extend_from_slice(flags);
+        let run = numi(dir.path(), &args);
+        assert_eq!(run.code, 0, "{config:?} {flags:?}: {}", run.transcript());
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let result = &report["results"][0];
+        assert_eq!(
+            result["diagnostics"],
+            serde_json::json!([]),
+            "{config:?} {flags:?}"
+        );
+        (
+            result["suppressed"].as_array().expect("a list").len(),
+            report["summary"]["diagnostics"]["suppressed"].clone(),
+        )
+    };
+    // The rule runs: its finding is silenced, listed and counted, under a
+    // level of its own too.
+    assert_eq!(json(None, &[]), (1, 1.into()));
+    let warning = "[rules]\n\"playbook/min-runs\" = \"warning\"\n";
+    assert_eq!(json(Some(warning), &[]), (1, 1.into()));
+    // The rule does not run: there is nothing to silence, list or count.
+    assert_eq!(
+        json(None, &["--ignore", "playbook/min-runs"]),
+        (0, 0.into())
+    );
+    assert_eq!(json(None, &["--select", "evalset"]), (0, 0.into()));
+    for config in [
+        "ignore = [\"playbook\"]\n",
+        "select = [\"playbook/rate-bound\"]\n",
+        "[rules]\n\"playbook/min-runs\" = \"off\"\n",
+        "[[overrides]]\npaths = [\".numinance/policy/**\"]\nrules = { \"playbook/min-runs\" = \"off\" }\n",
+    ] {
+        assert_eq!(json(Some(config), &[]), (0, 0.into()), "{config}");
+    }
+    // The summary of the text format counts as json does.
+    let dir = repository(
+        Some("ignore = [\"playbook\"]\n"),
+        &[("policy/playbook.yaml", &playbook)],
+    );
+    let run = numi(dir.path(), &["validate"]);
+    assert!(
+        run.stderr.contains("0 warnings, 0 suppressed"),
+        "{}",
+        run.stderr
+    );
+    let run = numi(dir.path(), &["validate", "--no-config"]);
+    assert!(
+        run.stderr.contains("0 warnings, 1 suppressed"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_suppression_without_a_reason_silences_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     fs::write(dir.path().join("replay.yaml"), suppressed_evalset("")).expect("write");

@@ -814,3 +814,61 @@ fn a_duplicate_name_points_at_both_documents_with_a_free_name() {
     let sarif: Value = serde_json::from_str(&sarif.stdout).unwrap();
     assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]));
 }
+
+#[test]
+fn gitlab_fingerprints_survive_a_line_added_above_and_are_unique_when_a_file_is_named_twice() {
+    let temp = tempfile::tempdir().unwrap();
+    let text = "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: a, name: b}\nspec: {change_type: bugfix, change_type: docs}\n";
+    std::fs::write(temp.path().join("twice.yaml"), text).unwrap();
+    let issues = |files: &[&str]| -> Vec<Value> {
+        let mut args = vec!["validate", "--format", "gitlab", "--files"];
+        args.extend_from_slice(files);
+        let run = numi(temp.path(), &args);
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        let issues: Value = serde_json::from_str(&run.stdout).expect("a JSON array");
+        issues.as_array().expect("an array").clone()
+    };
+    let before = issues(&["twice.yaml"]);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(
+        before[0]["description"],
+        "duplicate key \"name\" at line 3 column 21"
+    );
+    // A line added above: the message names line 4, the finding is the same.
+    std::fs::write(
+        temp.path().join("twice.yaml"),
+        format!("# a comment\n{text}"),
+    )
+    .unwrap();
+    let after = issues(&["twice.yaml"]);
+    assert_eq!(
+        after[0]["description"],
+        "duplicate key \"name\" at line 4 column 21"
+    );
+    assert_eq!(after[0]["location"]["lines"]["begin"], 4);
+    assert_eq!(after[0]["fingerprint"], before[0]["fingerprint"]);
+    // Another key is another finding.
+    std::fs::write(
+        temp.path().join("other.yaml"),
+        text.replace(
+            "{name: a, name: b}",
+            "{name: a, scope: SCOPE_REPO, scope: SCOPE_ORG}",
+        ),
+    )
+    .unwrap();
+    let other = issues(&["other.yaml"]);
+    assert_ne!(other[0]["fingerprint"], before[0]["fingerprint"]);
+    // The same file named twice, as given and with `./`: four issues, each
+    // its own fingerprint; the first naming keeps the fingerprints of a run
+    // that names it once.
+    let named = issues(&["twice.yaml", "other.yaml", "./twice.yaml", "twice.yaml"]);
+    let fingerprints: Vec<&str> = named
+        .iter()
+        .map(|issue| issue["fingerprint"].as_str().expect("a fingerprint"))
+        .collect();
+    assert_eq!(fingerprints.len(), 4);
+    let distinct: std::collections::BTreeSet<&str> = fingerprints.iter().copied().collect();
+    assert_eq!(distinct.len(), 4, "{fingerprints:?}");
+    assert_eq!(named[0]["fingerprint"], after[0]["fingerprint"]);
+    assert_eq!(named[1]["fingerprint"], other[0]["fingerprint"]);
+}

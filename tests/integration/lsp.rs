@@ -426,6 +426,35 @@ fn a_near_miss_carries_its_suggestion_to_the_editor() {
     client.shutdown();
 }
 
+#[test]
+fn long_unknown_suppression_ids_reach_the_editor_shortened_and_near_misses_hinted() {
+    // 400 unknown ids of 5,000 characters (2 MB), then a near miss.
+    let long = |i: usize| format!("playbook/min-runz{}{i}", "q".repeat(5_000));
+    let mut text: String = (0..400)
+        .map(|i| format!("# numi: ignore[{}] why\n", long(i)))
+        .collect();
+    text.push_str("# numi: ignore[playbook/min-run] why\n");
+    text.push_str(include_str!("../../examples/playbook-bugfix-bounded.yaml"));
+    let (client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    client.open(URI, 1, &text);
+    let published = client.published_for(1);
+    let diagnostics = published["params"]["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 401);
+    for (i, diagnostic) in diagnostics[..400].iter().enumerate() {
+        let start: String = long(i).chars().take(64).collect();
+        assert_eq!(
+            diagnostic["message"],
+            format!("a suppression names a rule: \"{start}…\" is no rule id"),
+        );
+        assert_eq!(diagnostic.get("relatedInformation"), None);
+    }
+    assert_eq!(
+        diagnostics[400]["message"],
+        "a suppression names a rule: \"playbook/min-run\" is no rule id (did you mean \"playbook/min-runs\"?)"
+    );
+    client.shutdown();
+}
+
 /// A case of an EvalSet whose verification failures are `failures`.
 fn replay_case(name: &str, digest: &str, failures: &str) -> String {
     format!(

@@ -141,3 +141,100 @@ fn the_masked_snippet_of_an_early_failure_keeps_the_rest_of_the_line() {
         run.stdout
     );
 }
+
+#[test]
+fn a_credential_shaped_name_is_masked_wherever_the_name_is_shown() {
+    // A Playbook whose name is a GitHub token: valid (the text format's
+    // `ok` line shows the name), and with a finding (pretty's heading).
+    let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let stars = "*".repeat(token.len());
+    let temp = tempfile::tempdir().expect("temp dir");
+    let playbook = include_str!("../../examples/playbook-bugfix-bounded.yaml");
+    std::fs::write(
+        temp.path().join("token.yaml"),
+        playbook.replace("bugfix-bounded", token),
+    )
+    .expect("write");
+    std::fs::write(
+        temp.path().join("broken.yaml"),
+        format!("{}colour: red\n", playbook.replace("bugfix-bounded", token)),
+    )
+    .expect("write");
+    std::fs::write(temp.path().join("plain.yaml"), playbook).expect("write");
+    for format in FORMATS {
+        let run = numi(
+            temp.path(),
+            &[
+                "validate",
+                "--files",
+                "token.yaml",
+                "broken.yaml",
+                "--format",
+                format,
+                "--color",
+                "never",
+            ],
+        );
+        assert_eq!(run.code, 3, "{format}: {}", run.stderr);
+        let shown = format!("{}{}", run.stdout, run.stderr);
+        assert!(!shown.contains(token), "{format} shows the token:\n{shown}");
+        assert!(!shown.contains("ghp_"), "{format} shows a part:\n{shown}");
+    }
+    let shown_in = |format: &str, file: &str| {
+        numi(
+            temp.path(),
+            &[
+                "validate", "--files", file, "--format", format, "--color", "never",
+            ],
+        )
+        .stdout
+    };
+    assert_eq!(
+        shown_in("text", "token.yaml"),
+        format!("revision: \"files\"\nok       file \"token.yaml\" Playbook \"{stars}\"\n")
+    );
+    assert!(
+        shown_in("json", "token.yaml").contains(&format!("\"name\": \"{stars}\"")),
+        "json"
+    );
+    assert!(
+        shown_in("pretty", "broken.yaml").starts_with(&format!(
+            "invalid  file \"broken.yaml\" Playbook \"{stars}\": 1 problem\n"
+        )),
+        "pretty"
+    );
+    // An ordinary name is shown as written, the text format's line byte for
+    // byte the reference's.
+    assert_eq!(
+        shown_in("text", "plain.yaml"),
+        "revision: \"files\"\nok       file \"plain.yaml\" Playbook \"bugfix-bounded\"\n"
+    );
+    assert!(shown_in("json", "plain.yaml").contains("\"name\": \"bugfix-bounded\""));
+}
+
+#[test]
+fn two_credential_shaped_names_are_told_apart_though_both_show_masked() {
+    let first = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let second = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
+    let temp = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(temp.path().join(".git")).expect("mkdir");
+    std::fs::create_dir_all(temp.path().join(".numinance")).expect("mkdir");
+    let playbook = include_str!("../../examples/playbook-bugfix-bounded.yaml");
+    let write = |file: &str, name: &str| {
+        std::fs::write(
+            temp.path().join(".numinance").join(file),
+            playbook.replace("bugfix-bounded", name),
+        )
+        .expect("write");
+    };
+    write("a.yaml", first);
+    write("b.yaml", second);
+    let run = numi(temp.path(), &["validate", "--format", "concise"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("duplicate-name"), "{}", run.stdout);
+    // The same token twice is one name twice.
+    write("b.yaml", first);
+    let run = numi(temp.path(), &["validate", "--format", "concise"]);
+    assert!(run.stdout.contains("repo/duplicate-name"), "{}", run.stdout);
+    assert!(!run.stdout.contains("ghp_"), "{}", run.stdout);
+}

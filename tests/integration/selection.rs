@@ -200,6 +200,91 @@ fn an_unknown_or_unselectable_rule_is_a_usage_error_with_the_nearest_id() {
 }
 
 #[test]
+fn a_selection_of_90000_entries_holds_for_every_document() {
+    // numi.toml near its 1 MiB limit: 90,000 ignore entries, every one but
+    // the last naming a family the Playbooks have no finding of, over 2,000
+    // Playbooks, half with each finding. What a finding costs under it is
+    // counted in src/config/tests.rs: one look in the resolved selection.
+    let mut ignore: Vec<&str> = (0..89_999)
+        .map(|i| if i % 2 == 0 { "bundle" } else { "policy" })
+        .collect();
+    ignore.push("playbook/min-runs");
+    let config = format!("ignore = [\"{}\"]\n", ignore.join("\",\""));
+    assert!(config.len() < 1024 * 1024);
+    let files: Vec<(String, String)> = (0..1_000)
+        .flat_map(|i| {
+            [
+                (
+                    format!("docs/runs-{i:04}.yaml"),
+                    WITHOUT_RUNS.replace("bugfix-bounded", &format!("runs-{i}")),
+                ),
+                (
+                    format!("docs/rate-{i:04}.yaml"),
+                    RATE_OUT_OF_BOUNDS.replace("bugfix-bounded", &format!("rate-{i}")),
+                ),
+            ]
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let dir = folder(Some(&config), &files);
+    let run = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--format",
+            "concise",
+            "--summary",
+            "never",
+            "--files",
+            "docs",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The rule ignored last has no finding left; the other keeps each.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1_000, "{}", run.stdout);
+    assert!(
+        lines
+            .iter()
+            .all(|line| line.starts_with("docs/rate-") && line.contains("[playbook/rate-bound]")),
+        "{}",
+        run.stdout
+    );
+    // --ignore over it takes the other rule out too; --select replaces it.
+    let run = numi(
+        dir.path(),
+        &[
+            "validate", "--format", "concise", "--ignore", "playbook", "--files", "docs",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("[playbook/"), "{}", run.stdout);
+    let run = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--format",
+            "concise",
+            "--summary",
+            "never",
+            "--select",
+            "playbook/min-runs",
+            "--files",
+            "docs",
+        ],
+    );
+    assert_eq!(run.stdout.lines().count(), 1_000, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .all(|line| line.contains("[playbook/min-runs]"))
+    );
+}
+
+#[test]
 fn findings_before_the_rule_stage_stand_whatever_the_selection() {
     let dir = folder(None, &[("docs/broken.yaml", "kind: [\n")]);
     let run = validate(dir.path(), &["--select", "playbook"]);
@@ -416,4 +501,65 @@ fn a_walk_of_the_tree_counts_a_deleted_files_findings_stale_and_named_paths_do_n
         run.stderr, "numi: baseline \"baseline.json\": 1 finding left out\n",
         "the other file was not asked for"
     );
+}
+
+#[test]
+fn a_baselined_finding_whose_message_names_a_line_survives_a_line_added_above() {
+    // A context-report run whose task file is no task list: the finding's
+    // message names the line of the task file where it fails.
+    let manifest = "contextReportRun: v0.1
+subjects: [{id: agents, path: AGENTS.md, kind: instruction-file}]
+target: {name: claude-code}
+models: []
+tasks: tasks.json
+arms: {nPerArm: 1}
+out: reports
+";
+    let tasks = "{\"tasks\": [\n  {\"id\": \"t\"}\n]}\n";
+    let dir = folder(
+        None,
+        &[
+            ("docs/run.yaml", manifest),
+            ("docs/AGENTS.md", "- Never commit secrets.\n"),
+            ("docs/tasks.json", tasks),
+        ],
+    );
+    let written = validate(dir.path(), &["--write-baseline", "baseline.json"]);
+    assert_eq!(written.code, 0, "{}", written.transcript());
+    assert!(
+        written.stderr.contains("wrote 1 finding"),
+        "{}",
+        written.transcript()
+    );
+    // The task file gains a line above its problem: the message says line 3.
+    fs::write(dir.path().join("docs/tasks.json"), format!("\n{tasks}")).unwrap();
+    let json = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--format",
+            "json",
+            "--no-config",
+            "--files",
+            "docs/run.yaml",
+        ],
+    );
+    assert!(
+        json.stdout.contains("is no task list: line 3: required"),
+        "{}",
+        json.stdout
+    );
+    let run = validate(dir.path(), &["--baseline", "baseline.json"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("baseline \"baseline.json\": 1 finding left out\n"),
+        "{}",
+        run.transcript()
+    );
+    // Another problem is another finding.
+    fs::write(dir.path().join("docs/tasks.json"), "{\"tasks\": 3}\n").unwrap();
+    let run = validate(dir.path(), &["--baseline", "baseline.json"]);
+    assert_eq!(run.code, 3, "{}", run.transcript());
+    assert!(run.stderr.contains("1 stale"), "{}", run.transcript());
 }

@@ -385,3 +385,124 @@ fn full_paths_needs_files() {
     assert_eq!(result.code, 2, "{}", result.transcript());
     assert!(result.stderr.contains("--files"), "{}", result.stderr);
 }
+
+/// A file name no UTF-8 text holds: byte 0xff.
+#[cfg(target_os = "linux")]
+fn non_utf8(prefix: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStringExt;
+    let mut bytes = prefix.as_bytes().to_vec();
+    bytes.extend_from_slice(b"\xff.yaml");
+    std::ffi::OsString::from_vec(bytes)
+}
+
+/// Runs numi with arguments that need not be UTF-8; its output is.
+#[cfg(target_os = "linux")]
+fn numi_os(cwd: &Path, args: &[&std::ffi::OsStr]) -> crate::common::Run {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_numi"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("numi runs");
+    crate::common::Run {
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        code: output.status.code().expect("an exit status"),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read_when_named_as_a_walk_reads_it() {
+    use std::ffi::OsStr;
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    fs::create_dir(root.join(".git")).unwrap();
+    let odd = non_utf8("a");
+    let broken = non_utf8("b");
+    fs::create_dir_all(root.join(".numinance")).unwrap();
+    fs::write(root.join(".numinance").join(&odd), playbook("odd")).unwrap();
+    fs::write(root.join(".numinance").join(&broken), "kind: [\n").unwrap();
+    fs::write(root.join(".numinance/ok.yaml"), playbook("plain")).unwrap();
+    let in_tree = |name: &OsStr| Path::new(".numinance").join(name).into_os_string();
+    let (odd_path, broken_path) = (in_tree(&odd), in_tree(&broken));
+    let os = |word: &'static str| OsStr::new(word);
+
+    // The folder walk reads both files and names them lossily.
+    let walked = numi(root, &["validate", "--files", ".numinance"]);
+    assert_eq!(walked.code, 3, "{}", walked.stderr);
+    assert!(
+        walked
+            .stdout
+            .contains("ok       file \"a\u{fffd}.yaml\" Playbook \"odd\"\n"),
+        "{}",
+        walked.stdout
+    );
+    // Named, each is read and named as the walk names it; the others too.
+    let named = numi_os(
+        root,
+        &[
+            os("validate"),
+            os("--files"),
+            &odd_path,
+            os(".numinance/ok.yaml"),
+            &broken_path,
+        ],
+    );
+    assert_eq!(named.code, 3, "{}", named.stderr);
+    assert_eq!(
+        names(&named.stdout),
+        ["a\u{fffd}.yaml", "ok.yaml", "b\u{fffd}.yaml"]
+    );
+    assert!(
+        named
+            .stdout
+            .contains("invalid  file \"b\u{fffd}.yaml\": yaml: ")
+    );
+    // So do both pre-commit hooks: the broken file fails the commit.
+    let hook = numi_os(
+        root,
+        &[
+            os("validate"),
+            os("--only"),
+            &odd_path,
+            &broken_path,
+            os("README.md"),
+        ],
+    );
+    assert_eq!(hook.code, 3, "{}", hook.stderr);
+    assert_eq!(
+        names(&hook.stdout),
+        [".numinance/a\u{fffd}.yaml", ".numinance/b\u{fffd}.yaml"]
+    );
+    let hook = numi_os(
+        root,
+        &[os("validate"), os("--full-paths"), os("--files"), &odd_path],
+    );
+    assert_eq!(hook.code, 0, "{}", hook.stderr);
+    assert_eq!(names(&hook.stdout), [".numinance/a\u{fffd}.yaml"]);
+    // Two names shown alike are two files; one name given twice is one.
+    let twin = {
+        use std::os::unix::ffi::OsStringExt;
+        std::ffi::OsString::from_vec(b".numinance/a\xfe.yaml".to_vec())
+    };
+    fs::write(root.join(&twin), "kind: [\n").unwrap();
+    let hook = numi_os(
+        root,
+        &[os("validate"), os("--only"), &odd_path, &twin, &odd_path],
+    );
+    assert_eq!(hook.code, 3, "{}", hook.stderr);
+    assert_eq!(
+        names(&hook.stdout),
+        [".numinance/a\u{fffd}.yaml", ".numinance/a\u{fffd}.yaml"]
+    );
+    // `numi fix` and `numi digest` take such a name too.
+    let fix = numi_os(root, &[os("fix"), os("--check"), os("--files"), &odd_path]);
+    assert_eq!(fix.code, 0, "{}", fix.stderr);
+    let digest = numi_os(root, &[os("digest"), &odd_path]);
+    assert_eq!(digest.code, 0, "{}", digest.stderr);
+    assert!(
+        digest.stdout.ends_with("  .numinance/a\u{fffd}.yaml\n"),
+        "{}",
+        digest.stdout
+    );
+}
