@@ -315,9 +315,14 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
         .or(configured_baseline);
     let ledger = match &baseline_path {
         None => None,
-        Some(_) if args.write_baseline.is_some() => Some(Ledger::record()),
+        // A baseline written again keeps what this run does not check of
+        // the one it replaces; a file that is no baseline has nothing to keep.
+        Some(path) if args.write_baseline.is_some() => Some(Ledger::record(
+            Baseline::load(path).unwrap_or_default(),
+            policy.clone(),
+        )),
         Some(path) => match Baseline::load(path) {
-            Ok(baseline) => Some(Ledger::compare(baseline)),
+            Ok(baseline) => Some(Ledger::compare(baseline, policy.clone())),
             Err(reason) => {
                 let _ = writeln!(
                     stderr,
@@ -656,7 +661,8 @@ fn report_baseline(
     };
     if writing {
         let target = whole_file::resolved(path);
-        if let Err(error) = whole_file::replace(&target, ledger.recorded().to_json().as_bytes()) {
+        let recorded = ledger.recorded(whole_tree);
+        if let Err(error) = whole_file::replace(&target, recorded.to_json().as_bytes()) {
             let _ = writeln!(
                 stderr,
                 "numi: cannot write the baseline {name}: {}; the baseline is as it was",
@@ -664,9 +670,14 @@ fn report_baseline(
             );
             return Err(Exit::Incomplete);
         }
+        let kept = recorded.findings().saturating_sub(ledger.baselined());
+        let kept = match kept {
+            0 => String::new(),
+            kept => format!(", and kept {} this run did not check", findings(kept)),
+        };
         let _ = writeln!(
             stderr,
-            "numi: wrote {} to the baseline {name}",
+            "numi: wrote {} to the baseline {name}{kept}",
             findings(ledger.baselined())
         );
         return Ok(());

@@ -5,13 +5,14 @@
 //! baseline counts each fingerprint: two identical findings baselined and a
 //! third found, the third is new.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::{FileResult, fingerprint, repository_path};
+use crate::config::{Level, Policy};
 use crate::diagnostic::Stage;
 use crate::location::{ReadError, read_regular};
 use crate::text::human_size;
@@ -113,32 +114,48 @@ impl Baseline {
 /// record every finding to write a new one. Either way the findings it
 /// covers are left out, so a run that writes a baseline reports what the
 /// next run with it will.
+///
+/// A finding of the baseline is the run's to judge only when the run
+/// checked it: its document was read and reached the rule stage, and its
+/// rule runs there (selected, not off). Of the others, the run says
+/// nothing: they are never stale, and a baseline written again keeps them.
 #[derive(Debug)]
 pub struct Ledger {
     /// What is left of the baseline read, or what was recorded.
     baseline: Baseline,
+    /// When recording: the baseline the new one replaces, whose findings
+    /// the run did not check are kept.
+    previous: Baseline,
     recording: bool,
-    /// The paths of the run's results, for the stale count.
-    seen: BTreeSet<String>,
+    /// The paths of the run's results, for the stale count, and whether
+    /// each document reached the rule stage.
+    seen: BTreeMap<String, bool>,
+    /// Which rules run on which paths.
+    policy: Policy,
     baselined: usize,
 }
 
 impl Ledger {
-    /// Leaves out the findings `baseline` holds.
-    pub fn compare(baseline: Baseline) -> Self {
+    /// Leaves out the findings `baseline` holds; `policy` says which rules
+    /// the run runs where.
+    pub fn compare(baseline: Baseline, policy: Policy) -> Self {
         Ledger {
             baseline,
+            previous: Baseline::default(),
             recording: false,
-            seen: BTreeSet::new(),
+            seen: BTreeMap::new(),
+            policy,
             baselined: 0,
         }
     }
 
-    /// Records every finding a baseline can hold.
-    pub fn record() -> Self {
+    /// Records every finding a baseline can hold, to replace `previous`
+    /// (empty when there is none).
+    pub fn record(previous: Baseline, policy: Policy) -> Self {
         Ledger {
+            previous,
             recording: true,
-            ..Self::compare(Baseline::default())
+            ..Self::compare(Baseline::default(), policy)
         }
     }
 
@@ -149,6 +166,7 @@ impl Ledger {
     pub fn apply(&mut self, result: &mut FileResult) {
         let path = repository_path(&result.path).to_owned();
         let diagnostics = std::mem::take(&mut result.checked.diagnostics);
+        let reached_rules = diagnostics.iter().all(|d| d.stage == Stage::Rule);
         for diagnostic in diagnostics {
             if diagnostic.stage != Stage::Rule {
                 result.checked.diagnostics.push(diagnostic);
@@ -178,7 +196,8 @@ impl Ledger {
                 _ => result.checked.diagnostics.push(diagnostic),
             }
         }
-        self.seen.insert(path);
+        let reached = self.seen.entry(path).or_insert(reached_rules);
+        *reached &= reached_rules;
     }
 
     /// How many findings were left out.
@@ -186,10 +205,23 @@ impl Ledger {
         self.baselined
     }
 
-    /// How many findings of the baseline were not found again: in the
-    /// files the run read, and, when the run read the whole tree
-    /// (`whole_tree`), in the files it no longer holds. A run of a few
-    /// files says nothing of the others.
+    /// Whether the run judged `entry`: its file was read, its document
+    /// reached the rule stage and its rule runs there; or, in a run of the
+    /// whole tree (`whole_tree`), its file is gone from the tree.
+    fn judged(&self, entry: &Entry, whole_tree: bool) -> bool {
+        match self.seen.get(&entry.path) {
+            Some(reached_rules) => {
+                *reached_rules
+                    && self.policy.level(&entry.rule, Path::new(&entry.path)) != Some(Level::Off)
+            }
+            None => whole_tree,
+        }
+    }
+
+    /// How many findings of the baseline the run judged and did not find
+    /// again. A run of a few files, of a few rules, or that left a
+    /// document unchecked (an alpha kind without `--enable-alpha`) says
+    /// nothing of the others.
     pub fn stale(&self, whole_tree: bool) -> usize {
         if self.recording {
             return 0;
@@ -197,14 +229,24 @@ impl Ledger {
         self.baseline
             .entries
             .values()
-            .filter(|entry| whole_tree || self.seen.contains(&entry.path))
+            .filter(|entry| self.judged(entry, whole_tree))
             .map(|entry| entry.count)
             .sum()
     }
 
-    /// The baseline recorded.
-    pub fn recorded(&self) -> &Baseline {
-        &self.baseline
+    /// The baseline to write: what the run found, and the findings of the
+    /// baseline it replaces that the run did not judge, kept as they were.
+    pub fn recorded(&self, whole_tree: bool) -> Baseline {
+        let mut baseline = self.baseline.clone();
+        for (key, entry) in &self.previous.entries {
+            if !self.judged(entry, whole_tree) {
+                baseline
+                    .entries
+                    .entry(key.clone())
+                    .or_insert_with(|| entry.clone());
+            }
+        }
+        baseline
     }
 }
 

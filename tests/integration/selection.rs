@@ -563,3 +563,84 @@ out: reports
     assert_eq!(run.code, 3, "{}", run.transcript());
     assert!(run.stderr.contains("1 stale"), "{}", run.transcript());
 }
+
+#[test]
+fn a_baseline_loses_nothing_to_a_run_of_fewer_rules_or_fewer_documents() {
+    let dir = folder(
+        None,
+        &[
+            (
+                ".numinance/runs.yaml",
+                &WITHOUT_RUNS.replace("bugfix-bounded", "runs"),
+            ),
+            (
+                ".numinance/rate.yaml",
+                &RATE_OUT_OF_BOUNDS.replace("bugfix-bounded", "rate"),
+            ),
+            (".numinance/evals/unsorted.yaml", UNSORTED_EVALSET),
+        ],
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["validate", "--strict", "--summary", "never"];
+        args.extend_from_slice(extra);
+        numi(dir.path(), &args)
+    };
+    let entries = || {
+        let text = fs::read_to_string(dir.path().join("baseline.json")).unwrap();
+        text.lines()
+            .filter(|line| line.contains("\"rule\""))
+            .count()
+    };
+    let written = run(&["--enable-alpha", "--write-baseline", "baseline.json"]);
+    assert_eq!(written.code, 0, "{}", written.transcript());
+    let all = entries();
+    assert_eq!(all, 3, "{}", written.transcript());
+    let original = fs::read_to_string(dir.path().join("baseline.json")).unwrap();
+
+    // Fewer rules, or the alpha EvalSet left unchecked: nothing is stale.
+    for flags in [
+        &["--enable-alpha", "--select", "playbook/rate-bound"][..],
+        &[][..],
+        &["--ignore", "playbook"][..],
+    ] {
+        let mut args = flags.to_vec();
+        args.extend_from_slice(&["--baseline", "baseline.json"]);
+        let compared = run(&args);
+        // Without --enable-alpha the EvalSet is refused (exit 3).
+        assert_ne!(compared.code, 1, "{flags:?}: {}", compared.transcript());
+        assert!(
+            !compared.stderr.contains("stale"),
+            "{flags:?}: {}",
+            compared.stderr
+        );
+        // Written again with the same flags, every entry is kept.
+        let mut args = flags.to_vec();
+        args.extend_from_slice(&["--write-baseline", "baseline.json"]);
+        let rewritten = run(&args);
+        assert!(
+            rewritten.stderr.contains("numi: wrote "),
+            "{flags:?}: {}",
+            rewritten.transcript()
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("baseline.json")).unwrap(),
+            original,
+            "{flags:?}: {}",
+            rewritten.transcript()
+        );
+    }
+
+    // A finding the run checked and did not find again is stale, and a
+    // rewrite drops it.
+    fs::write(
+        dir.path().join(".numinance/rate.yaml"),
+        include_str!("../../examples/playbook-bugfix-bounded.yaml")
+            .replace("bugfix-bounded", "rate"),
+    )
+    .unwrap();
+    let compared = run(&["--enable-alpha", "--baseline", "baseline.json"]);
+    assert!(compared.stderr.contains("1 stale"), "{}", compared.stderr);
+    let rewritten = run(&["--enable-alpha", "--write-baseline", "baseline.json"]);
+    assert_eq!(rewritten.code, 0, "{}", rewritten.transcript());
+    assert_eq!(entries(), 2);
+}

@@ -38,11 +38,11 @@ fn left(ledger: &mut Ledger, mut result: FileResult) -> Vec<String> {
 
 /// A baseline recorded from `results`, through its text.
 fn recorded(results: Vec<FileResult>) -> Baseline {
-    let mut ledger = Ledger::record();
+    let mut ledger = Ledger::record(Baseline::default(), Policy::default());
     for result in results {
         assert_eq!(left(&mut ledger, result), Vec::<String>::new());
     }
-    Baseline::parse(ledger.recorded().to_json().as_bytes()).unwrap()
+    Baseline::parse(ledger.recorded(false).to_json().as_bytes()).unwrap()
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn a_baselined_finding_is_left_out_wherever_it_moves_and_a_repeat_beyond_the_cou
         "a.yaml",
         vec![finding("twice", 3), finding("twice", 5)],
     )]);
-    let mut ledger = Ledger::compare(baseline);
+    let mut ledger = Ledger::compare(baseline, Policy::default());
     let now = result(
         "a.yaml",
         vec![
@@ -92,7 +92,7 @@ fn a_baselined_finding_is_left_out_wherever_it_moves_and_a_repeat_beyond_the_cou
 #[test]
 fn another_file_rule_or_message_is_another_finding() {
     let baseline = recorded(vec![result("a.yaml", vec![finding("m", 3)])]);
-    let mut ledger = Ledger::compare(baseline);
+    let mut ledger = Ledger::compare(baseline, Policy::default());
     assert_eq!(
         left(&mut ledger, result("b.yaml", vec![finding("m", 3)])),
         ["m"]
@@ -113,7 +113,7 @@ fn findings_gone_from_a_file_read_are_stale_and_files_not_read_only_after_a_whol
         ),
         result("b.yaml", vec![finding("m", 3)]),
     ]);
-    let mut ledger = Ledger::compare(baseline);
+    let mut ledger = Ledger::compare(baseline, Policy::default());
     assert!(left(&mut ledger, result("a.yaml", vec![finding("m", 3)])).is_empty());
     assert_eq!(ledger.baselined(), 1);
     assert_eq!(ledger.stale(false), 2, "one of the two m, and n");
@@ -123,12 +123,12 @@ fn findings_gone_from_a_file_read_are_stale_and_files_not_read_only_after_a_whol
 #[test]
 fn findings_before_the_rule_stage_are_never_baselined() {
     let syntax = Diagnostic::new(Stage::Yaml, &SYNTAX, "bad");
-    let mut recording = Ledger::record();
+    let mut recording = Ledger::record(Baseline::default(), Policy::default());
     assert_eq!(
         left(&mut recording, result("a.yaml", vec![syntax.clone()])),
         ["bad"]
     );
-    assert_eq!(recording.recorded().findings(), 0);
+    assert_eq!(recording.recorded(false).findings(), 0);
 }
 
 #[test]
@@ -145,4 +145,79 @@ fn a_malformed_baseline_or_another_version_is_refused_with_the_reason() {
         refused("{\"version\": 2, \"findings\": []}"),
         "a baseline of version 2, where numi reads version 1"
     );
+}
+
+/// The policy of a `numi.toml` holding `text`, for paths relative to its folder.
+fn policy(text: &str) -> Policy {
+    let mut config = crate::config::parse(text).unwrap();
+    config.root = std::path::PathBuf::from("/repo");
+    config.policy(Path::new("/repo")).unwrap()
+}
+
+#[test]
+fn only_findings_the_run_checked_are_stale_and_a_rewrite_keeps_the_rest() {
+    let base = recorded(vec![
+        result("a.yaml", vec![finding("m", 1)]),
+        result("b.yaml", vec![finding("m", 1)]),
+        result("c.yaml", vec![finding("m", 1)]),
+    ]);
+    let runs = || {
+        [
+            // Found again.
+            result("a.yaml", vec![finding("m", 1)]),
+            // Read, but stopped before its rules (an alpha kind not enabled).
+            result(
+                "b.yaml",
+                vec![Diagnostic::new(
+                    Stage::Kind,
+                    &SYNTAX,
+                    "alpha kind is not enabled",
+                )],
+            ),
+            // Read, its rules ran, the finding gone.
+            result("c.yaml", vec![]),
+        ]
+    };
+    let mut ledger = Ledger::compare(base.clone(), Policy::default());
+    for result in runs() {
+        ledger.apply(&mut result.clone());
+    }
+    assert_eq!(ledger.stale(false), 1, "c.yaml's alone");
+
+    // The rule not selected: nothing of it is judged.
+    let unselected = policy("select = [\"playbook\"]\n");
+    let mut ledger = Ledger::compare(base.clone(), unselected.clone());
+    for result in runs() {
+        ledger.apply(&mut result.clone());
+    }
+    assert_eq!(ledger.stale(true), 0);
+
+    // Written again under the same flags: every entry it did not judge is
+    // kept, so nothing is lost.
+    let mut writing = Ledger::record(base.clone(), unselected);
+    for result in runs() {
+        ledger_apply(&mut writing, result);
+    }
+    assert_eq!(writing.recorded(true), base);
+    // With the rule running: b.yaml's is kept (its rules did not run),
+    // c.yaml's dropped (gone), a.yaml's found again.
+    let mut writing = Ledger::record(base.clone(), Policy::default());
+    for result in runs() {
+        ledger_apply(&mut writing, result);
+    }
+    let rewritten = writing.recorded(true);
+    let paths: Vec<&str> = rewritten
+        .entries
+        .values()
+        .map(|entry| entry.path.as_str())
+        .collect();
+    assert_eq!(paths.len(), 2);
+    assert!(
+        paths.contains(&"a.yaml") && paths.contains(&"b.yaml"),
+        "{paths:?}"
+    );
+}
+
+fn ledger_apply(ledger: &mut Ledger, mut result: FileResult) {
+    ledger.apply(&mut result);
 }
