@@ -487,8 +487,17 @@ pub fn pre_commit_installs_the_init_hook_from_the_wheel() -> Result<(), String> 
     expect_run(&project, false, "alpha kind is not enabled: EvalSet")?;
     project.remove(evalset)?;
 
+    // The numi.toml init writes makes the hook strict: a rate of 20000
+    // fails. Without it the reference's default holds, and `args` reach
+    // numi.
     let rates = ".numinance/policy/rates.yaml";
     project.write(rates, RATE_PLAYBOOK)?;
+    expect_run(
+        &project,
+        false,
+        "a Playbook qualification rate is at most 10000 basis points",
+    )?;
+    project.remove("numi.toml")?;
     expect_run(&project, true, "Passed")?;
     let strict = config.replace(
         "        require_serial: true\n",
