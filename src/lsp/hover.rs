@@ -108,7 +108,7 @@ mod tests {
         let key = TEXT.find("version:").unwrap_or_default();
         let shown = hover(TEXT, &[finding], key).unwrap_or_default();
         assert!(
-            shown.starts_with("**version**: string\n\nA strict x.y.z version"),
+            shown.starts_with("**version**: string\n\nThe set's version, a strict x.y.z"),
             "{shown}"
         );
     }

@@ -180,14 +180,17 @@ fn siblings(lines: &[&str], index: usize, column: usize) -> Vec<String> {
 /// The schema node at `path`, `$ref`s followed: the schema stage's walk,
 /// with an item standing for every item.
 pub fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
-    let path: Vec<PathSegment> = path
-        .iter()
+    crate::schema::subschema_at(root, &segments(path))
+}
+
+/// The schema's path for a cursor's path: an item stands for every item.
+pub fn segments(path: &[Step]) -> Vec<PathSegment> {
+    path.iter()
         .map(|step| match step {
             Step::Key(key) => PathSegment::Key(key.clone()),
             Step::Item => PathSegment::Index(0),
         })
-        .collect();
-    crate::schema::subschema_at(root, &path)
+        .collect()
 }
 
 /// The kind a document names on its top-level `kind:` line.
