@@ -355,6 +355,16 @@ fn every_rule_link_lands_on_its_heading_in_the_rule_pages() {
     assert!(super::REPOSITORY_URL.starts_with("https://"));
 }
 
+#[test]
+fn a_text_names_declared_rules_once_each_in_order() {
+    let text = "at most 10000 (rule playbook/rate-bound), at least 1 (rule \
+playbook/min-runs); again playbook/rate-bound. Not rules: numinance.dev/v1, rule nope/none, \
+a/b, rule of three.";
+    let ids: Vec<&str> = super::mentioned(text).iter().map(|doc| doc.id).collect();
+    assert_eq!(ids, ["playbook/rate-bound", "playbook/min-runs"]);
+    assert!(super::mentioned("no rule here").is_empty());
+}
+
 /// Every `rule family/name` a shipped schema's description names is a
 /// declared rule, so a description cannot send its reader to a rule that
 /// does not exist.
