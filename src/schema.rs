@@ -12,6 +12,8 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, RuleDoc, Stage, stages};
 use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
 
+pub mod described;
+
 /// Most violations listed for one document. Past it violations are counted,
 /// not kept, so a document with millions of them costs no more memory than
 /// one with a hundred.

@@ -94,6 +94,28 @@ fn compiled_schemas_agree_with_the_shipped_schema_text() {
     assert!(compared > 50, "only {compared} examples compared");
 }
 
+/// The configuration kinds people write explain every key and every enum
+/// value to an editor: a `description` on each property, and a line
+/// `VALUE: meaning` for each value (the walk is tested on both sides in
+/// `schema::described`).
+#[test]
+fn the_configuration_schemas_explain_every_key_and_value() {
+    for name in ["Playbook", "AutonomyPolicy", "EvalSet"] {
+        let Some(kind) = kinds::find(name) else {
+            panic!("{name} is a kind");
+        };
+        let schema: Value = match serde_json::from_str(kind.schema) {
+            Ok(schema) => schema,
+            Err(error) => panic!("the {name} schema is not JSON: {error}"),
+        };
+        assert_eq!(
+            described::undescribed(&schema),
+            Vec::<String>::new(),
+            "{name}: properties without a description, enum values without a meaning"
+        );
+    }
+}
+
 #[test]
 fn the_listing_keeps_the_first_violations_in_document_order_and_counts_the_rest() {
     let Some(playbook) = kinds::find("Playbook") else {

@@ -1,6 +1,7 @@
 //! Completion: the properties the mapping at the cursor may still take,
 //! the values a field allows (enums and constants: `apiVersion`, `kind`,
-//! `EVAL_ACCEPTANCE_…`), and the kinds at the `kind:` of a new document.
+//! `EVAL_ACCEPTANCE_…`, each value with its meaning), and the kinds at the
+//! `kind:` of a new document.
 
 use lsp_types::{CompletionItem, CompletionItemKind};
 use serde_json::Value;
@@ -8,6 +9,7 @@ use serde_json::Value;
 use super::hover::kind_schema;
 use super::outline::{self, Step};
 use crate::kinds;
+use crate::schema::described::{self, Field};
 
 /// The items offered at byte `offset` of `text`.
 pub fn complete(text: &str, offset: usize) -> Vec<CompletionItem> {
@@ -32,8 +34,8 @@ pub fn complete(text: &str, offset: usize) -> Vec<CompletionItem> {
         path.push(Step::Key(key));
         return schema
             .as_ref()
-            .and_then(|schema| outline::schema_at(schema, &path))
-            .map(values)
+            .and_then(|schema| described::field_at(schema, &outline::segments(&path)))
+            .map(|field| values(&field))
             .unwrap_or_default();
     }
     let Some(schema) = schema else {
@@ -64,18 +66,17 @@ pub fn complete(text: &str, offset: usize) -> Vec<CompletionItem> {
         .collect()
 }
 
-fn values(node: &Value) -> Vec<CompletionItem> {
-    let description = node.get("description").and_then(Value::as_str);
-    let listed = node
-        .get("enum")
-        .and_then(Value::as_array)
-        .cloned()
-        .or_else(|| node.get("const").map(|value| vec![value.clone()]))
-        .unwrap_or_default();
-    listed
+/// The values a field allows, each with its meaning where a description
+/// gives one, else with the field's description.
+fn values(field: &Field<'_>) -> Vec<CompletionItem> {
+    let description = field.descriptions().first().copied();
+    let constant = field.resolved.get("const");
+    field
+        .values()
         .iter()
+        .chain(constant)
         .filter_map(Value::as_str)
-        .map(|value| value_item(value, description))
+        .map(|value| value_item(value, field.meaning(value).or(description)))
         .collect()
 }
 
@@ -137,6 +138,36 @@ mod tests {
         assert_eq!(
             labels("kind: EvalSet\nspec:\n  version: |\n"),
             Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn each_value_offered_carries_its_meaning() {
+        let text = "kind: AutonomyPolicy\nspec:\n  floors:\n    - level: |\n";
+        let offset = text.find('|').unwrap_or_default();
+        let items = complete(&text.replacen('|', "", 1), offset);
+        let detail = |label: &str| {
+            items
+                .iter()
+                .find(|item| item.label == label)
+                .and_then(|item| item.detail.clone())
+        };
+        assert_eq!(
+            detail("AUTONOMY_LEVEL_OBSERVE").as_deref(),
+            Some("the agent watches and reports; it changes nothing.")
+        );
+        assert_eq!(
+            detail("AUTONOMY_LEVEL_PR").as_deref(),
+            Some("the agent opens a pull request; a person reviews and merges it.")
+        );
+        // A constant has no meaning line: the field's description.
+        let api = complete("kind: Playbook\napiVersion: \n", 27);
+        assert_eq!(api.len(), 1);
+        assert!(
+            api.first()
+                .and_then(|item| item.detail.as_deref())
+                .is_some_and(|detail| detail.starts_with("The version of the Numinance API")),
+            "{api:?}"
         );
     }
 

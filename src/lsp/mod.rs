@@ -12,6 +12,7 @@ mod encoding;
 pub mod framing;
 mod hover;
 mod outline;
+mod place;
 mod store;
 
 use std::io::{BufRead, Write};

@@ -26,6 +26,10 @@ pub struct Cursor {
     pub in_value: bool,
     /// The keys the mapping already has (the cursor's own among them).
     pub siblings: Vec<String>,
+    /// The scalar after `key:` when the cursor stands in it, quotes and
+    /// comment removed; none for an empty value, a flow collection, a block
+    /// scalar, an anchor, an alias or a tag.
+    pub value: Option<String>,
 }
 
 /// A line cut into its indentation, its sequence markers and its content.
@@ -92,15 +96,20 @@ pub fn cursor(text: &str, offset: usize) -> Cursor {
     let before_cursor = usize::try_from(at.column.saturating_sub(1)).unwrap_or_default();
     let line = cut(current);
     let mut mapping_reversed = Vec::new();
-    let (column, key, in_value) = if is_blank(&line) {
-        (before_cursor, None, false)
+    let (column, key, in_value, value) = if is_blank(&line) {
+        (before_cursor, None, false, None)
     } else {
         let key = key_of(line.content).map(str::to_owned);
-        let colon = key.as_ref().and_then(|_| line.content.find(':')).map(|at| {
+        let at_colon = key.as_ref().and_then(|_| line.content.find(':'));
+        let colon = at_colon.map(|at| {
             line.content_column + line.content.get(..at).unwrap_or_default().chars().count()
         });
         let in_value = colon.is_some_and(|colon| before_cursor > colon);
-        (line.content_column, key, in_value)
+        let value = at_colon
+            .filter(|_| in_value)
+            .and_then(|at| line.content.get(at + 1..))
+            .and_then(scalar_of);
+        (line.content_column, key, in_value, value)
     };
     let (mut target, mut inclusive) = (column, false);
     if !is_blank(&line) && line.markers > 0 {
@@ -140,7 +149,25 @@ pub fn cursor(text: &str, offset: usize) -> Cursor {
         key,
         in_value,
         siblings,
+        value,
     }
+}
+
+/// The scalar a value's text holds (what follows `key:` on its line), quotes
+/// and comment removed.
+fn scalar_of(text: &str) -> Option<String> {
+    let text = text.trim_start_matches([' ', '\t']);
+    let quoted = |quote: char| {
+        let rest = text.strip_prefix(quote)?;
+        rest.find(quote).and_then(|end| rest.get(..end))
+    };
+    let scalar = match text.chars().next()? {
+        '"' => quoted('"')?,
+        '\'' => quoted('\'')?,
+        '{' | '[' | '|' | '>' | '&' | '*' | '!' | '#' => return None,
+        _ => text.split(" #").next().unwrap_or(text).trim_end(),
+    };
+    (!scalar.is_empty()).then(|| scalar.to_owned())
 }
 
 /// The keys at `column` of the mapping around line `index`.
@@ -180,14 +207,17 @@ fn siblings(lines: &[&str], index: usize, column: usize) -> Vec<String> {
 /// The schema node at `path`, `$ref`s followed: the schema stage's walk,
 /// with an item standing for every item.
 pub fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
-    let path: Vec<PathSegment> = path
-        .iter()
+    crate::schema::subschema_at(root, &segments(path))
+}
+
+/// The schema's path for a cursor's path: an item stands for every item.
+pub fn segments(path: &[Step]) -> Vec<PathSegment> {
+    path.iter()
         .map(|step| match step {
             Step::Key(key) => PathSegment::Key(key.clone()),
             Step::Item => PathSegment::Index(0),
         })
-        .collect();
-    crate::schema::subschema_at(root, &path)
+        .collect()
 }
 
 /// The kind a document names on its top-level `kind:` line.
@@ -228,6 +258,24 @@ mod tests {
         assert_eq!(cursor.mapping, keys(&["spec", "cases", "[]", "expect"]));
         assert_eq!(cursor.key.as_deref(), Some("acceptance"));
         assert!(cursor.in_value);
+    }
+
+    #[test]
+    fn the_scalar_under_the_cursor_is_read_without_quotes_or_comment() {
+        let value = |line: &str| at(&format!("kind: EvalSet\n{line}\n"), "|").value;
+        assert_eq!(
+            value("scope: SCOPE_|REPO # wide"),
+            Some("SCOPE_REPO".to_owned())
+        );
+        assert_eq!(
+            value("scope: \"SCOPE_|REPO\""),
+            Some("SCOPE_REPO".to_owned())
+        );
+        assert_eq!(value("scope: 'a # |b'"), Some("a # b".to_owned()));
+        assert_eq!(value("sco|pe: SCOPE_REPO"), None, "on the key");
+        assert_eq!(value("scope: |"), None, "empty");
+        assert_eq!(value("metadata: {name: |a}"), None, "a flow mapping");
+        assert_eq!(value("scope: *|alias"), None);
     }
 
     #[test]

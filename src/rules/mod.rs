@@ -30,6 +30,20 @@ pub fn find(id: &str) -> Option<&'static RuleDoc> {
     all().find(|doc| doc.id == id)
 }
 
+/// The rules `text` names by id (`rule playbook/rate-bound`), each once, in
+/// the order it first names them: how a schema's description says which
+/// rule checks a field.
+pub fn mentioned(text: &str) -> Vec<&'static RuleDoc> {
+    let mut named: Vec<&'static RuleDoc> = Vec::new();
+    let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_')));
+    for doc in words.filter(|word| word.contains('/')).filter_map(find) {
+        if !named.iter().any(|seen| seen.id == doc.id) {
+            named.push(doc);
+        }
+    }
+    named
+}
+
 /// What `numi fix` does about a finding of `id`, if the rule is fixable.
 pub fn fix_of(id: &str) -> Option<crate::repair::Repair> {
     kinds::all()

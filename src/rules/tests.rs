@@ -354,3 +354,60 @@ fn every_rule_link_lands_on_its_heading_in_the_rule_pages() {
     assert!(super::RULES_URL.starts_with(super::REPOSITORY_URL));
     assert!(super::REPOSITORY_URL.starts_with("https://"));
 }
+
+#[test]
+fn a_text_names_declared_rules_once_each_in_order() {
+    let text = "at most 10000 (rule playbook/rate-bound), at least 1 (rule \
+playbook/min-runs); again playbook/rate-bound. Not rules: numinance.dev/v1, rule nope/none, \
+a/b, rule of three.";
+    let ids: Vec<&str> = super::mentioned(text).iter().map(|doc| doc.id).collect();
+    assert_eq!(ids, ["playbook/rate-bound", "playbook/min-runs"]);
+    assert!(super::mentioned("no rule here").is_empty());
+}
+
+/// Every `rule family/name` a shipped schema's description names is a
+/// declared rule, so a description cannot send its reader to a rule that
+/// does not exist.
+#[test]
+fn every_rule_a_schema_description_names_is_declared() {
+    fn descriptions<'v>(node: &'v serde_json::Value, found: &mut Vec<&'v str>) {
+        match node {
+            serde_json::Value::Object(map) => {
+                if let Some(text) = map.get("description").and_then(serde_json::Value::as_str) {
+                    found.push(text);
+                }
+                map.values().for_each(|child| descriptions(child, found));
+            }
+            serde_json::Value::Array(items) => {
+                items.iter().for_each(|item| descriptions(item, found))
+            }
+            _ => {}
+        }
+    }
+    let mut named = 0;
+    for kind in crate::kinds::all() {
+        let schema: serde_json::Value = serde_json::from_str(kind.schema).expect("a JSON schema");
+        let mut texts = Vec::new();
+        descriptions(&schema, &mut texts);
+        for text in texts {
+            for (_, after) in text
+                .match_indices("rule ")
+                .map(|(at, _)| text.split_at(at + 5))
+            {
+                let id: String = after
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_'))
+                    .collect();
+                if id.contains('/') {
+                    assert!(
+                        find(&id).is_some(),
+                        "{}: {id:?} is no rule: {text}",
+                        kind.name
+                    );
+                    named += 1;
+                }
+            }
+        }
+    }
+    assert!(named >= 30, "only {named} rules named");
+}

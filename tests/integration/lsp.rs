@@ -264,6 +264,110 @@ fn hover_explains_a_finding_and_a_field() {
     client.shutdown();
 }
 
+const PLAYBOOK: &str = include_str!("../../examples/playbook-bugfix-bounded.yaml");
+const PLAYBOOK_URI: &str = "file:///numi-lsp-test/policy/playbook-bugfix-bounded.yaml";
+
+/// The line and UTF-16 column of the first `needle` in an ASCII `text`.
+fn position_of(text: &str, needle: &str) -> (u32, u32) {
+    let offset = text.find(needle).unwrap();
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let column = offset - before.rfind('\n').map_or(0, |at| at + 1);
+    (line as u32, column as u32)
+}
+
+/// The keys of the spec's playbook, as `numi init` writes it (flow
+/// mappings for `metadata` and `qualification`), each hovered in the middle.
+const PLAYBOOK_KEYS: [&str; 4] = ["max_rework_rate", "change_type", "scope", "name"];
+
+fn hover_text(reply: &Value) -> String {
+    reply["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a hover: {reply}"))
+        .to_owned()
+}
+
+/// Each of four keys gets a text of its own that says more than its type:
+/// what the key means, its unit or allowed values, and what checks it.
+#[test]
+fn hover_explains_each_key_beyond_its_type() {
+    let (mut client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    client.open(PLAYBOOK_URI, 1, PLAYBOOK);
+    client.published_for(1);
+    let texts: Vec<String> = PLAYBOOK_KEYS
+        .iter()
+        .map(|key| {
+            let (line, column) = position_of(PLAYBOOK, &format!("{key}:"));
+            let reply = client.request("textDocument/hover", at(PLAYBOOK_URI, line, column + 2));
+            hover_text(&reply)
+        })
+        .collect();
+    for (i, text) in texts.iter().enumerate() {
+        for other in &texts[i + 1..] {
+            assert_ne!(text, other);
+        }
+        // The first line names the key and its type; the explanation follows.
+        let (first, rest) = text.split_once("\n\n").unwrap();
+        assert!(
+            first.starts_with(&format!("**{}** (`", PLAYBOOK_KEYS[i])),
+            "{text}"
+        );
+        assert!(rest.len() > 80, "{text}");
+    }
+    let [rate, change_type, scope, name] = &texts[..] else {
+        unreachable!()
+    };
+    assert!(
+        rate.contains("in basis points: 1000 is 10 percent, 10000 is every run"),
+        "{rate}"
+    );
+    assert!(rate.contains("[`playbook/rate-bound`]("), "{rate}");
+    assert!(
+        change_type.contains("AutonomyPolicy rules grant a level to a change type"),
+        "{change_type}"
+    );
+    assert!(
+        scope.contains("- `SCOPE_ORG`: set for the whole organisation"),
+        "{scope}"
+    );
+    assert!(
+        scope.contains("- `SCOPE_REPO`: set for one repository"),
+        "{scope}"
+    );
+    assert!(name.contains("have distinct names"), "{name}");
+    assert!(name.contains("[`repo/duplicate-name`]("), "{name}");
+    insta::assert_snapshot!("hover_playbook_keys", texts.join("\n\n=====\n\n"));
+    // On a value of an enum: what the value means.
+    let (line, column) = position_of(PLAYBOOK, "SCOPE_REPO");
+    let value = client.request("textDocument/hover", at(PLAYBOOK_URI, line, column + 3));
+    assert_eq!(
+        hover_text(&value),
+        "**SCOPE_REPO** (a value of `metadata.scope`): set for one repository, the narrowest scope, within what its team and organisation set."
+    );
+    client.shutdown();
+}
+
+/// Where a finding stands, its explanation first, as before; on a key inside
+/// the finding's node, the key's explanation after it.
+#[test]
+fn hover_on_a_key_under_a_finding_shows_the_finding_then_the_key() {
+    let (mut client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
+    client.open(URI, 1, BROKEN);
+    client.published_for(1);
+    // The second case is out of order: its finding spans the whole case.
+    let (line, column) = position_of(BROKEN, "{name: bugfix-clean");
+    let both = hover_text(&client.request("textDocument/hover", at(URI, line, column + 2)));
+    let parts: Vec<&str> = both.split("\n\n---\n\n").collect();
+    assert_eq!(parts.len(), 2, "{both}");
+    assert!(parts[0].starts_with("**"), "{both}");
+    assert!(parts[0].contains("[`evalset/cases-sorted`]("), "{both}");
+    assert!(
+        parts[1].starts_with("**name** (`spec.cases[].name`): string, required\n\nThe case's name"),
+        "{both}"
+    );
+    client.shutdown();
+}
+
 #[test]
 fn completion_offers_properties_and_enum_values() {
     let (mut client, _) = Client::initialized(Arc::new(NoFixes), json!({}));
@@ -709,6 +813,30 @@ impl Process {
             .code()
             .expect("numi lsp exits, never killed by a signal")
     }
+}
+
+/// The binary as an editor runs it answers the same four hovers as the
+/// server driven in memory.
+#[test]
+fn the_executable_explains_the_same_keys() {
+    let mut server = Process::initialized();
+    server.send(&frame(&json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": PLAYBOOK_URI, "languageId": "yaml", "version": 1, "text": PLAYBOOK}},
+    })));
+    let mut texts = Vec::new();
+    for (id, key) in (1..).zip(PLAYBOOK_KEYS) {
+        let (line, column) = position_of(PLAYBOOK, &format!("{key}:"));
+        server.send(&frame(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+            "params": at(PLAYBOOK_URI, line, column + 2),
+        })));
+        let reply = server.answer();
+        assert_eq!(reply["id"], id, "{reply}");
+        texts.push(hover_text(&reply));
+    }
+    insta::assert_snapshot!("hover_playbook_keys", texts.join("\n\n=====\n\n"));
+    assert_eq!(server.exit_code(), 1, "no exit: the stream closed");
 }
 
 fn frame(message: &Value) -> Vec<u8> {
