@@ -33,6 +33,7 @@ use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::Location;
 use crate::repair::RuleFix;
 use crate::schema::CompiledSchema;
+use crate::yaml::strict_json::JsonReader;
 use crate::yaml::{self, Root, TextFacts};
 
 /// Every family this build reads, in the order they are asked whether a
@@ -123,9 +124,9 @@ pub struct Family {
     /// than at its value.
     pub rules_at_key: &'static [&'static RuleDoc],
     /// The tools that read the family's `.json` files with a strict JSON
-    /// parser, as messages name them; such a file must be strict JSON
+    /// parser; such a file must be JSON as they read it
     /// (`yaml/json-syntax`). `None` when the family's tools read YAML.
-    pub json_reader: Option<&'static str>,
+    pub json_reader: Option<JsonReader>,
 }
 
 /// What a document is, by the first family that claims it.

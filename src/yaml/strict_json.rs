@@ -8,28 +8,102 @@ use super::{LineIndex, YamlError};
 use crate::diagnostic::Position;
 use crate::diagnostic::stages::yaml::JSON_SYNTAX;
 
+/// A family's JSON reader: who reads its `.json` files, as messages name
+/// them, and what it takes beyond RFC 8259.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonReader {
+    pub name: &'static str,
+    /// Python's `json.loads` takes `NaN`, `Infinity` and `-Infinity` as
+    /// numbers (`allow_nan` is on by default); JavaScript's `JSON.parse`
+    /// refuses them, so a family read by both does not.
+    pub takes_non_finite: bool,
+}
+
 /// Whether `path` names a file its tools read as JSON.
 pub fn is_json_file(path: &std::path::Path) -> bool {
     path.extension()
         .is_some_and(|extension| extension.eq_ignore_ascii_case("json"))
 }
 
-/// `Ok` when `text` is one strict JSON text; else the first problem, at
-/// the character where a JSON parser stops. `tool` names the reader the
-/// message speaks of.
-pub fn check(text: &str, tool: &str) -> Result<(), YamlError> {
-    match problem(text) {
+/// `Ok` when `text` is one JSON text as `reader` reads it; else the first
+/// problem, at the character where its parser stops.
+pub fn check(text: &str, reader: JsonReader) -> Result<(), YamlError> {
+    match problem_for(text, reader) {
         None => Ok(()),
         Some((what, position)) => Err(YamlError::new(
             &JSON_SYNTAX,
-            format!("{tool} reads a .json file as strict JSON, and this one is not: {what}"),
+            format!(
+                "{} reads a .json file as strict JSON, and this one is not: {what}",
+                reader.name
+            ),
             Some(position),
         )),
     }
 }
 
+/// `text` with each `NaN`, `Infinity` and `-Infinity` outside a string
+/// written as a `0` padded with spaces to its length, so every other
+/// character stays where it stood; `None` when it holds none.
+fn with_non_finite_as_zero(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut at = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    while let Some(&byte) = bytes.get(at) {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            at += 1;
+            continue;
+        }
+        if byte == b'"' {
+            in_string = true;
+            at += 1;
+            continue;
+        }
+        let rest = bytes.get(at..).unwrap_or_default();
+        let word = [&b"-Infinity"[..], b"Infinity", b"NaN"]
+            .into_iter()
+            .find(|word| rest.starts_with(word));
+        match word {
+            Some(word) => {
+                out.push_str(text.get(copied..at).unwrap_or_default());
+                out.push('0');
+                out.extend(std::iter::repeat_n(' ', word.len() - 1));
+                at += word.len();
+                copied = at;
+            }
+            None => at += 1,
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    Some(out)
+}
+
+/// What first keeps `text` from being one JSON text as `reader` reads it,
+/// and where.
+pub fn problem_for(text: &str, reader: JsonReader) -> Option<(String, Position)> {
+    let found = problem(text)?;
+    if !reader.takes_non_finite {
+        return Some(found);
+    }
+    match with_non_finite_as_zero(text) {
+        Some(finite) => problem(&finite),
+        None => Some(found),
+    }
+}
+
 /// What first keeps `text` from being one strict JSON text, and where.
-pub fn problem(text: &str) -> Option<(String, Position)> {
+fn problem(text: &str) -> Option<(String, Position)> {
     // Skipping the value is the cheap test; only a text that fails it is
     // read again into a value, whose error names a trailing comma as one
     // (skipping calls it a key that is no string).
@@ -66,8 +140,13 @@ pub fn problem(text: &str) -> Option<(String, Position)> {
 mod tests {
     use super::*;
 
+    const STRICT: JsonReader = JsonReader {
+        name: "the tool",
+        takes_non_finite: false,
+    };
+
     fn problem(text: &str) -> Option<(String, u32, u32)> {
-        check(text, "the tool").err().map(|error| {
+        check(text, STRICT).err().map(|error| {
             let position = error.position.unwrap_or_default();
             (error.message, position.line, position.column)
         })
@@ -109,6 +188,42 @@ mod tests {
             assert!(!message.contains(" at line "), "{message}");
             assert_eq!((at_line, at_column), (line, column), "{text:?}: {message}");
         }
+    }
+
+    #[test]
+    fn pythons_json_loads_takes_nan_and_the_infinities() {
+        let python = JsonReader {
+            name: "Python",
+            takes_non_finite: true,
+        };
+        for text in [
+            "{\"a\": NaN}",
+            "[Infinity, -Infinity, NaN]",
+            "{\"NaN\": \"Infinity\", \"b\": -Infinity}",
+        ] {
+            assert!(check(text, python).is_ok(), "{text:?}");
+            assert!(check(text, STRICT).is_err(), "{text:?}");
+        }
+        // Nothing else is taken: a misspelling, a constant inside a word,
+        // and what Python refuses still fail where they stand.
+        for text in [
+            "{\"a\": nan}",
+            "{\"a\": NaNa}",
+            "{\"a\": +Infinity}",
+            "[NaN,]",
+        ] {
+            let error = check(text, python).err();
+            assert!(error.is_some(), "{text:?}");
+        }
+        // Where a strict reader stops for another reason, so does Python.
+        let at = |reader| check("[NaN, 01]", reader).err().and_then(|e| e.position);
+        assert_eq!(at(python).map(|p| p.column), Some(8));
+        // A constant inside a string is text, left as it is.
+        assert_eq!(with_non_finite_as_zero("[\"NaN\"]"), None);
+        assert_eq!(
+            with_non_finite_as_zero("[NaN, -Infinity]").as_deref(),
+            Some("[0  , 0        ]")
+        );
     }
 
     #[test]

@@ -37,6 +37,7 @@ use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
 use crate::location::held::{self, Kept};
 use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
 use crate::yaml::Limits;
+use crate::yaml::strict_json::JsonReader;
 
 pub static FAMILY: Family = Family {
     name: "autocontext",
@@ -58,7 +59,10 @@ pub static FAMILY: Family = Family {
     claims_file: store::is_verified_store_file,
     allows_sequence_root: store::allows_sequence_root,
     rules_at_key: &[],
-    json_reader: Some("autocontext (Python's json.loads, JavaScript's JSON.parse)"),
+    json_reader: Some(JsonReader {
+        name: "autocontext (Python's json.loads, JavaScript's JSON.parse)",
+        takes_non_finite: false,
+    }),
 };
 
 /// The top-level keys of a bundle manifest.

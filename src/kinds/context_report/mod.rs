@@ -10,6 +10,14 @@ use serde_json::Value;
 use super::{Family, Kind};
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
+use crate::yaml::strict_json::JsonReader;
+
+/// context-report reads its manifests and task files with Python's
+/// `json.loads`, which takes `NaN`, `Infinity` and `-Infinity`.
+pub const JSON_READER: JsonReader = JsonReader {
+    name: "context-report (Python's json.loads)",
+    takes_non_finite: true,
+};
 
 pub static FAMILY: Family = Family {
     name: "context-report",
@@ -19,7 +27,7 @@ pub static FAMILY: Family = Family {
     claims_file: super::no_other_files,
     allows_sequence_root: super::no_other_files,
     rules_at_key: &[],
-    json_reader: Some("context-report (Python's json.loads)"),
+    json_reader: Some(JSON_READER),
 };
 
 fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static Kind, Diagnostic>> {

@@ -171,7 +171,7 @@ fn task_file(
         }
     };
     if let Some((what, position)) = strict_json::is_json_file(path)
-        .then(|| strict_json::problem(&text))
+        .then(|| strict_json::problem_for(&text, crate::kinds::context_report::JSON_READER))
         .flatten()
     {
         found.push(tasks_fail(
@@ -230,6 +230,38 @@ fn case_fails(shown: &str, reason: &str) -> Diagnostic {
     )
 }
 
+/// `block` with each plain scalar that numi's loader reads as a number no
+/// JSON can hold (`.inf`, `.nan`, `1e400`, 400 digits) in single quotes,
+/// every other byte where it stood.
+fn with_unheld_numbers_as_text(block: &str) -> String {
+    let lines = LineIndex::new(block);
+    let mut quoted = block.to_owned();
+    let mut unheld: Vec<usize> = plain_scalars(block)
+        .into_iter()
+        .filter(|scalar| {
+            yaml::load(&scalar.text, &Limits::default())
+                .is_err_and(|error| error.rule == &crate::diagnostic::stages::yaml::NOT_JSON)
+        })
+        .map(|scalar| lines.offset(scalar.position))
+        .filter(|&start| {
+            block
+                .get(start..)
+                .is_some_and(|rest| !rest.starts_with(['\'', '"']))
+        })
+        .collect();
+    unheld.sort_unstable();
+    for start in unheld.into_iter().rev() {
+        let end = block
+            .get(start..)
+            .and_then(|rest| rest.find([',', ']', '}', '\n', '#', ' ']))
+            .map_or(block.len(), |length| start + length);
+        if let Some(scalar) = block.get(start..end) {
+            quoted.replace_range(start..end, &format!("'{scalar}'"));
+        }
+    }
+    quoted
+}
+
 /// An eval case file's front matter as context-report reads it, and the
 /// body after it.
 struct FrontMatter<'t> {
@@ -279,7 +311,17 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
     {
         return Ok(empty());
     }
-    let mut meta = match yaml::load(block, &Limits::default()) {
+    let loaded = match yaml::load(block, &Limits::default()) {
+        // PyYAML reads `.inf`, `1e400` (text in YAML 1.1) and integers of
+        // any size, which numi's loader refuses as no JSON can hold them:
+        // read again with those scalars as text, which PyYAML's reading of
+        // each plain scalar below then replaces.
+        Err(error) if error.rule == &crate::diagnostic::stages::yaml::NOT_JSON => {
+            yaml::load(&with_unheld_numbers_as_text(block), &Limits::default())
+        }
+        loaded => loaded,
+    };
+    let mut meta = match loaded {
         Ok(document) => document.value,
         Err(error) if error.rule == &crate::diagnostic::stages::yaml::EMPTY => {
             return Ok(empty());
@@ -302,7 +344,7 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
     for scalar in plain_scalars(block) {
         let reading = pyyaml::read_plain(&scalar.text);
         let line = scalar.position.line + 1;
-        if let Reading::Unreadable(_) = reading {
+        if let Reading::Unreadable(_) | Reading::Unbuildable(_) = reading {
             return Err(format!(
                 "has front matter PyYAML cannot read, as context-report reads it: line {line} holds {}; quote it",
                 reading.described()

@@ -507,3 +507,70 @@ fn a_folder_where_the_tool_reads_a_file_is_refused() {
         .is_empty()
     );
 }
+
+#[test]
+fn front_matter_numbers_json_cannot_hold_are_read_as_pyyaml_reads_them() {
+    // PyYAML reads each of these; numi's loader alone would call the front
+    // matter not YAML.
+    let huge = "9".repeat(400);
+    for passing in [
+        "weight: .inf\n".to_owned(),
+        "weight: 1e400\n".to_owned(),
+        format!("weight: {huge}\n"),
+        "weights: [.nan, -.inf, 1e400]\n".to_owned(),
+        "tags: ['.inf']\n".to_owned(),
+    ] {
+        assert_eq!(case(&passing), Vec::<String>::new(), "{passing:?}");
+    }
+    // Read as PyYAML reads it: `1e400` is text to it, `.inf` a float.
+    assert_eq!(case("tags: [1e400]\n"), Vec::<String>::new());
+    assert_eq!(
+        case("tags: [.inf]\n").len(),
+        1,
+        "a float where text is read"
+    );
+}
+
+#[test]
+fn front_matter_pyyaml_types_but_cannot_build_is_refused() {
+    for (front_matter, line) in [
+        ("tags: [2001-13-45]\n", 2),
+        ("runs: 1\nwhen: 2024-02-30\n", 3),
+        ("at: 2001-12-14 25:00:00\n", 2),
+        ("mask: 0b_\n", 2),
+    ] {
+        let found = case(front_matter);
+        assert_eq!(found.len(), 1, "{front_matter:?}: {found:?}");
+        assert!(
+            found[0].contains(&format!(
+                "has front matter PyYAML cannot read, as context-report reads it: line {line} holds"
+            )),
+            "{front_matter:?}: {found:?}"
+        );
+    }
+    // A date that exists is a date, as before.
+    assert_eq!(case("when: 2024-02-29\n"), Vec::<String>::new());
+}
+
+#[test]
+fn a_tasks_file_holding_nan_or_an_infinity_is_json_to_pythons_json_loads() {
+    let strict = with_tasks(r#""tasks.json""#);
+    for text in [
+        "{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"}], \"weight\": NaN}",
+        "{\"tasks\": [{\"id\": \"t\", \"prompt\": \"p\"}], \"weight\": -Infinity}",
+    ] {
+        let found = messages(&in_tree(&strict, &[("tasks.json", text)]));
+        assert!(
+            found
+                .iter()
+                .all(|message| !message.contains("not strict JSON")),
+            "{text:?}: {found:?}"
+        );
+    }
+    // What json.loads refuses is still refused.
+    let found = messages(&in_tree(
+        &strict,
+        &[("tasks.json", "{\"tasks\": [], \"weight\": nan}")],
+    ));
+    assert!(found[0].contains("not strict JSON"), "{found:?}");
+}

@@ -20,6 +20,9 @@ pub enum Reading {
     /// A value PyYAML's safe loader has no constructor for (`=`, or `<<`
     /// as a value): it refuses the whole document.
     Unreadable(&'static str),
+    /// A value PyYAML's resolver types but its constructor cannot build
+    /// (a date no calendar holds, `0b_`): it fails on the whole document.
+    Unbuildable(&'static str),
 }
 
 impl Reading {
@@ -27,7 +30,7 @@ impl Reading {
     /// text, which is no string to the tool all the same).
     pub fn value(&self, text: &str) -> Value {
         match self {
-            Reading::Text | Reading::Date | Reading::Unreadable(_) => {
+            Reading::Text | Reading::Date | Reading::Unreadable(_) | Reading::Unbuildable(_) => {
                 Value::String(text.to_owned())
             }
             Reading::Bool(flag) => Value::Bool(*flag),
@@ -49,6 +52,7 @@ impl Reading {
             Reading::Null => "null".to_owned(),
             Reading::Date => "a date".to_owned(),
             Reading::Unreadable(tag) => format!("YAML 1.1's {tag} tag"),
+            Reading::Unbuildable(what) => (*what).to_owned(),
         }
     }
 }
@@ -69,16 +73,31 @@ pub fn read_plain(text: &str) -> Reading {
         "<<" => return Reading::Unreadable("merge"),
         _ => {}
     }
+    if is_int_without_digits(text) {
+        return Reading::Unbuildable("an integer with no digit (`int()` of nothing)");
+    }
     if let Some(number) = int(text) {
         return Reading::Int(number);
     }
     if let Some(float) = float(text) {
         return Reading::Float(float);
     }
-    if is_timestamp(text) {
-        return Reading::Date;
+    match timestamp(text) {
+        Some(stamp) if stamp.builds() => Reading::Date,
+        Some(_) => Reading::Unbuildable("a date or a time no calendar holds"),
+        None => Reading::Text,
     }
-    Reading::Text
+}
+
+/// `[-+]?0b[_]+` or `[-+]?0x[_]+`: PyYAML's resolver takes it for an
+/// integer, and its constructor, the underscores dropped, asks `int()` of
+/// nothing.
+fn is_int_without_digits(text: &str) -> bool {
+    let (_, unsigned) = sign(text);
+    unsigned
+        .strip_prefix("0b")
+        .or_else(|| unsigned.strip_prefix("0x"))
+        .is_some_and(|digits| !digits.is_empty() && all(digits, |b| b == b'_'))
 }
 
 fn sign(text: &str) -> (f64, &str) {
@@ -111,7 +130,15 @@ fn in_radix(negative: bool, digits: &str, radix: u32) -> Option<Value> {
     }
     #[allow(clippy::cast_precision_loss)] // the nearest float is the point
     let float = signed.map_or(if negative { -float } else { float }, |n| n as f64);
-    Some(Number::from_f64(float).map_or(Value::Null, Value::Number))
+    // Python's integers have no bound; past a float's range JSON holds
+    // the number only as its digits.
+    Some(Number::from_f64(float).map_or_else(
+        || {
+            let sign = if negative { "-" } else { "" };
+            Value::String(format!("{sign}{}", digits.replace('_', "")))
+        },
+        Value::Number,
+    ))
 }
 
 /// `[-+]?0b[01_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
@@ -242,10 +269,46 @@ fn float(text: &str) -> Option<f64> {
     cleaned.parse::<f64>().ok().map(|value| factor * value)
 }
 
-/// `YYYY-MM-DD`, or a timestamp `YYYY-M-D(T| +)H:MM:SS(.f)?( *(Z|±H(:MM)?))?`.
-fn is_timestamp(text: &str) -> bool {
+/// A timestamp as PyYAML's resolver matches it: `YYYY-MM-DD`, or
+/// `YYYY-M-D(T| +)H:MM:SS(.f)?( *(Z|±H(:MM)?))?`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Timestamp {
+    year: u32,
+    month: u32,
+    day: u32,
+    /// Hour, minute and second, for a timestamp with a time.
+    time: Option<(u32, u32, u32)>,
+    /// The zone's offset in minutes, for one with a signed zone.
+    zone_minutes: Option<u32>,
+}
+
+impl Timestamp {
+    /// Whether PyYAML's constructor builds it: `datetime.date` takes years
+    /// 1 to 9999, months 1 to 12 and the days of the month; a time takes
+    /// hours below 24 and minutes and seconds below 60; a zone is less
+    /// than a day.
+    fn builds(self) -> bool {
+        let leap = self.year % 4 == 0 && (self.year % 100 != 0 || self.year % 400 == 0);
+        let days = match self.month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => 0,
+        };
+        (1..=9999).contains(&self.year)
+            && (1..=days).contains(&self.day)
+            && self
+                .time
+                .is_none_or(|(hour, minute, second)| hour < 24 && minute < 60 && second < 60)
+            && self.zone_minutes.is_none_or(|minutes| minutes < 24 * 60)
+    }
+}
+
+fn timestamp(text: &str) -> Option<Timestamp> {
     let bytes = text.as_bytes();
     let digits = |range: &[u8]| range.iter().all(u8::is_ascii_digit);
+    let number = |part: &str| part.parse::<u32>().ok();
     if bytes.len() == 10
         && digits(bytes.get(..4).unwrap_or_default())
         && bytes.get(4) == Some(&b'-')
@@ -253,26 +316,30 @@ fn is_timestamp(text: &str) -> bool {
         && bytes.get(7) == Some(&b'-')
         && digits(bytes.get(8..10).unwrap_or_default())
     {
-        return true;
+        return Some(Timestamp {
+            year: number(text.get(..4)?)?,
+            month: number(text.get(5..7)?)?,
+            day: number(text.get(8..10)?)?,
+            time: None,
+            zone_minutes: None,
+        });
     }
-    timestamp(text).is_some()
-}
-
-fn timestamp(text: &str) -> Option<()> {
     let mut rest = text;
-    let take_digits = |rest: &mut &str, least: usize, most: usize| -> Option<()> {
+    let take_digits = |rest: &mut &str, least: usize, most: usize| -> Option<u32> {
         let count = rest.bytes().take_while(u8::is_ascii_digit).count();
         if count < least || count > most {
             return None;
         }
+        let taken = rest.get(..count)?;
         *rest = rest.get(count..)?;
-        Some(())
+        // A fraction of any length is matched, not read.
+        Some(taken.parse::<u32>().unwrap_or(0))
     };
-    take_digits(&mut rest, 4, 4)?;
+    let year = take_digits(&mut rest, 4, 4)?;
     rest = rest.strip_prefix('-')?;
-    take_digits(&mut rest, 1, 2)?;
+    let month = take_digits(&mut rest, 1, 2)?;
     rest = rest.strip_prefix('-')?;
-    take_digits(&mut rest, 1, 2)?;
+    let day = take_digits(&mut rest, 1, 2)?;
     rest = match rest.strip_prefix(['T', 't']) {
         Some(after) => after,
         None => {
@@ -283,29 +350,37 @@ fn timestamp(text: &str) -> Option<()> {
             trimmed
         }
     };
-    take_digits(&mut rest, 1, 2)?;
+    let hour = take_digits(&mut rest, 1, 2)?;
     rest = rest.strip_prefix(':')?;
-    take_digits(&mut rest, 2, 2)?;
+    let minute = take_digits(&mut rest, 2, 2)?;
     rest = rest.strip_prefix(':')?;
-    take_digits(&mut rest, 2, 2)?;
+    let second = take_digits(&mut rest, 2, 2)?;
     if let Some(after) = rest.strip_prefix('.') {
         rest = after;
         take_digits(&mut rest, 0, usize::MAX)?;
     }
+    let stamp = Timestamp {
+        year,
+        month,
+        day,
+        time: Some((hour, minute, second)),
+        zone_minutes: None,
+    };
     let zone = rest.trim_start_matches([' ', '\t']);
-    if zone.is_empty() && rest.is_empty() {
-        return Some(());
-    }
-    if zone == "Z" {
-        return Some(());
+    if (zone.is_empty() && rest.is_empty()) || zone == "Z" {
+        return Some(stamp);
     }
     let mut zone = zone.strip_prefix(['-', '+'])?;
-    take_digits(&mut zone, 1, 2)?;
+    let zone_hour = take_digits(&mut zone, 1, 2)?;
+    let mut zone_minute = 0;
     if let Some(after) = zone.strip_prefix(':') {
         zone = after;
-        take_digits(&mut zone, 2, 2)?;
+        zone_minute = take_digits(&mut zone, 2, 2)?;
     }
-    zone.is_empty().then_some(())
+    zone.is_empty().then_some(Timestamp {
+        zone_minutes: Some(zone_hour * 60 + zone_minute),
+        ..stamp
+    })
 }
 
 #[cfg(test)]

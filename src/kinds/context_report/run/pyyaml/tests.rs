@@ -65,6 +65,22 @@ const READ_BY_PYYAML: &[(&str, &str, &str)] = &[
     ("1:30:00.5", "float", "5400.5"),
     ("rule:never-commit", "text", ""),
     ("../../plugin", "text", ""),
+    // Typed by the resolver, refused by the constructor (ValueError).
+    ("0b_", "unbuildable", ""),
+    ("-0x__", "unbuildable", ""),
+    ("0_", "int", "0"),
+    ("2001-13-45", "unbuildable", ""),
+    ("2024-02-30", "unbuildable", ""),
+    ("2024-02-29", "date", ""),
+    ("2023-02-29", "unbuildable", ""),
+    ("0000-01-01", "unbuildable", ""),
+    ("2001-12-14 25:00:00", "unbuildable", ""),
+    ("2001-12-14 21:60:00", "unbuildable", ""),
+    ("2001-12-14 21:59:60", "unbuildable", ""),
+    ("2001-12-14 21:59:43 +24", "unbuildable", ""),
+    ("2001-12-14 21:59:43 +23:59", "date", ""),
+    // No JSON number holds them; PyYAML does.
+    ("1e400", "text", ""),
 ];
 
 #[test]
@@ -79,6 +95,7 @@ fn plain_scalars_read_as_pyyaml_reads_them() {
             Reading::Null => ("null", String::new()),
             Reading::Date => ("date", String::new()),
             Reading::Unreadable(_) => ("unreadable", String::new()),
+            Reading::Unbuildable(_) => ("unbuildable", String::new()),
         };
         assert_eq!((got_kind, got_value.as_str()), (kind, shown), "{text:?}");
     }
@@ -97,5 +114,12 @@ fn a_reading_is_described_and_valued_as_the_tool_sees_it() {
     assert_eq!(
         read_plain("99999999999999999999").value("x"),
         Value::from(1e20)
+    );
+    // Past a float's range, the integer is its digits.
+    let huge = "9".repeat(400);
+    assert_eq!(read_plain(&huge).value(&huge), Value::from(huge.clone()));
+    assert_eq!(
+        read_plain("2001-13-45").described(),
+        "a date or a time no calendar holds"
     );
 }
