@@ -11,6 +11,7 @@
     clippy::unwrap_used
 )]
 
+use std::fs;
 use std::path::Path;
 use std::process::Command;
 
@@ -871,4 +872,34 @@ fn gitlab_fingerprints_survive_a_line_added_above_and_are_unique_when_a_file_is_
     assert_eq!(distinct.len(), 4, "{fingerprints:?}");
     assert_eq!(named[0]["fingerprint"], after[0]["fingerprint"]);
     assert_eq!(named[1]["fingerprint"], other[0]["fingerprint"]);
+}
+
+#[test]
+fn the_json_example_of_formats_md_is_what_numi_writes() {
+    let page =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/formats.md")).unwrap();
+    let section = &page[page.find("## json").unwrap()..];
+    let start = section.find("```json\n").unwrap() + "```json\n".len();
+    let example: serde_json::Value =
+        serde_json::from_str(&section[start..start + section[start..].find("```").unwrap()])
+            .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("conf")).unwrap();
+    fs::write(
+        dir.path().join("conf/playbook.yaml"),
+        "apiVersion: numinance.dev/v1\nkind: Playbook\nmetadata: {name: \"\", scope: SCOPE_REPO}\nspec: {change_type: bugfix, max_repair_attempts: 2}\n",
+    )
+    .unwrap();
+    let run = numi(
+        dir.path(),
+        &[
+            "validate",
+            "--format",
+            "json",
+            "--files",
+            "conf/playbook.yaml",
+        ],
+    );
+    let written: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(written, example, "{}", run.stdout);
 }
