@@ -99,8 +99,13 @@ impl Sandbox {
             .env("NO_COLOR", "1")
             .env("CARGO_NET_OFFLINE", "true")
             // One build directory across runs, so only numi itself is
-            // rebuilt; a fast, unoptimised release profile for the hook.
-            .env("CARGO_TARGET_DIR", checkout.join("target/pre-commit-hook"))
+            // rebuilt, where cargo puts this test's own build (a
+            // CARGO_TARGET_DIR set elsewhere included); a fast, unoptimised
+            // release profile for the hook.
+            .env(
+                "CARGO_TARGET_DIR",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-hook"),
+            )
             .env("CARGO_PROFILE_RELEASE_LTO", "false")
             .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
             .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")

@@ -117,7 +117,9 @@ fn wheel() -> Result<&'static Path, String> {
 }
 
 fn build_wheel() -> Result<PathBuf, String> {
-    let dist = checkout().join("target/wheel-test/dist");
+    // Where cargo puts this test's own build, a CARGO_TARGET_DIR set
+    // elsewhere included, never the checkout's target/ regardless.
+    let dist = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wheel-test/dist");
     if dist.exists() {
         fs::remove_dir_all(&dist).map_err(|error| error.to_string())?;
     }
@@ -136,7 +138,7 @@ fn build_wheel() -> Result<PathBuf, String> {
         .env("PATH", path)
         .env(
             "CARGO_TARGET_DIR",
-            checkout().join("target/wheel-test/cargo"),
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("wheel-test/cargo"),
         )
         .env("CARGO_PROFILE_RELEASE_LTO", "false")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
