@@ -91,7 +91,6 @@ impl Sandbox {
     /// configuration.
     fn command(&self, program: impl AsRef<std::ffi::OsStr>, cwd: &Path) -> Command {
         let mut command = Command::new(program);
-        let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
         command
             .current_dir(cwd)
             .env("PRE_COMMIT_HOME", &self.cache)
