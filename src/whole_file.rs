@@ -273,4 +273,4 @@ fn create_beside(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -65,14 +65,7 @@ mod tests {
 
     use super::*;
 
-    fn files_in(folder: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(folder)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+    use crate::whole_file::tests::files_in;
 
     #[test]
     fn a_file_is_replaced_only_while_it_holds_what_was_read() {

@@ -14,6 +14,7 @@ use lsp_server::{ErrorCode, Message};
 use serde_json::{Value, json};
 
 use crate::location::DEFAULT_MAX_FILE_SIZE;
+use crate::yaml::strict_json::outside_strings;
 
 /// The longest message body read: four times the largest document numi
 /// reads by default, so a document at that limit fits in a `didOpen` even
@@ -333,30 +334,12 @@ pub fn decode(body: &[u8]) -> Incoming {
 /// value too, so this counts at most twice what a tree holds).
 fn values_beyond(body: &[u8], limit: usize) -> bool {
     let mut values = 1usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &byte in body {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
+    outside_strings(body).any(|(_, byte)| {
+        if matches!(byte, b',' | b':' | b'[' | b'{') {
+            values += 1;
         }
-        match byte {
-            b'"' => in_string = true,
-            b',' | b':' | b'[' | b'{' => {
-                values += 1;
-                if values > limit {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
+        values > limit
+    })
 }
 
 /// An id LSP's requests may carry: `integer` (32 bits) or `string`.

@@ -2,7 +2,8 @@
 
 use super::*;
 
-fn files_in(folder: &Path) -> Vec<String> {
+/// The names in `folder`, sorted.
+pub(crate) fn files_in(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(folder)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())

@@ -41,17 +41,13 @@ pub fn check(text: &str, reader: JsonReader) -> Result<(), YamlError> {
     }
 }
 
-/// `text` with each `NaN`, `Infinity` and `-Infinity` outside a string
-/// written as a `0` padded with spaces to its length, so every other
-/// character stays where it stood; `None` when it holds none.
-fn with_non_finite_as_zero(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut copied = 0;
-    let mut at = 0;
+/// The offsets of the bytes of the JSON text `bytes` that stand outside
+/// its strings (a string's quotes left out too), in one pass: escaped
+/// quotes stay inside their string.
+pub fn outside_strings(bytes: &[u8]) -> impl Iterator<Item = (usize, u8)> + '_ {
     let mut in_string = false;
     let mut escaped = false;
-    while let Some(&byte) = bytes.get(at) {
+    bytes.iter().enumerate().filter_map(move |(at, &byte)| {
         if in_string {
             match byte {
                 _ if escaped => escaped = false,
@@ -59,28 +55,38 @@ fn with_non_finite_as_zero(text: &str) -> Option<String> {
                 b'"' => in_string = false,
                 _ => {}
             }
-            at += 1;
-            continue;
+            return None;
         }
         if byte == b'"' {
             in_string = true;
-            at += 1;
+            return None;
+        }
+        Some((at, byte))
+    })
+}
+
+/// `text` with each `NaN`, `Infinity` and `-Infinity` outside a string
+/// written as a `0` padded with spaces to its length, so every other
+/// character stays where it stood; `None` when it holds none.
+fn with_non_finite_as_zero(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (at, byte) in outside_strings(bytes) {
+        if at < copied || !matches!(byte, b'N' | b'I' | b'-') {
             continue;
         }
         let rest = bytes.get(at..).unwrap_or_default();
-        let word = [&b"-Infinity"[..], b"Infinity", b"NaN"]
+        let Some(word) = [&b"-Infinity"[..], b"Infinity", b"NaN"]
             .into_iter()
-            .find(|word| rest.starts_with(word));
-        match word {
-            Some(word) => {
-                out.push_str(text.get(copied..at).unwrap_or_default());
-                out.push('0');
-                out.extend(std::iter::repeat_n(' ', word.len() - 1));
-                at += word.len();
-                copied = at;
-            }
-            None => at += 1,
-        }
+            .find(|word| rest.starts_with(word))
+        else {
+            continue;
+        };
+        out.push_str(text.get(copied..at).unwrap_or_default());
+        out.push('0');
+        out.extend(std::iter::repeat_n(' ', word.len() - 1));
+        copied = at + word.len();
     }
     if copied == 0 {
         return None;

@@ -143,13 +143,12 @@ fn numi_with_small_files(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
-#[cfg(unix)]
-#[test]
-fn a_baseline_that_cannot_be_written_whole_is_left_as_it_was() {
+/// A folder holding `docs/` with eight Playbooks of a rate out of bounds:
+/// enough findings that a report or a baseline outgrows one block.
+fn eight_rates_out_of_bounds() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let docs = dir.path().join("docs");
     fs::create_dir(&docs).unwrap();
-    // Enough findings that the baseline outgrows one block.
     for index in 0..8 {
         fs::write(
             docs.join(format!("rate-{index}.yaml")),
@@ -157,6 +156,13 @@ fn a_baseline_that_cannot_be_written_whole_is_left_as_it_was() {
         )
         .unwrap();
     }
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn a_baseline_that_cannot_be_written_whole_is_left_as_it_was() {
+    let dir = eight_rates_out_of_bounds();
     let args = [
         "validate",
         "--strict",
@@ -204,16 +210,7 @@ fn a_baseline_that_cannot_be_written_whole_is_left_as_it_was() {
 #[cfg(unix)]
 #[test]
 fn a_report_that_cannot_be_written_whole_leaves_the_old_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let docs = dir.path().join("docs");
-    fs::create_dir(&docs).unwrap();
-    for index in 0..8 {
-        fs::write(
-            docs.join(format!("rate-{index}.yaml")),
-            UNBOUNDED_RATE.replace("NAME", &format!("rate-{index}")),
-        )
-        .unwrap();
-    }
+    let dir = eight_rates_out_of_bounds();
     fs::write(dir.path().join("report.json"), "last run's report\n").unwrap();
     let run = numi_with_small_files(
         dir.path(),
