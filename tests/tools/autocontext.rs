@@ -35,6 +35,10 @@ pub const TOOL: Tool = Tool {
             comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_each_edit_is_refused_by_both,
         ),
         (
+            "autocontext::reservations_the_candidates_comparisons_ended_verify_and_an_edited_reason_is_refused_by_both",
+            reservations_the_candidates_comparisons_ended_verify_and_an_edited_reason_is_refused_by_both,
+        ),
+        (
             "autocontext::an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it",
             an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it,
         ),
@@ -831,6 +835,134 @@ fn comparisons_autocontext_confirms_rejects_and_leaves_inconclusive_replay_and_e
         assert_eq!(run.code, 0, "{method}, restored: {}", run.transcript());
     }
 }
+/// Whether autocontext's coordinator, evaluating the candidate again as a
+/// retried run does, accepts the store (`write_comparisons.py resume`);
+/// what it says when it refuses.
+fn autocontext_resumes(
+    python: &Program,
+    knowledge: &Path,
+    method: &str,
+    digest: &str,
+) -> Result<(), String> {
+    let output = comparisons_script(
+        python,
+        &[
+            "resume".as_ref(),
+            knowledge.as_os_str(),
+            method.as_ref(),
+            digest.as_ref(),
+        ],
+    );
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+/// A campaign rooted in the store, as the live runtime roots it, whose
+/// candidates' own comparisons rejected one and left one inconclusive:
+/// `record_terminal_decision` wrote their reservations with the
+/// comparison's decision and reason and no evidence digest. numi verifies
+/// the store whole; a reason or a status edited, the state's digest
+/// resealed, is refused by numi on the state alone and by autocontext's
+/// resume.
+fn reservations_the_candidates_comparisons_ended_verify_and_an_edited_reason_is_refused_by_both(
+    python: &Program,
+) {
+    let method = "cluster_t";
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = temp.path().join("knowledge");
+    let output = comparisons_script(
+        python,
+        &["write".as_ref(), knowledge.as_os_str(), method.as_ref()],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let digests: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let state_path = knowledge.join(format!(
+        "demo/context_bundles/promotion-risk/campaign-{method}/false-promotion.json"
+    ));
+    let state = json_at(&state_path);
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout
+            .contains(&format!("AutocontextCampaignState \"campaign-{method}\"")),
+        "{}",
+        run.stdout
+    );
+    for (index, outcome) in ["rejected", "inconclusive"].into_iter().enumerate() {
+        let digest = digests[outcome].as_str().unwrap();
+        let reservation = &state["reservations"][index];
+        assert_eq!(reservation["candidate_digest"], digest);
+        assert_eq!(reservation["status"], outcome);
+        assert!(reservation["evidence_digest"].is_null(), "{reservation}");
+        let record = json_at(&knowledge.join(format!(
+            "demo/context_bundles/candidates/{digest}/record.json"
+        )));
+        assert_eq!(reservation["reason"], record["comparison"]["reason"]);
+        assert_eq!(
+            autocontext_resumes(python, &knowledge, method, digest),
+            Ok(())
+        );
+
+        type Edit = fn(&mut Value);
+        let edits: [(&str, Edit); 2] = [
+            ("an edited reason", |reservation| {
+                reservation["reason"] = Value::from("candidate failed its screen");
+            }),
+            ("the other terminal status", |reservation| {
+                let other = if reservation["status"] == "rejected" {
+                    "inconclusive"
+                } else {
+                    "rejected"
+                };
+                reservation["status"] = Value::from(other);
+            }),
+        ];
+        for (what, edit) in edits {
+            let mut edited = state.clone();
+            edit(&mut edited["reservations"][index]);
+            edited["state_digest"] = Value::String(
+                numi::kinds::autocontext::false_promotion::state_digest(&edited).unwrap(),
+            );
+            write_json(&state_path, &edited);
+            let refusal = autocontext_resumes(python, &knowledge, method, digest).unwrap_err();
+            assert!(
+                refusal.contains("terminal false-promotion reservation cannot change status"),
+                "{outcome}, {what}: {refusal}"
+            );
+            let run = numi(
+                temp.path(),
+                &["validate", "--format", "concise", "--files", "knowledge"],
+            );
+            let failing: Vec<&str> = run
+                .stdout
+                .lines()
+                .filter(|line| line.contains("error["))
+                .collect();
+            assert!(
+                failing.len() == 1
+                    && failing[0].contains("/false-promotion.json:")
+                    && failing[0].contains("error[autocontext/campaign-gate]")
+                    && failing[0].contains(&format!("reservation {index}: ")),
+                "{outcome}, {what}: {}",
+                run.stdout
+            );
+            write_json(&state_path, &state);
+        }
+    }
+    verifies_whole(temp.path());
+}
+
 /// Whether autocontext's own ledger reader (`read_negative_result_ledger_path`,
 /// its strict `NegativeResultLedger` model) accepts the file at `path`.
 fn autocontext_reads_ledger(python: &Program, path: &Path) -> bool {

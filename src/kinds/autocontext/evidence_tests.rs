@@ -1426,6 +1426,137 @@ fn a_campaign_state_in_the_store_verifies_its_digest_and_every_allocation() {
     assert_eq!(rules_at(&elsewhere), ["autocontext/campaign-state-digest"]);
 }
 
+/// A reservation the candidate's own comparison ended
+/// (`record_terminal_decision`) holds that comparison's decision and reason,
+/// and no evidence digest or block: what autocontext writes, and what its
+/// resume checks (`_update_reservation`).
+#[test]
+fn a_reservation_its_comparison_ended_holds_that_decision_and_reason() {
+    let store = Store::new();
+    let path = store
+        .root
+        .join("promotion-risk/parity-campaign/false-promotion.json");
+    let record_path = store.candidate_file(&store.changed, "record.json");
+    let reason = "confirmation confidence interval is below the minimum effect";
+    let ended = |decision: &str| {
+        let mut record = store.record(&store.changed, "rejected", None);
+        record["comparison"] = json!({"decision": decision, "reason": reason});
+        write(&record_path, &record);
+        let mut state = campaign_state();
+        let reservation = &mut state["reservations"][0];
+        reservation["candidate_digest"] = json!(store.changed);
+        reservation["incumbent_digest"] = json!(store.base);
+        reservation["status"] = json!(decision);
+        reservation["reason"] = json!(reason);
+        state["state_digest"] = json!(state_digest(&state).unwrap());
+        write(&path, &state);
+        state
+    };
+    let resealed = |change: fn(&mut Value)| {
+        move |value: &mut Value| {
+            change(&mut value["reservations"][0]);
+            value["state_digest"] = json!(state_digest(value).unwrap());
+        }
+    };
+    let gate = "autocontext/campaign-gate";
+    for decision in ["rejected", "inconclusive"] {
+        let state = ended(decision);
+        // No trials are read: the comparison decided it, not the gate.
+        assert_eq!(rules_at(&path), Vec::<&str>::new(), "{decision}");
+        let found = diagnostics_after(
+            &path,
+            &state,
+            resealed(|reservation| reservation["reason"] = json!("edited")),
+        );
+        assert_eq!(
+            found,
+            [(
+                gate.to_owned(),
+                format!(
+                    "reservation 0: status {decision} (\"edited\"), but the candidate's \
+                     comparison in record.json is {decision} (\"{reason}\"): a reservation its \
+                     comparison ended holds that decision and reason"
+                )
+            )],
+            "{decision}"
+        );
+        assert_eq!(
+            rules_after(
+                &path,
+                &state,
+                resealed(|reservation| reservation["reason"] = Value::Null)
+            ),
+            [gate]
+        );
+        let found = diagnostics_after(
+            &path,
+            &state,
+            resealed(|reservation| reservation["evidence_digest"] = json!("0".repeat(64))),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].1.ends_with(
+                "but a reservation its comparison ended binds no evidence (autocontext's \
+                 record_terminal_decision leaves it null)"
+            ),
+            "{found:?}"
+        );
+        let found = diagnostics_after(
+            &path,
+            &state,
+            resealed(|reservation| reservation["independent_heldout_blocks"] = json!(1)),
+        );
+        assert_eq!(
+            found,
+            [(
+                gate.to_owned(),
+                "reservation 0: independent_heldout_blocks is 1, but a reservation its \
+                 comparison ended counts no blocks (autocontext's record_terminal_decision \
+                 leaves it 0)"
+                    .to_owned()
+            )]
+        );
+    }
+    // The other decision than the comparison's.
+    let state = ended("inconclusive");
+    assert_eq!(
+        rules_after(
+            &path,
+            &state,
+            resealed(|reservation| reservation["status"] = json!("rejected"))
+        ),
+        [gate]
+    );
+    // A decided reservation whose candidate's comparison has not ended, or
+    // that has no record to tell what decided it.
+    let mut record = store.record(&store.changed, "screened", Some("needs_confirmation"));
+    write(&record_path, &record);
+    let found = diagnostics_after(&path, &state, |_| {});
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].1.starts_with(&format!(
+            "reservation 0: status inconclusive, but candidates/{}/record.json holds a \
+             comparison that is \"needs_confirmation\"",
+            store.changed
+        )),
+        "{found:?}"
+    );
+    record["comparison"] = Value::Null;
+    write(&record_path, &record);
+    assert_eq!(rules_at(&path), [gate]);
+    fs::remove_file(&record_path).unwrap();
+    let found = diagnostics_after(&path, &state, |_| {});
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].1.starts_with(&format!(
+            "reservation 0: the comparison that ended the candidate's evaluation, \
+             candidates/{}/record.json: ",
+            store.changed
+        )),
+        "{found:?}"
+    );
+}
+
 /// Matched trials whose comparison under `policy()` is confirmed with an
 /// interval, and that comparison as autocontext 0.18.0's
 /// `evaluate_matched_trials` returned it (printed with `json.dumps`).
@@ -1610,11 +1741,14 @@ struct Campaign {
 
 impl Campaign {
     fn new(store: &Store) -> Self {
-        let (trials, _) = confirmed_evidence(store);
+        let (trials, comparison) = confirmed_evidence(store);
         write(
             &store.candidate_file(&store.added, "matched_trials.json"),
             &trials,
         );
+        let mut record = store.record(&store.added, "active", None);
+        record["comparison"] = comparison;
+        write(&store.candidate_file(&store.added, "record.json"), &record);
         let mut sorted = trials["trials"].as_array().unwrap().clone();
         sorted.sort_by(|left, right| left["pair_key"].as_str().cmp(&right["pair_key"].as_str()));
         let reservation = json!({
@@ -1882,12 +2016,27 @@ fn a_reservation_artifact_is_the_terminal_reservation_its_campaign_holds() {
         ["autocontext/campaign-gate"]
     );
     // A stale candidate's rejection, which the gate did not decide: its
-    // evidence digest and its blocks (the fixtures of each lane) still come
-    // from the trials.
+    // reason is its stale marker's, and its evidence digest and its blocks
+    // (the fixtures of each lane) still come from the trials.
+    let reason = format!(
+        "confirmed candidate incumbent {} is stale; active bundle is {}",
+        store.base, store.changed
+    );
     let stale = |reservation: &mut Value| {
         reservation["status"] = json!("rejected");
-        reservation["reason"] = json!("candidate parent is no longer the active bundle");
+        reservation["reason"] = json!(reason);
     };
+    // Without the marker autocontext writes before it rejects, refused.
+    let found = campaign.rules_after_both(stale);
+    assert_eq!(found, ["autocontext/campaign-gate"]);
+    let marker_path = store.candidate_file(&store.added, "stale_terminalization.json");
+    write(
+        &marker_path,
+        &json!({"schema_version": 1, "candidate_digest": store.added,
+                "parent_digest": store.base, "observed_active_digest": store.changed,
+                "evaluator_plan_digest": "0".repeat(64),
+                "matched_evidence_digest": "0".repeat(64), "reason": reason}),
+    );
     assert_eq!(campaign.rules_after_both(stale), Vec::<&str>::new());
     let found = campaign.rules_after_both(|reservation| {
         stale(reservation);
@@ -1904,9 +2053,10 @@ fn a_reservation_artifact_is_the_terminal_reservation_its_campaign_holds() {
         }),
         Vec::<&str>::new()
     );
-    state["reservations"][0]["independent_confirmation_blocks"] = json!(1);
+    let mut blocks = state.clone();
+    blocks["reservations"][0]["independent_confirmation_blocks"] = json!(1);
     let found = diagnostics_after(&campaign.state_path, &campaign.state, |value| {
-        *value = state.clone();
+        *value = blocks.clone();
         value["state_digest"] = json!(state_digest(value).unwrap());
     });
     assert_eq!(
@@ -1918,6 +2068,26 @@ fn a_reservation_artifact_is_the_terminal_reservation_its_campaign_holds() {
                 .to_owned()
         )]
     );
+    // A reason that is not the marker's, which autocontext's resume
+    // refuses (`reject_stale_risk_reservation`).
+    let mut edited = state.clone();
+    edited["reservations"][0]["reason"] = json!("candidate parent is no longer the active bundle");
+    let found = diagnostics_after(&campaign.state_path, &campaign.state, |value| {
+        *value = edited.clone();
+        value["state_digest"] = json!(state_digest(value).unwrap());
+    });
+    assert_eq!(
+        found,
+        [(
+            "autocontext/campaign-gate".to_owned(),
+            format!(
+                "reservation 0: rejected as stale with reason \"candidate parent is no longer \
+                 the active bundle\", but candidates/{}/stale_terminalization.json gives \
+                 \"{reason}\"",
+                store.added
+            )
+        )]
+    );
     assert_eq!(
         campaign.rules_after_both(|reservation| {
             stale(reservation);
@@ -1925,6 +2095,16 @@ fn a_reservation_artifact_is_the_terminal_reservation_its_campaign_holds() {
         }),
         ["autocontext/campaign-gate"]
     );
+    // Inconclusive is no ending of a confirmed comparison (and no status
+    // autocontext seals an artifact for).
+    assert_eq!(
+        campaign.rules_after_both(|reservation| {
+            stale(reservation);
+            reservation["status"] = json!("inconclusive");
+        }),
+        [binding, "autocontext/campaign-gate"]
+    );
+    fs::remove_file(&marker_path).unwrap();
     assert_eq!(rules_at(path), Vec::<&str>::new());
 
     // Without the state, said once; with one that holds no such candidate,
