@@ -1,6 +1,6 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
-Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign]
+Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign] [--integer-scores]
        write_store.py KNOWLEDGE_DIR --check-campaign
        write_store.py KNOWLEDGE_DIR --check-artifacts
 
@@ -27,6 +27,10 @@ autocontext does: its fixture reservation with
 CandidateFixtureReservation.from_dict, and the whole artifact compared with
 the one the controller rebuilds from the campaign state
 (reservation_evidence_binding, through persist_reservation_artifact).
+With --integer-scores the evaluator scores with the integers 1 and 0, as
+a pass/fail evaluator does: autocontext keeps them as written in the
+matched trials (`1`), and its causal attribution, a pydantic model of
+floats, writes them as `1.0`.
 """
 
 import json
@@ -78,6 +82,17 @@ def bundle(playbook: str, parent: str | None, hints: bool = False) -> ContextBun
     return ContextBundle.create(
         scenario=SCENARIO, evaluator_epoch=EPOCH, components=components, parent_digest=parent
     )
+
+
+class ScoringByPassing:
+    """Scores a bundle 1 when it holds hints and 0 when it does not, as
+    integers; a long answer fails."""
+
+    def evaluate(self, bundle: ContextBundle, unit: ContextBundleEvaluationUnit) -> ContextBundleEvaluationOutcome:
+        passes = bool(bundle.components_of_kind(ComponentKind.HINTS))
+        if any(component.content == "Answer at length." for component in bundle.components):
+            passes = False
+        return ContextBundleEvaluationOutcome(score=1 if passes else 0)
 
 
 class ScoringByContent:
@@ -140,8 +155,9 @@ def main() -> None:
             "false_promotion_controller": CampaignFalsePromotionController(campaign_root(Path(sys.argv[1]))),
             "campaign_id": CAMPAIGN,
         }
+    evaluator = ScoringByPassing() if "--integer-scores" in sys.argv[2:] else ScoringByContent()
     coordinator = ContextBundlePromotionCoordinator(
-        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY, **campaign
+        store, evaluator, UNITS, cohort="cohort-a", policy=POLICY, **campaign
     )
 
     # One pure addition: confirmed, attributed and promoted.

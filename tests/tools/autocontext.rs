@@ -43,6 +43,10 @@ pub const TOOL: Tool = Tool {
             an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it,
         ),
         (
+            "autocontext::a_store_an_integer_scoring_evaluator_wrote_verifies",
+            a_store_an_integer_scoring_evaluator_wrote_verifies,
+        ),
+        (
             "autocontext::a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails",
             a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails,
         ),
@@ -476,6 +480,85 @@ fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python
     }
     write_json(path, &written);
     verifies_whole(temp.path());
+}
+
+/// An evaluator that scores with the integers 1 and 0: autocontext keeps
+/// `1` in the matched trials and writes `1.0` in the causal attribution (a
+/// pydantic float), one number to Python's `==` and to every canonical
+/// digest. The store verifies whole, with and without a campaign, and
+/// autocontext's own readers accept it; a source trial's score edited to
+/// another number is refused by both.
+fn a_store_an_integer_scoring_evaluator_wrote_verifies(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(python, temp.path(), &["--integer-scores"]);
+    let path = fs::read_dir(store_path(&knowledge, "candidates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path().join("causal_attribution.json"))
+        .find(|path| path.is_file())
+        .expect("a causal attribution");
+    let digest = path
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str())
+        .unwrap()
+        .to_owned();
+    let written = json_at(&path);
+    let source = &written["source_trials"][0];
+    let trials = json_at(&path.with_file_name("matched_trials.json"));
+    let held_out = trials["trials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|trial| trial["pair_key"] == source["trial_id"])
+        .unwrap();
+    assert!(
+        held_out["candidate_score"].is_u64() && source["with_component_score"].is_f64(),
+        "{held_out} {source}"
+    );
+    assert_eq!(
+        autocontext_refuses_attribution(python, &knowledge, &digest),
+        None
+    );
+    verifies_whole(temp.path());
+
+    let mut edited = written.clone();
+    edited["source_trials"][0]["with_component_score"] = Value::from(0.0);
+    write_json(&path, &edited);
+    assert!(autocontext_refuses_attribution(python, &knowledge, &digest).is_some());
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    let failing = failing_files(&run.stdout);
+    assert_eq!(failing.len(), 1, "{}", run.stdout);
+    assert!(path.ends_with(&failing[0]), "{}", run.stdout);
+    write_json(&path, &written);
+    verifies_whole(temp.path());
+
+    // Under a campaign: the gate replays the integers, and the artifact it
+    // seals holds them.
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store_with(python, temp.path(), &["--integer-scores", "--campaign"]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+    for check in ["--check-campaign", "--check-artifacts"] {
+        let output = python
+            .command()
+            .arg(&script)
+            .arg(&knowledge)
+            .arg(check)
+            .output()
+            .expect("python runs");
+        assert!(
+            output.status.success(),
+            "{check}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout
+            .contains("AutocontextReservationArtifact \"authorized\""),
+        "{}",
+        run.stdout
+    );
 }
 
 fn a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails(python: &Program) {

@@ -328,6 +328,12 @@ fn an_evaluator_plan_verifies_its_digest_and_binding() {
 }
 
 fn attribution(store: &Store) -> Value {
+    scored_attribution(store, json!(0.7), json!(0.5), json!(0.2))
+}
+
+/// The attribution of the added component on the held-out trial scored
+/// `with` and `without` it, whose effect is `effect`.
+fn scored_attribution(store: &Store, with: Value, without: Value, effect: Value) -> Value {
     let tested = store.bundle(&store.added);
     let comparison = store.bundle(&store.base);
     let diff = manifest::manifest_diff(&tested, &comparison).unwrap();
@@ -338,8 +344,8 @@ fn attribution(store: &Store) -> Value {
         "component_digest": hints["digest"], "tested_bundle_digest": store.added,
         "comparison_bundle_digest": store.base, "evaluator_epoch": "epoch-1",
         "trial_cohort": "c", "fixture_digest": "sha256:f1", "seed": 1,
-        "evidence_level": "causal_ablation", "with_component_score": 0.7,
-        "without_component_score": 0.5, "token_cost": 1, "tested_at": "evaluator:epoch-1",
+        "evidence_level": "causal_ablation", "with_component_score": with,
+        "without_component_score": without, "token_cost": 1, "tested_at": "evaluator:epoch-1",
         "interaction_component_digests": [],
     });
     let pair = sha256_hex(&json!({
@@ -369,7 +375,7 @@ fn attribution(store: &Store) -> Value {
             "attribution": {
                 "attribution_id": id, "component_kind": "hints", "component_key": "hints",
                 "component_digest": hints["digest"], "evidence_level": "causal_ablation",
-                "effect": 0.2, "confidence": 0.25, "evaluator_epoch": "epoch-1",
+                "effect": effect, "confidence": 0.25, "evaluator_epoch": "epoch-1",
                 "trial_cohort": "c", "token_cost": 1,
                 "last_tested_bundle_digest": store.added, "comparison_bundle_digest": store.base,
                 "tested_at": "evaluator:epoch-1", "disposition": "retained",
@@ -513,6 +519,52 @@ fn a_causal_attribution_verifies_its_digests_beside_one_pure_addition_only() {
     write(&elsewhere, &artifact);
     let found = rules_at(&elsewhere);
     assert!(found.contains(&"autocontext/attribution-diff"), "{found:?}");
+}
+
+/// An evaluator that scores with the integers 1 and 0: autocontext keeps
+/// `1` in the matched trials and writes `1.0` in the attribution (a
+/// pydantic float). Python's `==` takes them for one number and their
+/// canonical texts, so every digest, agree; numi compares them so too.
+#[test]
+fn integer_scores_are_the_attributions_floats() {
+    let store = Store::new();
+    assert_eq!(
+        sha256_hex(&json!({"score": 1.0})).unwrap(),
+        sha256_hex(&json!({"score": 1})).unwrap()
+    );
+    let trials_path = store.candidate_file(&store.added, "matched_trials.json");
+    let mut trials = store.trials();
+    for trial in trials["trials"].as_array_mut().unwrap() {
+        trial["candidate_score"] = json!(1);
+        trial["incumbent_score"] = json!(0);
+    }
+    write(&trials_path, &trials);
+    let path = store.candidate_file(&store.added, "causal_attribution.json");
+    let floats = scored_attribution(&store, json!(1.0), json!(0.0), json!(1.0));
+    assert!(floats["source_trials"][0]["with_component_score"].is_f64());
+    write(&path, &floats);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // Written as integers, it is the same attribution.
+    write(
+        &path,
+        &scored_attribution(&store, json!(1), json!(0), json!(1)),
+    );
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    // Another value is refused, as written or as a float.
+    for score in [json!(0), json!(0.0)] {
+        trials["trials"][1]["candidate_score"] = score;
+        write(&trials_path, &trials);
+        let found = diagnostics_after(&path, &floats, |_| {});
+        assert_eq!(
+            found,
+            [(
+                "autocontext/attribution-digest".to_owned(),
+                "source trial 0: with_component_score is not the matched trial's \
+                 candidate_score"
+                    .to_owned()
+            )]
+        );
+    }
 }
 
 #[test]
