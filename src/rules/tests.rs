@@ -32,6 +32,7 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/trials-policy-digest",
     "autocontext/trial-pair-key",
     "autocontext/trial-binding",
+    "autocontext/trials-plan",
     "autocontext/attribution-diff",
     "autocontext/attribution-digest",
     "autocontext/attribution-recomputed",

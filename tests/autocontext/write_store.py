@@ -3,6 +3,7 @@
 Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign] [--integer-scores]
        write_store.py KNOWLEDGE_DIR --check-campaign
        write_store.py KNOWLEDGE_DIR --check-artifacts
+       write_store.py KNOWLEDGE_DIR --resume CANDIDATE_DIGEST [--integer-scores]
 
 Bootstraps a baseline; has autocontext's ContextBundlePromotionCoordinator
 evaluate two candidates (one adds a component and is confirmed and promoted,
@@ -27,6 +28,10 @@ autocontext does: its fixture reservation with
 CandidateFixtureReservation.from_dict, and the whole artifact compared with
 the one the controller rebuilds from the campaign state
 (reservation_evidence_binding, through persist_reservation_artifact).
+--resume has the coordinator (this script's, so its evaluator has the
+identity the plan bound) evaluate the candidate again, as a retried run
+does, and prints what it refuses, if anything, on standard output: on every
+resume it checks the persisted trials against the bound evaluator plan.
 With --integer-scores the evaluator scores with the integers 1 and 0, as
 a pass/fail evaluator does: autocontext keeps them as written in the
 matched trials (`1`), and its causal attribution, a pydantic model of
@@ -139,7 +144,21 @@ def check_artifacts(knowledge: Path) -> None:
             sys.exit(1)
 
 
+def resume(knowledge: Path, digest: str) -> None:
+    """Evaluates the candidate again; prints the refusal, if any."""
+    evaluator = ScoringByPassing() if "--integer-scores" in sys.argv[2:] else ScoringByContent()
+    store = ContextBundleStore(knowledge)
+    coordinator = ContextBundlePromotionCoordinator(store, evaluator, UNITS, cohort="cohort-a", policy=POLICY)
+    try:
+        coordinator.evaluate_candidate(SCENARIO, digest)
+    except ValueError as refusal:
+        print(refusal)
+
+
 def main() -> None:
+    if "--resume" in sys.argv[2:]:
+        resume(Path(sys.argv[1]), sys.argv[sys.argv.index("--resume") + 1])
+        return
     if "--check-campaign" in sys.argv[2:]:
         check_campaign(Path(sys.argv[1]))
         return

@@ -43,6 +43,10 @@ pub const TOOL: Tool = Tool {
             an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it,
         ),
         (
+            "autocontext::trials_that_are_no_unit_of_the_bound_plan_are_refused_by_both",
+            trials_that_are_no_unit_of_the_bound_plan_are_refused_by_both,
+        ),
+        (
             "autocontext::a_store_an_integer_scoring_evaluator_wrote_verifies",
             a_store_an_integer_scoring_evaluator_wrote_verifies,
         ),
@@ -479,6 +483,102 @@ fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python
         );
     }
     write_json(path, &written);
+    verifies_whole(temp.path());
+}
+
+/// What autocontext's coordinator refuses when it evaluates the candidate
+/// again, as a retried run does (`write_store.py --resume`), if anything.
+fn autocontext_resume_refusal(python: &Program, knowledge: &Path, digest: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(knowledge)
+        .args(["--resume", digest])
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A trial that is no unit of the evaluator plan bound beside it (its seed
+/// moved, or its pair on a fixture the plan never named), its pair key
+/// recomputed: autocontext's resume refuses it, and numi refuses
+/// matched_trials.json alone.
+fn trials_that_are_no_unit_of_the_bound_plan_are_refused_by_both(python: &Program) {
+    const NO_UNIT: &str =
+        "persisted matched evidence does not match the configured evaluation plan";
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = written_store(python, temp.path());
+    // The promoted candidate: its trials are digested by their pair keys
+    // alone (its attribution copies only the held-out trial).
+    let path = fs::read_dir(store_path(&knowledge, "candidates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|folder| folder.join("causal_attribution.json").is_file())
+        .expect("the promoted candidate")
+        .join("matched_trials.json");
+    let digest = path
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str())
+        .unwrap()
+        .to_owned();
+    assert!(
+        !autocontext_resume_refusal(python, &knowledge, &digest).contains(NO_UNIT),
+        "autocontext refuses the trials it wrote"
+    );
+    let written = json_at(&path);
+    let confirmation = written["trials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|trial| trial["lane"] == "confirmation")
+        .unwrap();
+    type Edit = fn(&mut Value);
+    let edits: [(&str, Edit); 2] = [
+        ("a seed moved", |trial| trial["seed"] = Value::from(7)),
+        ("a fixture the plan never named", |trial| {
+            trial["fixture_digest"] = Value::from("sha256:fixture-9");
+        }),
+    ];
+    for (what, edit) in edits {
+        let mut value = written.clone();
+        let trial = &mut value["trials"][confirmation];
+        edit(trial);
+        let identity: serde_json::Map<String, Value> =
+            ["evaluator_epoch", "cohort", "fixture_digest", "seed"]
+                .iter()
+                .map(|field| ((*field).to_owned(), trial[*field].clone()))
+                .collect();
+        trial["pair_key"] = Value::String(canonical::sha256_hex(&Value::Object(identity)).unwrap());
+        write_json(&path, &value);
+        assert!(
+            autocontext_resume_refusal(python, &knowledge, &digest).contains(NO_UNIT),
+            "{what}: autocontext resumes"
+        );
+        let run = numi(
+            temp.path(),
+            &["validate", "--format", "concise", "--files", "knowledge"],
+        );
+        let failing: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter(|line| line.contains("error["))
+            .collect();
+        assert!(
+            failing.len() == 1
+                && failing[0].contains("/matched_trials.json:")
+                && failing[0].contains("error[autocontext/trials-plan]"),
+            "{what}: {}",
+            run.stdout
+        );
+    }
+    write_json(&path, &written);
     verifies_whole(temp.path());
 }
 

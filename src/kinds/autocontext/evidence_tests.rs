@@ -238,6 +238,102 @@ fn matched_trials_verify_their_policy_pair_keys_and_binding() {
     assert_eq!(rules_at(&path), ["autocontext/trials-policy-digest"]);
 }
 
+/// Each trial is a unit of the evaluator plan bound beside it, as
+/// autocontext's coordinator checks on every resume.
+#[test]
+fn matched_trials_are_units_of_the_bound_evaluator_plan() {
+    let store = Store::new();
+    let path = store.candidate_file(&store.added, "matched_trials.json");
+    let trials = store.trials();
+    write(&path, &trials);
+    let mut bound = plan(&store, &store.added);
+    bound["plan"]["units"] = json!([
+        {"fixture": "f0", "fixture_digest": "sha256:f0", "seed": 0, "lane": "screen"},
+        {"fixture": "f1", "fixture_digest": "sha256:f1", "seed": 1, "lane": "heldout"},
+    ]);
+    with_plan_digest(&mut bound);
+    let plan_path = store.candidate_file(&store.added, "evaluator_plan.json");
+    write(&plan_path, &bound);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    assert_eq!(rules_at(&plan_path), Vec::<&str>::new());
+
+    let resealed = |change: fn(&mut Value)| {
+        move |value: &mut Value| {
+            change(&mut value["trials"][1]);
+            value["trials"][1]["pair_key"] = json!(pair_key(&value["trials"][1]).unwrap());
+        }
+    };
+    let rule = "autocontext/trials-plan";
+    // A seed moved, or a pair on a fixture the plan never named, the pair
+    // key recomputed.
+    let found = diagnostics_after(&path, &trials, resealed(|trial| trial["seed"] = json!(2)));
+    assert_eq!(
+        found,
+        [(
+            rule.to_owned(),
+            "trial 1 (fixture_digest \"sha256:f1\", seed 2) is no unit of the evaluator plan \
+             bound in evaluator_plan.json: autocontext evaluates only the units its plan names"
+                .to_owned()
+        )]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &trials,
+            resealed(|trial| trial["fixture_digest"] = json!("sha256:f9"))
+        ),
+        [rule]
+    );
+    // The planned unit in another lane, under another name or cohort.
+    let found = diagnostics_after(
+        &path,
+        &trials,
+        resealed(|trial| trial["lane"] = json!("confirmation")),
+    );
+    assert_eq!(
+        found,
+        [(
+            rule.to_owned(),
+            "trial 1 has lane \"confirmation\", but the evaluator plan's unit of its \
+             fixture_digest and seed has \"heldout\""
+                .to_owned()
+        )]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &trials,
+            resealed(|trial| trial["fixture"] = json!("f9"))
+        ),
+        [rule]
+    );
+    assert_eq!(
+        rules_after(
+            &path,
+            &trials,
+            resealed(|trial| trial["cohort"] = json!("d"))
+        ),
+        [rule]
+    );
+    // A seed written 1.0 is the planned 1, as Python's dict finds it.
+    assert_eq!(
+        rules_after(&path, &trials, resealed(|trial| trial["seed"] = json!(1.0))),
+        Vec::<&str>::new()
+    );
+    // The plan is the one bound: its own units, not what another candidate
+    // planned; without a plan there is nothing to compare.
+    let mut moved = bound.clone();
+    moved["plan"]["units"][1]["seed"] = json!(2);
+    with_plan_digest(&mut moved);
+    write(&plan_path, &moved);
+    assert_eq!(rules_at(&path), [rule]);
+    fs::remove_file(&plan_path).unwrap();
+    assert_eq!(
+        rules_after(&path, &trials, resealed(|trial| trial["seed"] = json!(2))),
+        Vec::<&str>::new()
+    );
+}
+
 #[test]
 fn a_legacy_array_of_trials_takes_the_legacy_pair_key_too() {
     let store = Store::new();
