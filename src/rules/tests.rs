@@ -51,6 +51,7 @@ const WITHOUT_EXAMPLE: &[&str] = &[
     "autocontext/reservation-artifact-digest",
     "autocontext/reservation-fixture-plan",
     "autocontext/reservation-artifact-binding",
+    "autocontext/stale-marker",
     "read/io",
     "internal/shape",
     "internal/panic",

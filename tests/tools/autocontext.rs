@@ -78,6 +78,10 @@ pub const TOOL: Tool = Tool {
             "autocontext::negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reason_fails",
             negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reason_fails,
         ),
+        (
+            "autocontext::a_stale_markers_bindings_and_a_stale_rejections_reason_edited_are_refused_by_both",
+            a_stale_markers_bindings_and_a_stale_rejections_reason_edited_are_refused_by_both,
+        ),
     ],
 };
 
@@ -1335,6 +1339,152 @@ fn negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reas
         );
         write_json(&path, &written);
     }
+}
+
+/// What autocontext's coordinator refuses when it evaluates a candidate of
+/// `write_endings.py`'s store again (`--resume`), if anything.
+fn autocontext_resumes_ending(python: &Program, knowledge: &Path, digest: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_endings.py");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(knowledge)
+        .args(["--resume", digest])
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// autocontext ends two confirmed candidates as stale, one outside any
+/// campaign and one under a campaign rooted in the store, whose
+/// reservation `reject_stale_risk_reservation` rejects with the marker's
+/// reason and the trials' digest (`write_endings.py --stale-campaign`).
+/// numi verifies the store whole and autocontext resumes both without a
+/// complaint. Each binding of a stale marker that autocontext checks on
+/// every resume (candidate, parent, plan digest, evidence digest, reason),
+/// edited, is refused by autocontext's resume and by numi on the marker
+/// alone; the stale rejection's reason edited in the campaign state, its
+/// digest resealed, is refused by both, by numi on the state (and on the
+/// artifact sealed from what it held and the ledger that quotes its
+/// digest).
+fn a_stale_markers_bindings_and_a_stale_rejections_reason_edited_are_refused_by_both(
+    python: &Program,
+) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = temp.path().join("knowledge");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_endings.py");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(&knowledge)
+        .arg("--stale-campaign")
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let digests: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert_eq!(
+        run.stdout.matches("AutocontextStaleMarker").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    let state_path = store_path(&knowledge, "promotion-risk/run-3/false-promotion.json");
+    let state = json_at(&state_path);
+    let in_campaign = digests["stale_in_campaign"].as_str().unwrap();
+    let rejected = &state["reservations"][1];
+    assert_eq!(rejected["candidate_digest"], in_campaign);
+    assert_eq!(rejected["status"], "rejected");
+    assert!(rejected["evidence_digest"].is_string(), "{rejected}");
+
+    for ending in ["stale", "stale_in_campaign"] {
+        let digest = digests[ending].as_str().unwrap();
+        assert_eq!(autocontext_resumes_ending(python, &knowledge, digest), "");
+        let path = store_path(
+            &knowledge,
+            &format!("candidates/{digest}/stale_terminalization.json"),
+        );
+        let written = json_at(&path);
+        for (field, edited) in [
+            ("candidate_digest", digests["blocked"].clone()),
+            ("parent_digest", digests["blocked"].clone()),
+            ("evaluator_plan_digest", Value::from("0".repeat(64))),
+            ("matched_evidence_digest", Value::from("0".repeat(64))),
+            ("reason", Value::from("the incumbent moved")),
+        ] {
+            let mut value = written.clone();
+            value[field] = edited;
+            write_json(&path, &value);
+            let refusal = autocontext_resumes_ending(python, &knowledge, digest);
+            assert!(
+                refusal.starts_with("stale candidate terminalization marker"),
+                "{ending}, {field}: autocontext says {refusal:?}"
+            );
+            let run = numi(
+                temp.path(),
+                &["validate", "--format", "concise", "--files", "knowledge"],
+            );
+            let failing: Vec<&str> = run
+                .stdout
+                .lines()
+                .filter(|line| line.contains("error["))
+                .collect();
+            assert!(
+                failing.len() == 1
+                    && failing[0].contains(&format!("{digest}/stale_terminalization.json:"))
+                    && failing[0].contains("error[autocontext/stale-marker]"),
+                "{ending}, {field}: {}",
+                run.stdout
+            );
+        }
+        write_json(&path, &written);
+    }
+
+    let mut edited = state.clone();
+    edited["reservations"][1]["reason"] = Value::from("the incumbent moved");
+    edited["state_digest"] =
+        Value::String(numi::kinds::autocontext::false_promotion::state_digest(&edited).unwrap());
+    write_json(&state_path, &edited);
+    let refusal = autocontext_resumes_ending(python, &knowledge, in_campaign);
+    assert!(
+        refusal.contains("terminal false-promotion reservation cannot change stale disposition"),
+        "autocontext says {refusal:?}"
+    );
+    let run = numi(
+        temp.path(),
+        &["validate", "--format", "concise", "--files", "knowledge"],
+    );
+    let failing: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.contains("error["))
+        .collect();
+    assert!(
+        failing
+            .iter()
+            .any(|line| line.contains("/false-promotion.json:")
+                && line.contains("error[autocontext/campaign-gate]")
+                && line.contains("reservation 1: rejected as stale with reason"))
+            && failing
+                .iter()
+                .all(|line| line.contains("/false-promotion.json:")
+                    || line.contains(&format!("reservation-artifacts/{in_campaign}.json:"))
+                    || line.contains(&format!("{in_campaign}/negative_result.json:"))),
+        "{}",
+        run.stdout
+    );
+    write_json(&state_path, &state);
+    verifies_whole(temp.path());
 }
 
 /// Every file under `knowledge/` in `folder` is `ok`.

@@ -1203,7 +1203,7 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
     let marker = store.candidate_file(candidate, "stale_terminalization.json");
     write(
         &marker,
-        &json!({"schema_version": 1, "observed_active_digest": store.changed, "reason": "said"}),
+        &json!({"schema_version": 1, "observed_active_digest": store.changed, "reason": stale}),
     );
     let artifact = ledger_ending(
         &store,
@@ -1221,10 +1221,28 @@ fn a_confirmed_candidates_negative_result_is_stale_or_blocked() {
         found,
         [format!(
             "entries[0].reason is \"{passed}\", but \"confirmed candidate incumbent {}… is \
-             stale; active bu… is given by the bundle's parent and the active bundle the stale \
-             marker saw",
+             stale; active bu… is given by the candidate's stale marker",
             &store.base[..12]
         )]
+    );
+    // A marker whose reason is not the one its parent and observed bundle
+    // give is the marker's own finding: the ledger is taken with either,
+    // so that one edit of the marker is refused on the marker alone.
+    write(
+        &marker,
+        &json!({"schema_version": 1, "observed_active_digest": store.changed, "reason": "said"}),
+    );
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+    assert_eq!(
+        recomputed_after(&path, &artifact, |value| value["entries"][0]["reason"] =
+            json!("said")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        recomputed_after(&path, &artifact, |value| value["entries"][0]["reason"] =
+            json!(passed))
+        .len(),
+        1
     );
     // A stale candidate's campaign, if it had one, is not in the store: its
     // reservation may be referenced or not.
@@ -1703,6 +1721,122 @@ fn a_reservation_its_comparison_ended_holds_that_decision_and_reason() {
         )),
         "{found:?}"
     );
+}
+
+/// A stale marker binds its candidate as autocontext checks on every
+/// resume: candidate, parent, plan digest, evidence digest and reason, and
+/// the record beside it.
+#[test]
+fn a_stale_marker_binds_its_candidate_plan_evidence_and_reason() {
+    let store = Store::new();
+    let candidate = &store.added;
+    let (trials, comparison) = confirmed_evidence(&store);
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &trials,
+    );
+    let bound = plan(&store, candidate);
+    write(
+        &store.candidate_file(candidate, "evaluator_plan.json"),
+        &bound,
+    );
+    let reason = format!(
+        "confirmed candidate incumbent {} is stale; active bundle is {}",
+        store.base, store.changed
+    );
+    let record_path = store.candidate_file(candidate, "record.json");
+    let mut record = store.record(candidate, "rejected", None);
+    record["comparison"] = comparison;
+    record["rationale"] = json!(reason);
+    write(&record_path, &record);
+    let path = store.candidate_file(candidate, "stale_terminalization.json");
+    let marker = json!({
+        "schema_version": 1, "candidate_digest": candidate, "parent_digest": store.base,
+        "observed_active_digest": store.changed,
+        "evaluator_plan_digest": bound["plan_digest"],
+        "matched_evidence_digest": sha256_hex(&trials).unwrap(),
+        "reason": reason,
+    });
+    write(&path, &marker);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
+
+    let rule = "autocontext/stale-marker";
+    for (field, edited) in [
+        ("candidate_digest", json!(store.changed)),
+        ("parent_digest", json!(store.changed)),
+        ("evaluator_plan_digest", json!("0".repeat(64))),
+        ("matched_evidence_digest", json!("0".repeat(64))),
+        ("reason", json!("stale")),
+        ("observed_active_digest", json!("1".repeat(64))),
+    ] {
+        let found = diagnostics_after(&path, &marker, |value| value[field] = edited.clone());
+        assert_eq!(found.len(), 1, "{field}: {found:?}");
+        assert_eq!(found[0].0, rule, "{field}");
+    }
+    let found = diagnostics_after(&path, &marker, |value| value["reason"] = json!("stale"));
+    assert_eq!(
+        found[0].1,
+        format!(
+            "reason is \"stale\", but the bundle's parent and the active bundle the marker saw \
+             give \"confirmed candidate incumbent {}… is stale; active bu…, as autocontext \
+             writes it",
+            &store.base[..12]
+        )
+    );
+    // The incumbent itself active: not stale, whatever the reason says.
+    let found = diagnostics_after(&path, &marker, |value| {
+        value["observed_active_digest"] = json!(store.base);
+        value["reason"] = json!(format!(
+            "confirmed candidate incumbent {0} is stale; active bundle is {0}",
+            store.base
+        ));
+    });
+    // (And the record's rationale is no longer the marker's reason.)
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0]
+            .1
+            .contains("a candidate whose incumbent or itself is active is not stale")
+    );
+    // The evidence and the plan it binds are the candidate's files as they
+    // stand: edited trials no longer have the digest it holds.
+    let mut edited = trials.clone();
+    edited["trials"][0]["candidate_score"] = json!(0.9);
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &edited,
+    );
+    assert_eq!(rules_at(&path), [rule]);
+    write(
+        &store.candidate_file(candidate, "matched_trials.json"),
+        &trials,
+    );
+    // The record beside it: confirmed (the ending begun), or rejected with
+    // the marker's reason; never on another comparison.
+    for (change, findings) in [
+        (
+            (|record: &mut Value| record["lifecycle"] = json!("confirmed")) as fn(&mut Value),
+            0,
+        ),
+        (|record| record["rationale"] = json!("not wanted"), 1),
+        (|record| record["lifecycle"] = json!("active"), 1),
+        (
+            |record| record["comparison"]["decision"] = json!("rejected"),
+            1,
+        ),
+    ] {
+        let mut changed = record.clone();
+        change(&mut changed);
+        write(&record_path, &changed);
+        assert_eq!(rules_at(&path).len(), findings, "{changed}");
+    }
+    write(&record_path, &record);
+    // What it holds is what autocontext writes, and nothing else.
+    assert_eq!(
+        rules_after(&path, &marker, |value| value["note"] = json!("x")),
+        ["schema/additionalProperties"]
+    );
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
 }
 
 /// Matched trials whose comparison under `policy()` is confirmed with an

@@ -16,6 +16,7 @@ use super::false_promotion::{
     state_digest,
 };
 use super::manifest::is_hex_digest;
+use super::stale_marker;
 use super::store::Place;
 use super::{fails, store_of, text};
 use crate::canonical;
@@ -341,7 +342,12 @@ fn stale_rejection_problem(
             ));
         }
     };
-    if reservation.get("reason") != marker.get("reason") {
+    let parent = super::stored_bundle(location, root, digest)
+        .ok()
+        .and_then(|bundle| bundle.get("parent_digest").cloned())
+        .unwrap_or(Value::Null);
+    let held = stale_marker::reason_held(&marker, &parent, reservation.get("reason"));
+    if text(reservation, "reason") != held.as_deref() {
         return Some(format!(
             "rejected as stale with reason {}, but {marker_name} gives {}",
             written(reservation, "reason"),
