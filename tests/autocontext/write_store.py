@@ -1,6 +1,7 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
 Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign] [--integer-scores]
+       write_store.py KNOWLEDGE_DIR --held
        write_store.py KNOWLEDGE_DIR --check-campaign
        write_store.py KNOWLEDGE_DIR --check-artifacts
        write_store.py KNOWLEDGE_DIR --resume CANDIDATE_DIGEST [--integer-scores]
@@ -32,6 +33,11 @@ the one the controller rebuilds from the campaign state
 identity the plan bound) evaluate the candidate again, as a retried run
 does, and prints what it refuses, if anything, on standard output: on every
 resume it checks the persisted trials against the bound evaluator plan.
+With --held the coordinator runs under the campaign with a pre-promotion
+audit that asks for review: the candidate it confirms is held (confirmed,
+its reservation still reserved, nothing promoted); a second candidate's
+evaluation stops when its evaluator fails on a unit, leaving it pending
+with part of its trials.
 With --integer-scores the evaluator scores with the integers 1 and 0, as
 a pass/fail evaluator does: autocontext keeps them as written in the
 matched trials (`1`), and its causal attribution, a pydantic model of
@@ -155,7 +161,55 @@ def resume(knowledge: Path, digest: str) -> None:
         print(refusal)
 
 
+class AskingForReview:
+    def review_pre_promotion(self, candidate, comparison, trials, *, cancellation_event=None):
+        return "review_required"
+
+
+class FailingOnTheSecondConfirmation(ScoringByContent):
+    def evaluate(self, bundle: ContextBundle, unit: ContextBundleEvaluationUnit) -> ContextBundleEvaluationOutcome:
+        if unit.seed == 2:
+            raise RuntimeError("the executor was lost")
+        return super().evaluate(bundle, unit)
+
+
+def held(knowledge: Path) -> None:
+    """A held candidate and a pending one, under the campaign."""
+    store = ContextBundleStore(knowledge)
+    baseline = store.bootstrap(bundle("Answer in one line.", None))
+    controller = CampaignFalsePromotionController(campaign_root(knowledge))
+    audited = ContextBundlePromotionCoordinator(
+        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY,
+        audit_checkpoint=AskingForReview(), false_promotion_controller=controller, campaign_id=CAMPAIGN,
+    )
+    candidate = bundle("Answer in one line.", baseline.digest, hints=True)
+    store.propose(candidate, source_run_id="run-1", source_generation=1)
+    result = audited.evaluate_candidate(SCENARIO, candidate.digest)
+    assert result.promotion is None and result.audit_policy_outcome == "review_required", result
+    # Fixtures of its own: the campaign reserves each candidate's for good.
+    units = tuple(
+        ContextBundleEvaluationUnit(f"pending-{unit.seed}", f"sha256:pending-{unit.seed}", unit.seed, unit.lane)
+        for unit in UNITS
+    )
+    failing = ContextBundlePromotionCoordinator(
+        store, FailingOnTheSecondConfirmation(), units, cohort="cohort-a", policy=POLICY,
+        false_promotion_controller=controller, campaign_id=CAMPAIGN,
+    )
+    pending = bundle("Answer briefly.", baseline.digest, hints=True)
+    store.propose(pending, source_run_id="run-1", source_generation=2)
+    try:
+        failing.evaluate_candidate(SCENARIO, pending.digest)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the pending candidate's evaluation went through")
+    print(json.dumps({"held": candidate.digest, "pending": pending.digest}))
+
+
 def main() -> None:
+    if "--held" in sys.argv[2:]:
+        held(Path(sys.argv[1]))
+        return
     if "--resume" in sys.argv[2:]:
         resume(Path(sys.argv[1]), sys.argv[sys.argv.index("--resume") + 1])
         return

@@ -51,6 +51,10 @@ pub const TOOL: Tool = Tool {
             a_store_an_integer_scoring_evaluator_wrote_verifies,
         ),
         (
+            "autocontext::held_and_pending_candidates_autocontext_wrote_verify",
+            held_and_pending_candidates_autocontext_wrote_verify,
+        ),
+        (
             "autocontext::a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails",
             a_campaign_state_written_by_autocontext_verifies_and_a_resealed_alpha_fails,
         ),
@@ -660,6 +664,54 @@ fn a_store_an_integer_scoring_evaluator_wrote_verifies(python: &Program) {
     assert!(
         run.stdout
             .contains("AutocontextReservationArtifact \"authorized\""),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Under a campaign, a candidate a pre-promotion audit holds (confirmed,
+/// its reservation still reserved, nothing promoted) and one whose
+/// evaluator failed on a unit (pending, with part of its trials): every
+/// file autocontext wrote verifies.
+fn held_and_pending_candidates_autocontext_wrote_verify(python: &Program) {
+    let temp = tempfile::tempdir().unwrap();
+    let knowledge = temp.path().join("knowledge");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+    let output = python
+        .command()
+        .arg(&script)
+        .arg(&knowledge)
+        .arg("--held")
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let digests: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let record = |ending: &str| {
+        json_at(&store_path(
+            &knowledge,
+            &format!(
+                "candidates/{}/record.json",
+                digests[ending].as_str().unwrap()
+            ),
+        ))
+    };
+    assert_eq!(record("held")["lifecycle"], "confirmed");
+    assert_eq!(record("held")["comparison"]["decision"], "confirmed");
+    assert_ne!(record("pending")["comparison"]["decision"], "confirmed");
+    let state = json_at(&store_path(
+        &knowledge,
+        "promotion-risk/run-1/false-promotion.json",
+    ));
+    assert_eq!(state["reservations"][0]["status"], "reserved");
+    let run = numi(temp.path(), &["validate", "--files", "knowledge"]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("AutocontextCampaignState")
+            && run.stdout.matches("AutocontextMatchedTrials").count() == 2,
         "{}",
         run.stdout
     );
