@@ -347,6 +347,12 @@ fn variants() -> Vec<Variant> {
                 "# Working here\n\n\u{661}. Never release on a Friday.\n\u{662}. Run the tests before every push.\n",
             )],
         ),
+        // A seed is only recorded: the schema's integer, judged by value.
+        variant("a seed written 3.0", |m| m["arms"]["seed"] = json!(3.0)),
+        variant("a seed written 1E+1", |m| m["arms"]["seed"] = json!(10))
+            .with_manifest(|text| text.replace("\"seed\": 10", "\"seed\": 1E+1")),
+        variant("a seed written -0.0", |m| m["arms"]["seed"] = json!(0))
+            .with_manifest(|text| text.replace("\"seed\": 0", "\"seed\": -0.0")),
         // Deliberate differences (docs/context-report.md).
         deliberate(
             variant("nPerArm written as 2.0", |m| {

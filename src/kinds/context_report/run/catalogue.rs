@@ -137,8 +137,8 @@ pub const WHOLE_NUMBER: RuleDoc = RuleDoc {
     id: "contextreport/whole-number",
     stage: Stage::Rule,
     severity: Severity::Error,
-    summary: "`arms.nPerArm` and `arms.seed` are written as integers, not as `2.0` or `1e2`.",
-    explanation: "JSON Schema judges `integer` by value, so `2.0`, `1e2` and `100000000000000000000` all pass the schema and `context-report run --dry-run`. But context-report reads a number written with a fraction or an exponent as a Python float: a run then counts its trials with `range(nPerArm)`, which refuses a float, and the report records a float seed. A whole number written with digits alone is an integer of any size, and passes.\n\nWrite `2`, not `2.0` or `2e0`.",
+    summary: "`arms.nPerArm` is written as an integer, not as `2.0` or `1e2`.",
+    explanation: "JSON Schema judges `integer` by value, so `2.0`, `1e2` and `100000000000000000000` all pass the schema and `context-report run --dry-run`. But context-report reads a number written with a fraction or an exponent as a Python float, and a run counts its trials with `range(nPerArm)`, which refuses a float. A whole number written with digits alone is an integer of any size, and passes. `arms.seed` is only recorded: a whole number written `3.0` passes.\n\nWrite `2`, not `2.0` or `2e0`.",
     failing: include_str!("examples/whole-number.failing.yaml"),
     passing: include_str!("examples/whole-number.passing.yaml"),
 };

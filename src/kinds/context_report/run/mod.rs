@@ -159,17 +159,18 @@ fn workdir_needs_claude_cli(
     ))
 }
 
-/// `nPerArm` and `seed` as written. JSON Schema judges `integer` by value,
-/// so `2.0`, `1e2` and `100000000000000000000` all pass the schema; but
+/// `nPerArm` as written. JSON Schema judges `integer` by value, so `2.0`,
+/// `1e2` and `100000000000000000000` all pass the schema; but
 /// context-report reads the first two with `json.loads` as floats, and a
 /// run counts its trials with `range(nPerArm)`, which refuses a float. A
 /// whole number of any size written without a fraction or an exponent is
-/// an integer to Python and passes.
+/// an integer to Python and passes. `seed` is the schema's integer alone
+/// (`3.0`, `1E+1` and `-0.0` are whole numbers): the run only records it.
 fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let Some(arms) = subject.value.get("arms") else {
         return Vec::new();
     };
-    ["nPerArm", "seed"]
+    ["nPerArm"]
         .into_iter()
         .filter_map(|field| {
             let number = arms.get(field).filter(|n| n.is_f64())?;
@@ -179,11 +180,8 @@ fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 return None;
             }
             let shown = written.map_or_else(|| number.to_string(), str::to_owned);
-            let consequence = if field == "nPerArm" {
-                "a run counts its trials with it, and Python's range() refuses a float"
-            } else {
-                "the report records it as a float"
-            };
+            let consequence =
+                "a run counts its trials with it, and Python's range() refuses a float";
             let instead = number
                 .as_f64()
                 .filter(|value| value.abs() < 9_007_199_254_740_992.0)
