@@ -353,6 +353,20 @@ fn variants() -> Vec<Variant> {
             .with_manifest(|text| text.replace("\"seed\": 10", "\"seed\": 1E+1")),
         variant("a seed written -0.0", |m| m["arms"]["seed"] = json!(0))
             .with_manifest(|text| text.replace("\"seed\": 0", "\"seed\": -0.0")),
+        // baseUrl and apiKeyEnv are an openai-compatible model's alone.
+        variant("an anthropic model with a baseUrl", |m| {
+            m["models"][0]["baseUrl"] = json!("https://api.anthropic.com/v1");
+        }),
+        variant("a claude-cli model with an apiKeyEnv", |m| {
+            m["models"][1]["apiKeyEnv"] = json!("ANTHROPIC_API_KEY");
+        }),
+        variant("a provider spelled otherwise with a baseUrl", |m| {
+            m["models"] = json!([{"provider": "openai_compatible", "id": "gpt-5", "baseUrl": "https://api.openai.com/v1"}]);
+        }),
+        // The judge: the same two providers (spec 003's judge line).
+        variant("a judge of openai-compatible", |m| {
+            m["judge"] = json!({"provider": "openai-compatible", "id": "gpt-5", "baseUrl": "https://api.openai.com/v1"});
+        }),
         // Deliberate differences (docs/context-report.md).
         deliberate(
             variant("nPerArm written as 2.0", |m| {

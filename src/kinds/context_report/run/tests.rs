@@ -510,3 +510,79 @@ fn a_folder_where_the_tool_reads_a_file_is_refused() {
         .is_empty()
     );
 }
+
+#[test]
+fn base_url_and_api_key_env_are_an_openai_compatible_models_alone() {
+    let models = |models: &str| {
+        BASE.replace(
+            "models: []",
+            &format!("models: {models}\ntasks: tree/tasks.json"),
+        )
+    };
+    let openai = "{provider: openai-compatible, id: m, baseUrl: 'https://h/v1', apiKeyEnv: KEY}";
+    assert!(
+        check(&models(&format!("[{openai}]")))
+            .diagnostics
+            .is_empty()
+    );
+    for (model, field, provider) in [
+        (
+            "{provider: anthropic, id: m, baseUrl: 'https://h/v1'}",
+            "baseUrl",
+            "anthropic",
+        ),
+        (
+            "{provider: claude-cli, id: sonnet, apiKeyEnv: KEY}",
+            "apiKeyEnv",
+            "claude-cli",
+        ),
+        // A provider spelled otherwise has no backend, and no use for them.
+        (
+            "{provider: openai_compatible, id: m, baseUrl: 'https://h/v1'}",
+            "baseUrl",
+            "openai_compatible",
+        ),
+    ] {
+        assert_eq!(
+            messages(&check(&models(&format!("[{model}]")))),
+            [format!(
+                "contextreport/openai-compatible-fields: {field} is given to an openai-compatible model alone (spec 003), and this one's provider is \"{provider}\""
+            )],
+            "{model}"
+        );
+    }
+    // The judge too.
+    let judged = BASE.replace(
+        "models: []",
+        "models: []\njudge: {provider: anthropic, id: m, apiKeyEnv: KEY}",
+    );
+    assert_eq!(
+        messages(&check(&judged)),
+        [
+            "contextreport/openai-compatible-fields: apiKeyEnv is given to an openai-compatible model alone (spec 003), and this one's provider is \"anthropic\""
+        ]
+    );
+}
+
+#[test]
+fn a_judge_is_of_the_same_two_providers() {
+    let judge = |judge: &str| BASE.replace("models: []", &format!("models: []\njudge: {judge}"));
+    for passing in [
+        "null",
+        "{provider: anthropic, id: m}",
+        "{provider: claude-cli, id: opus}",
+    ] {
+        assert!(check(&judge(passing)).diagnostics.is_empty(), "{passing}");
+    }
+    for failing in [
+        "{provider: openai-compatible, id: m, baseUrl: 'https://h/v1'}",
+        "{provider: openai, id: m}",
+    ] {
+        let found = messages(&check(&judge(failing)));
+        assert_eq!(found.len(), 1, "{failing}: {found:?}");
+        assert!(
+            found[0].starts_with("contextreport/judge-provider: the judge's provider is one of the same two providers as a subject model's (spec 003): anthropic or claude-cli"),
+            "{found:?}"
+        );
+    }
+}
