@@ -367,6 +367,21 @@ fn variants() -> Vec<Variant> {
         variant("a judge of openai-compatible", |m| {
             m["judge"] = json!({"provider": "openai-compatible", "id": "gpt-5", "baseUrl": "https://api.openai.com/v1"});
         }),
+        // Front matter as PyYAML's scanner and safe loader read it.
+        with_files(
+            variant("tags written as a YAML 1.1 set", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: !!set {rule:never-commit-secrets-to-the-repository}\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("a tab right after the opening bracket of tags", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: [\trule:never-commit-secrets-to-the-repository]\n---\nCommit the key.\n",
+            )],
+        ),
         // Deliberate differences (docs/context-report.md).
         deliberate(
             variant("nPerArm written as 2.0", |m| {

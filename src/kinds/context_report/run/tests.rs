@@ -442,6 +442,30 @@ fn front_matter_is_read_as_pyyaml_reads_it() {
     assert!(case("plugins: [2024-01-01]\n")[0].contains("plugins entry on line 2 that PyYAML, which context-report reads front matter with, takes as a date"));
     assert!(case("tags: [=]\n")[0].contains("has front matter PyYAML cannot read, as context-report reads it: line 2 holds YAML 1.1's value tag; quote it"));
     assert_eq!(case("tags: [true]\n").len(), 1, "no text to either reader");
+
+    // A YAML 1.1 set, which PyYAML's safe loader builds: its keys are the
+    // entries, in any order.
+    for set in [
+        "tags: !!set {rule:never-commit-secrets, urgent}\n",
+        "tags: !!set\n  ? rule:never-commit-secrets\n  ? urgent\n",
+        "tags: !<tag:yaml.org,2002:set> {urgent}\n",
+    ] {
+        assert_eq!(case(set), Vec::<String>::new(), "{set:?}");
+    }
+    assert_eq!(
+        case("tags: !!set {rule:never-commit}\n"),
+        case("tags: [rule:never-commit]\n"),
+        "a set's rule tag is checked as a list's"
+    );
+    assert_eq!(case("tags: !!set {rule:never-commit}\n").len(), 1);
+    // A tab between tokens, which PyYAML's scanner refuses.
+    assert_eq!(
+        case("tags: [\turgent]\n"),
+        [
+            "contextreport/eval-case: an eval case compiles into a task: \"evals/case/prompt.md\" has front matter PyYAML cannot read, as context-report reads it: line 2 holds a tab at column 8, where PyYAML's scanner takes spaces alone; use spaces"
+        ]
+    );
+    assert_eq!(case("tags: ['a\tb'] # a\ttab\n"), Vec::<String>::new());
 }
 
 #[test]
