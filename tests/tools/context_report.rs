@@ -382,6 +382,34 @@ fn variants() -> Vec<Variant> {
                 "---\ntags: [\trule:never-commit-secrets-to-the-repository]\n---\nCommit the key.\n",
             )],
         ),
+        // Only rules are numbered: a repeat passed over keeps its id.
+        with_files(
+            variant("a -2 id of a block passed over", |m| {
+                m["tasks"] = single(json!(["never-push-2"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n- Never push.!!!!!!\n\nNever push\n",
+            )],
+        ),
+        with_files(
+            variant("the id of a block passed over", |m| {
+                m["tasks"] = single(json!(["never-push"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n- Never push.!!!!!!\n\nNever push\n",
+            )],
+        ),
+        with_files(
+            variant("a -2 id of a repeated rule", |m| {
+                m["tasks"] = single(json!(["never-push-2"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n- Never push.!!!!!!\n- Never push!!!!!!!\n",
+            )],
+        ),
         // Deliberate differences (docs/context-report.md).
         deliberate(
             variant("nPerArm written as 2.0", |m| {
