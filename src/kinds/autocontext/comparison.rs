@@ -403,7 +403,7 @@ fn ulp(value: f64) -> f64 {
 /// `t`, so of the half-width, by that times `S / (t S')`, which is at most
 /// about `1/v + 1/t^2`. The sum of those terms times that factor (`P`)
 /// bounded the distance seen when every library result was moved by an
-/// ulp, up, down or at random, over 2,300 intervals of 1 to 100,000
+/// ulp, up, down or at random, over 1,328 intervals of 1 to 30,000
 /// degrees of freedom and confidence z from 0.05 to 8, by `4 P + 32`
 /// ulps of the half-width, with 1.14 of it at worst (docs/autocontext.md);
 /// `8 P + 64` is allowed.
