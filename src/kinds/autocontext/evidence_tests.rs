@@ -327,6 +327,11 @@ fn matched_trials_are_units_of_the_bound_evaluator_plan() {
     with_plan_digest(&mut moved);
     write(&plan_path, &moved);
     assert_eq!(rules_at(&path), [rule]);
+    // A plan whose digest does not verify is not read, as autocontext
+    // reads none: its own line says why.
+    moved["plan_digest"] = json!("0".repeat(64));
+    write(&plan_path, &moved);
+    assert_eq!(rules_at(&path), Vec::<&str>::new());
     fs::remove_file(&plan_path).unwrap();
     assert_eq!(
         rules_after(&path, &trials, resealed(|trial| trial["seed"] = json!(2))),

@@ -164,8 +164,8 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
 /// (`fixture_digest`, `seed`) (the last one, as a Python dict keeps it)
 /// has the trial's fixture and lane, and the trial's cohort is the plan's.
 /// Without a plan (evidence autocontext gathered before it bound plans)
-/// there is nothing to compare; an unreadable plan is its own line's
-/// finding.
+/// there is nothing to compare; an unreadable plan, or one whose digest
+/// does not verify, is its own line's finding.
 fn plan_checks(
     subject: &Subject<'_>,
     trials: &[Value],
@@ -178,6 +178,11 @@ fn plan_checks(
     let Some(plan) = artifact.get("plan").filter(|plan| plan.is_object()) else {
         return Vec::new();
     };
+    // autocontext reads no plan whose digest does not verify (`_read_plan`),
+    // and the plan's own line says so.
+    if canonical::sha256_hex(plan).ok().as_deref() != text(&artifact, "plan_digest") {
+        return Vec::new();
+    }
     let units = plan
         .get("units")
         .and_then(Value::as_array)
