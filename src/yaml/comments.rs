@@ -103,6 +103,30 @@ pub(super) fn quoted_extents(text: &str) -> Vec<(usize, usize)> {
     quoted
 }
 
+/// The byte ranges of `text` that its quoted and block scalars hold, each
+/// with whether it is a block scalar, in text order; `None` when saphyr
+/// refuses the text or a span does not read as its scalar.
+pub fn quoted_and_block_extents(text: &str) -> Option<Vec<(usize, usize, bool)>> {
+    let readable = readable(text)?;
+    let (extents, whole) = styled_extents(&readable);
+    if whole != Some(true) {
+        return None;
+    }
+    let mut found: Vec<(usize, usize, bool)> = extents
+        .into_iter()
+        .filter(|&(_, _, style)| style != ScalarStyle::Plain)
+        .map(|(start, end, style)| {
+            (
+                start,
+                end,
+                matches!(style, ScalarStyle::Literal | ScalarStyle::Folded),
+            )
+        })
+        .collect();
+    found.sort_unstable();
+    Some(found)
+}
+
 /// The byte ranges of `text` that its scalars hold, in text order, up to
 /// where saphyr stops reading it.
 pub(super) fn held_by_scalars(text: &str) -> Vec<(usize, usize)> {

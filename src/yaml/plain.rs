@@ -24,14 +24,89 @@ enum Frame {
     Sequence(usize),
 }
 
+/// Where the values of a document stand, event by event: the path of the
+/// next value, and whether the next scalar is a key.
+#[derive(Default)]
+struct Walker {
+    frames: Vec<Frame>,
+    /// The path of the collection each frame stands for; `None` below a
+    /// key that is no string, whose values no pointer reaches.
+    paths: Vec<Option<Vec<PathSegment>>>,
+}
+
+impl Walker {
+    /// The path of the value the next event starts, if a pointer reaches it.
+    fn value_path(&self) -> Option<Vec<PathSegment>> {
+        let mut path = self.paths.last().cloned().flatten().unwrap_or_default();
+        if self.paths.last().is_some_and(Option::is_none) {
+            return None;
+        }
+        match self.frames.last() {
+            None => {}
+            Some(Frame::Sequence(index)) => path.push(PathSegment::Index(*index)),
+            Some(Frame::Mapping(Some(Some(key)))) => path.push(PathSegment::Key(key.clone())),
+            Some(Frame::Mapping(_)) => return None,
+        }
+        Some(path)
+    }
+
+    /// Whether the next node is a mapping's key.
+    fn at_key(&self) -> bool {
+        matches!(self.frames.last(), Some(Frame::Mapping(None)))
+    }
+
+    /// Takes one event.
+    fn step(&mut self, event: &Event<'_>) {
+        let is_key = self.at_key();
+        match event {
+            Event::Scalar(value, ..) => {
+                if is_key {
+                    if let Some(Frame::Mapping(awaited)) = self.frames.last_mut() {
+                        *awaited = Some(Some(value.to_string()));
+                    }
+                    return;
+                }
+                advance(&mut self.frames);
+            }
+            Event::Alias(_) => {
+                if is_key {
+                    if let Some(Frame::Mapping(awaited)) = self.frames.last_mut() {
+                        *awaited = Some(None);
+                    }
+                } else {
+                    advance(&mut self.frames);
+                }
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                let path = if is_key { None } else { self.value_path() };
+                self.paths.push(path);
+                self.frames
+                    .push(if matches!(event, Event::SequenceStart(..)) {
+                        Frame::Sequence(0)
+                    } else {
+                        Frame::Mapping(None)
+                    });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                self.frames.pop();
+                self.paths.pop();
+                match self.frames.last_mut() {
+                    // A collection as a key: no string key, so its value
+                    // has no pointer.
+                    Some(Frame::Mapping(awaited @ None)) => *awaited = Some(None),
+                    _ => advance(&mut self.frames),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The plain scalar values of the one document `text` holds, in document
 /// order; empty when the text does not parse (the loader says why).
 pub fn plain_scalars(text: &str) -> Vec<PlainScalar> {
     let mut found = Vec::new();
-    let mut frames: Vec<Frame> = Vec::new();
-    // The path of the collection each frame stands for; `None` below a
-    // key that is no string, whose values no pointer reaches.
-    let mut paths: Vec<Option<Vec<PathSegment>>> = Vec::new();
+    let mut walker = Walker::default();
     // Read as the loader reads it (a tab after a `:` as a space): every
     // scalar stands where it stands in `text`.
     let Some(read) = super::comments::readable(text) else {
@@ -42,70 +117,87 @@ pub fn plain_scalars(text: &str) -> Vec<PlainScalar> {
         let Ok((event, span)) = next else {
             return Vec::new();
         };
-        let value_path = || -> Option<Vec<PathSegment>> {
-            let mut path = paths.last().cloned().flatten().unwrap_or_default();
-            if paths.last().is_some_and(Option::is_none) {
-                return None;
+        if let Event::Scalar(value, style, _, tag) = &event {
+            if !walker.at_key() && *style == ScalarStyle::Plain && tag.is_none() {
+                if let Some(path) = walker.value_path() {
+                    found.push(PlainScalar {
+                        path,
+                        text: value.to_string(),
+                        position: super::position(&span.start),
+                    });
+                }
             }
-            match frames.last() {
-                None => {}
-                Some(Frame::Sequence(index)) => path.push(PathSegment::Index(*index)),
-                Some(Frame::Mapping(Some(Some(key)))) => path.push(PathSegment::Key(key.clone())),
-                Some(Frame::Mapping(_)) => return None,
-            }
-            Some(path)
+        }
+        if matches!(event, Event::StreamEnd) {
+            break;
+        }
+        walker.step(&event);
+    }
+    found
+}
+
+/// A mapping tagged as a set (`!!set`, YAML 1.1's unordered set of its
+/// keys, which YAML 1.2's core schema does not have).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaggedSet {
+    /// Its path, when a pointer reaches it.
+    pub path: Option<Vec<PathSegment>>,
+    /// The byte range of its tag in `text`.
+    pub tag: (usize, usize),
+}
+
+/// The mappings of the one document `text` holds that are tagged
+/// `tag:yaml.org,2002:set`, in document order; empty when the text does
+/// not parse.
+pub fn tagged_sets(text: &str) -> Vec<TaggedSet> {
+    let mut found = Vec::new();
+    let mut walker = Walker::default();
+    let Some(read) = super::comments::readable(text) else {
+        return Vec::new();
+    };
+    let mut parser = Parser::new_from_str(&read);
+    while let Some(next) = parser.next_event() {
+        let Ok((event, span)) = next else {
+            return Vec::new();
         };
-        let is_key = matches!(frames.last(), Some(Frame::Mapping(None)));
-        match event {
-            Event::Scalar(value, style, _, tag) => {
-                if is_key {
-                    if let Some(Frame::Mapping(awaited)) = frames.last_mut() {
-                        *awaited = Some(Some(value.into_owned()));
-                    }
-                    continue;
-                }
-                if style == ScalarStyle::Plain && tag.is_none() {
-                    if let Some(path) = value_path() {
-                        found.push(PlainScalar {
-                            path,
-                            text: value.into_owned(),
-                            position: super::position(&span.start),
-                        });
-                    }
-                }
-                advance(&mut frames);
-            }
-            Event::Alias(_) => {
-                if is_key {
-                    if let Some(Frame::Mapping(awaited)) = frames.last_mut() {
-                        *awaited = Some(None);
-                    }
-                } else {
-                    advance(&mut frames);
-                }
-            }
-            Event::SequenceStart(..) | Event::MappingStart(..) => {
-                let path = if is_key { None } else { value_path() };
-                paths.push(path);
-                frames.push(if matches!(event, Event::SequenceStart(..)) {
-                    Frame::Sequence(0)
-                } else {
-                    Frame::Mapping(None)
+        if let Event::MappingStart(_, Some(tag)) = &event {
+            let full = "tag:yaml.org,2002:set";
+            let is_set = format!("{}{}", tag.handle, tag.suffix) == full || tag.suffix == full;
+            let byte = |index: usize| {
+                read.char_indices()
+                    .map(|(at, _)| at)
+                    .chain(std::iter::once(read.len()))
+                    .nth(index)
+            };
+            // The node's properties start its span: the tag is written
+            // there, in its shorthand or verbatim form.
+            let written = byte(span.start.index())
+                .zip(byte(span.end.index()))
+                .and_then(|(start, end)| {
+                    let spanned = read.get(start..end.max(start))?;
+                    ["!!set", "!<tag:yaml.org,2002:set>"]
+                        .iter()
+                        .find_map(|form| {
+                            spanned
+                                .find(form)
+                                .map(|at| (start + at, start + at + form.len()))
+                        })
+                });
+            if let (true, Some(tag)) = (is_set, written) {
+                found.push(TaggedSet {
+                    path: if walker.at_key() {
+                        None
+                    } else {
+                        walker.value_path()
+                    },
+                    tag,
                 });
             }
-            Event::SequenceEnd | Event::MappingEnd => {
-                frames.pop();
-                paths.pop();
-                match frames.last_mut() {
-                    // A collection as a key: no string key, so its value
-                    // has no pointer.
-                    Some(Frame::Mapping(awaited @ None)) => *awaited = Some(None),
-                    _ => advance(&mut frames),
-                }
-            }
-            Event::StreamEnd => break,
-            _ => {}
         }
+        if matches!(event, Event::StreamEnd) {
+            break;
+        }
+        walker.step(&event);
     }
     found
 }
@@ -134,6 +226,29 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn sets_are_found_with_their_path_and_tag() {
+        let text =
+            "tags: !!set {a, b}\nnested:\n  - !<tag:yaml.org,2002:set>\n    c:\nmap: {x: y}\n";
+        let sets = tagged_sets(text);
+        assert_eq!(sets.len(), 2, "{sets:?}");
+        assert_eq!(
+            sets[0].path.as_deref().map(super::super::format_pointer),
+            Some("/tags".to_owned())
+        );
+        assert_eq!(text.get(sets[0].tag.0..sets[0].tag.1), Some("!!set"));
+        assert_eq!(
+            sets[1].path.as_deref().map(super::super::format_pointer),
+            Some("/nested/0".to_owned())
+        );
+        assert_eq!(
+            text.get(sets[1].tag.0..sets[1].tag.1),
+            Some("!<tag:yaml.org,2002:set>")
+        );
+        assert!(tagged_sets("a: !!map {b: c}\n").is_empty());
+        assert!(tagged_sets("a: !!set {b\n").is_empty());
     }
 
     #[test]

@@ -1,9 +1,11 @@
 """Writes a store whose comparisons confirm, reject and come out
 inconclusive, with autocontext's own coordinator under a false-promotion
-campaign; or replays one candidate's comparison with autocontext's reader.
+campaign; or replays one candidate's comparison with autocontext's reader;
+or resumes one candidate's evaluation with autocontext's coordinator.
 
 Usage: write_comparisons.py write KNOWLEDGE_DIR cluster_t|bounded_hoeffding
        write_comparisons.py replay KNOWLEDGE_DIR CANDIDATE_DIGEST
+       write_comparisons.py resume KNOWLEDGE_DIR cluster_t|bounded_hoeffding CANDIDATE_DIGEST
 
 `write` bootstraps a baseline and has the coordinator evaluate three
 candidates off it, each scored so that its matched comparison is confirmed,
@@ -91,27 +93,31 @@ class ScoringByPlaybook:
         return ContextBundleEvaluationOutcome(score=0.5 + (gains[unit.seed % 10] if gains else 0.0))
 
 
+def coordinator(store: ContextBundleStore, knowledge: Path, method: str, index: int) -> ContextBundlePromotionCoordinator:
+    """The coordinator of the campaign, for the candidate at `index`."""
+    controller = CampaignFalsePromotionController(
+        knowledge / SCENARIO / "context_bundles" / "promotion-risk",
+        CampaignFalsePromotionPolicy(robust_method=method),
+    )
+    return ContextBundlePromotionCoordinator(
+        store,
+        ScoringByPlaybook(),
+        units(index),
+        cohort="cohort-a",
+        policy=POLICY,
+        false_promotion_controller=controller,
+        campaign_id=f"campaign-{method}",
+    )
+
+
 def write(knowledge: Path, method: str) -> None:
     store = ContextBundleStore(knowledge)
     baseline = store.bootstrap(bundle("baseline", None))
-    controller = CampaignFalsePromotionController(
-        knowledge / "campaigns",
-        CampaignFalsePromotionPolicy(robust_method=method),
-    )
     digests = {}
     for index, outcome in enumerate(GAINS):
-        coordinator = ContextBundlePromotionCoordinator(
-            store,
-            ScoringByPlaybook(),
-            units(index),
-            cohort="cohort-a",
-            policy=POLICY,
-            false_promotion_controller=controller,
-            campaign_id=f"campaign-{method}",
-        )
         candidate = bundle(outcome, baseline.digest)
         store.propose(candidate, source_run_id="run-1", source_generation=len(digests) + 1)
-        result = coordinator.evaluate_candidate(SCENARIO, candidate.digest)
+        result = coordinator(store, knowledge, method, index).evaluate_candidate(SCENARIO, candidate.digest)
         assert result.comparison is not None and result.comparison.decision.value == outcome, result
         digests[outcome] = candidate.digest
     print(json.dumps(digests))
@@ -129,8 +135,20 @@ def replay(knowledge: Path, digest: str) -> None:
         sys.exit(1)
 
 
+def resume(knowledge: Path, method: str, digest: str) -> None:
+    store = ContextBundleStore(knowledge)
+    outcome = store.load_bundle(SCENARIO, digest).components[0].content
+    try:
+        coordinator(store, knowledge, method, list(GAINS).index(outcome)).evaluate_candidate(SCENARIO, digest)
+    except ValueError as refusal:
+        print(refusal)
+        sys.exit(1)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(Path(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "resume":
+        resume(Path(sys.argv[2]), sys.argv[3], sys.argv[4])
     else:
         replay(Path(sys.argv[2]), sys.argv[3])

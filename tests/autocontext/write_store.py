@@ -1,8 +1,10 @@
 """Writes a context-bundle store with autocontext's own ContextBundleStore.
 
-Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign]
+Usage: write_store.py KNOWLEDGE_DIR [--non-ascii] [--legacy-trials] [--campaign] [--integer-scores]
+       write_store.py KNOWLEDGE_DIR --held
        write_store.py KNOWLEDGE_DIR --check-campaign
        write_store.py KNOWLEDGE_DIR --check-artifacts
+       write_store.py KNOWLEDGE_DIR --resume CANDIDATE_DIGEST [--integer-scores]
 
 Bootstraps a baseline; has autocontext's ContextBundlePromotionCoordinator
 evaluate two candidates (one adds a component and is confirmed and promoted,
@@ -27,6 +29,19 @@ autocontext does: its fixture reservation with
 CandidateFixtureReservation.from_dict, and the whole artifact compared with
 the one the controller rebuilds from the campaign state
 (reservation_evidence_binding, through persist_reservation_artifact).
+--resume has the coordinator (this script's, so its evaluator has the
+identity the plan bound) evaluate the candidate again, as a retried run
+does, and prints what it refuses, if anything, on standard output: on every
+resume it checks the persisted trials against the bound evaluator plan.
+With --held the coordinator runs under the campaign with a pre-promotion
+audit that asks for review: the candidate it confirms is held (confirmed,
+its reservation still reserved, nothing promoted); a second candidate's
+evaluation stops when its evaluator fails on a unit, leaving it pending
+with part of its trials.
+With --integer-scores the evaluator scores with the integers 1 and 0, as
+a pass/fail evaluator does: autocontext keeps them as written in the
+matched trials (`1`), and its causal attribution, a pydantic model of
+floats, writes them as `1.0`.
 """
 
 import json
@@ -80,6 +95,17 @@ def bundle(playbook: str, parent: str | None, hints: bool = False) -> ContextBun
     )
 
 
+class ScoringByPassing:
+    """Scores a bundle 1 when it holds hints and 0 when it does not, as
+    integers; a long answer fails."""
+
+    def evaluate(self, bundle: ContextBundle, unit: ContextBundleEvaluationUnit) -> ContextBundleEvaluationOutcome:
+        passes = bool(bundle.components_of_kind(ComponentKind.HINTS))
+        if any(component.content == "Answer at length." for component in bundle.components):
+            passes = False
+        return ContextBundleEvaluationOutcome(score=1 if passes else 0)
+
+
 class ScoringByContent:
     """Scores a bundle by what it holds: hints help, a long answer hurts."""
 
@@ -124,7 +150,69 @@ def check_artifacts(knowledge: Path) -> None:
             sys.exit(1)
 
 
+def resume(knowledge: Path, digest: str) -> None:
+    """Evaluates the candidate again; prints the refusal, if any."""
+    evaluator = ScoringByPassing() if "--integer-scores" in sys.argv[2:] else ScoringByContent()
+    store = ContextBundleStore(knowledge)
+    coordinator = ContextBundlePromotionCoordinator(store, evaluator, UNITS, cohort="cohort-a", policy=POLICY)
+    try:
+        coordinator.evaluate_candidate(SCENARIO, digest)
+    except ValueError as refusal:
+        print(refusal)
+
+
+class AskingForReview:
+    def review_pre_promotion(self, candidate, comparison, trials, *, cancellation_event=None):
+        return "review_required"
+
+
+class FailingOnTheSecondConfirmation(ScoringByContent):
+    def evaluate(self, bundle: ContextBundle, unit: ContextBundleEvaluationUnit) -> ContextBundleEvaluationOutcome:
+        if unit.seed == 2:
+            raise RuntimeError("the executor was lost")
+        return super().evaluate(bundle, unit)
+
+
+def held(knowledge: Path) -> None:
+    """A held candidate and a pending one, under the campaign."""
+    store = ContextBundleStore(knowledge)
+    baseline = store.bootstrap(bundle("Answer in one line.", None))
+    controller = CampaignFalsePromotionController(campaign_root(knowledge))
+    audited = ContextBundlePromotionCoordinator(
+        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY,
+        audit_checkpoint=AskingForReview(), false_promotion_controller=controller, campaign_id=CAMPAIGN,
+    )
+    candidate = bundle("Answer in one line.", baseline.digest, hints=True)
+    store.propose(candidate, source_run_id="run-1", source_generation=1)
+    result = audited.evaluate_candidate(SCENARIO, candidate.digest)
+    assert result.promotion is None and result.audit_policy_outcome == "review_required", result
+    # Fixtures of its own: the campaign reserves each candidate's for good.
+    units = tuple(
+        ContextBundleEvaluationUnit(f"pending-{unit.seed}", f"sha256:pending-{unit.seed}", unit.seed, unit.lane)
+        for unit in UNITS
+    )
+    failing = ContextBundlePromotionCoordinator(
+        store, FailingOnTheSecondConfirmation(), units, cohort="cohort-a", policy=POLICY,
+        false_promotion_controller=controller, campaign_id=CAMPAIGN,
+    )
+    pending = bundle("Answer briefly.", baseline.digest, hints=True)
+    store.propose(pending, source_run_id="run-1", source_generation=2)
+    try:
+        failing.evaluate_candidate(SCENARIO, pending.digest)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the pending candidate's evaluation went through")
+    print(json.dumps({"held": candidate.digest, "pending": pending.digest}))
+
+
 def main() -> None:
+    if "--held" in sys.argv[2:]:
+        held(Path(sys.argv[1]))
+        return
+    if "--resume" in sys.argv[2:]:
+        resume(Path(sys.argv[1]), sys.argv[sys.argv.index("--resume") + 1])
+        return
     if "--check-campaign" in sys.argv[2:]:
         check_campaign(Path(sys.argv[1]))
         return
@@ -140,8 +228,9 @@ def main() -> None:
             "false_promotion_controller": CampaignFalsePromotionController(campaign_root(Path(sys.argv[1]))),
             "campaign_id": CAMPAIGN,
         }
+    evaluator = ScoringByPassing() if "--integer-scores" in sys.argv[2:] else ScoringByContent()
     coordinator = ContextBundlePromotionCoordinator(
-        store, ScoringByContent(), UNITS, cohort="cohort-a", policy=POLICY, **campaign
+        store, evaluator, UNITS, cohort="cohort-a", policy=POLICY, **campaign
     )
 
     # One pure addition: confirmed, attributed and promoted.

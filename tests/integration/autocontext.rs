@@ -506,9 +506,9 @@ fn a_reservation_artifact_autocontext_wrote_verifies_and_each_edit_is_refused() 
 
 /// The store autocontext wrote with a stale and a blocked candidate
 /// (tests/fixtures/autocontext-endings/) verifies whole, each negative
-/// result recomputed from the store; each edit of a ledger, or of the stale
-/// marker it was written from, is named on the ledger's line with the value
-/// written and the value recomputed.
+/// result recomputed from the store and the stale marker bound to it; each
+/// edit of a ledger is named on the ledger's line, and of the stale marker
+/// on the marker's, with the value written and the value recomputed.
 #[test]
 fn negative_results_autocontext_wrote_for_a_stale_and_a_blocked_candidate_are_recomputed() {
     let temp = tempfile::tempdir().unwrap();

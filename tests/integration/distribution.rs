@@ -103,6 +103,7 @@ fn schema_list_names_every_kind() {
     AutocontextNegativeResult       -                       produced
     AutocontextPromotion            -                       produced
     AutocontextReservationArtifact  -                       produced
+    AutocontextStaleMarker          -                       produced
     AutonomyPolicy                  numinance.dev/v1        configuration  inferred
     ContextBundle                   numinance.dev/v1        produced
     ContextReportRun                -                       configuration
@@ -146,7 +147,7 @@ fn schema_of_an_unknown_kind_is_a_usage_error_listing_the_kinds() {
             "[possible values: AutocontextActivePointer, AutocontextBundle, \
              AutocontextCampaignState, AutocontextCandidateRecord, AutocontextCausalAttribution, AutocontextEvaluatorPlan, \
              AutocontextManifestDiff, AutocontextMatchedTrials, AutocontextNegativeResult, \
-             AutocontextPromotion, AutocontextReservationArtifact, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
+             AutocontextPromotion, AutocontextReservationArtifact, AutocontextStaleMarker, AutonomyPolicy, ContextBundle, ContextReportRun, EvalSet, OutcomeCorrected, OutcomeRecorded, Playbook, \
              PromotionDecided, PromotionProposed, QualificationUpdated]"
         ),
         "{}",

@@ -347,6 +347,69 @@ fn variants() -> Vec<Variant> {
                 "# Working here\n\n\u{661}. Never release on a Friday.\n\u{662}. Run the tests before every push.\n",
             )],
         ),
+        // A seed is only recorded: the schema's integer, judged by value.
+        variant("a seed written 3.0", |m| m["arms"]["seed"] = json!(3.0)),
+        variant("a seed written 1E+1", |m| m["arms"]["seed"] = json!(10))
+            .with_manifest(|text| text.replace("\"seed\": 10", "\"seed\": 1E+1")),
+        variant("a seed written -0.0", |m| m["arms"]["seed"] = json!(0))
+            .with_manifest(|text| text.replace("\"seed\": 0", "\"seed\": -0.0")),
+        // baseUrl and apiKeyEnv are an openai-compatible model's alone.
+        variant("an anthropic model with a baseUrl", |m| {
+            m["models"][0]["baseUrl"] = json!("https://api.anthropic.com/v1");
+        }),
+        variant("a claude-cli model with an apiKeyEnv", |m| {
+            m["models"][1]["apiKeyEnv"] = json!("ANTHROPIC_API_KEY");
+        }),
+        variant("a provider spelled otherwise with a baseUrl", |m| {
+            m["models"] = json!([{"provider": "openai_compatible", "id": "gpt-5", "baseUrl": "https://api.openai.com/v1"}]);
+        }),
+        // The judge: the same two providers (spec 003's judge line).
+        variant("a judge of openai-compatible", |m| {
+            m["judge"] = json!({"provider": "openai-compatible", "id": "gpt-5", "baseUrl": "https://api.openai.com/v1"});
+        }),
+        // Front matter as PyYAML's scanner and safe loader read it.
+        with_files(
+            variant("tags written as a YAML 1.1 set", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: !!set {rule:never-commit-secrets-to-the-repository}\n---\nCommit the key.\n",
+            )],
+        ),
+        with_files(
+            variant("a tab right after the opening bracket of tags", |_| {}),
+            vec![(
+                "evals/no-secrets/prompt.md",
+                "---\ntags: [\trule:never-commit-secrets-to-the-repository]\n---\nCommit the key.\n",
+            )],
+        ),
+        // Only rules are numbered: a repeat passed over keeps its id.
+        with_files(
+            variant("a -2 id of a block passed over", |m| {
+                m["tasks"] = single(json!(["never-push-2"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n- Never push.!!!!!!\n\nNever push\n",
+            )],
+        ),
+        with_files(
+            variant("the id of a block passed over", |m| {
+                m["tasks"] = single(json!(["never-push"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n- Never push.!!!!!!\n\nNever push\n",
+            )],
+        ),
+        with_files(
+            variant("a -2 id of a repeated rule", |m| {
+                m["tasks"] = single(json!(["never-push-2"]))
+            }),
+            vec![(
+                "AGENTS.md",
+                "# Working here\n\n- Never push.!!!!!!\n- Never push!!!!!!!\n",
+            )],
+        ),
         // Deliberate differences (docs/context-report.md).
         deliberate(
             variant("nPerArm written as 2.0", |m| {

@@ -5,13 +5,15 @@
 //!
 //! The decision, reason, counts and mean effect are compared exactly, with
 //! the statistics [`statistics`](super::statistics) computes by Python's
-//! own operations; the interval's bounds to 12 digits, since they pass
-//! through the C library (docs/autocontext.md, "The comparison").
+//! own operations; the interval's bounds exactly too where numi calls the
+//! C library autocontext's CPython calls (glibc), and elsewhere within the
+//! error a last-bit difference of that library can make
+//! (docs/autocontext.md, "The comparison").
 
 use serde_json::{Map, Value};
 
 use super::matched_trials::pair_key;
-use super::statistics::{fmean, paired_confidence_interval};
+use super::statistics::{erfc, fmean, paired_confidence_interval, student_t_upper_quantile};
 use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
@@ -198,18 +200,40 @@ fn repeats_a_unit(trials: &[Value]) -> bool {
     })
 }
 
+/// A replayed comparison: the JSON object autocontext persists, and what
+/// its interval, if it has one, was computed from.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    pub comparison: Map<String, Value>,
+    spread: Option<Spread>,
+}
+
+/// What a confirmation interval's critical value is computed from: the
+/// Student-t quantile of `erfc(confidence_z / sqrt 2) / max_looks / 2` at
+/// `degrees_of_freedom`.
+#[derive(Debug, Clone, Copy)]
+struct Spread {
+    degrees_of_freedom: u64,
+    confidence_z: f64,
+    max_looks: u64,
+}
+
 /// The comparison `evaluate_matched_trials` returns for these trials under
-/// this policy, as the JSON object autocontext persists; none when the
-/// trials repeat an evaluation unit; or why autocontext would refuse to
-/// compute one.
-pub fn replay(trials: &[Value], policy: &Value) -> Result<Option<Map<String, Value>>, String> {
+/// this policy; none when the trials repeat an evaluation unit; or why
+/// autocontext would refuse to compute one.
+pub fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, String> {
     if repeats_a_unit(trials) {
         return Ok(None);
     }
-    evaluate(trials, policy).map(Some)
+    let mut spread = None;
+    evaluate(trials, policy, &mut spread).map(|comparison| Some(Replayed { comparison, spread }))
 }
 
-fn evaluate(trials: &[Value], policy: &Value) -> Result<Map<String, Value>, String> {
+fn evaluate(
+    trials: &[Value],
+    policy: &Value,
+    spread: &mut Option<Spread>,
+) -> Result<Map<String, Value>, String> {
     let policy = Policy::from_value(policy)?;
     let trials = trials
         .iter()
@@ -287,6 +311,11 @@ fn evaluate(trials: &[Value], policy: &Value) -> Result<Map<String, Value>, Stri
     else {
         return Err("the confirmation lane has too few pairs for an interval".to_owned());
     };
+    *spread = Some(Spread {
+        degrees_of_freedom: counts[1].saturating_sub(1),
+        confidence_z: policy.confidence_z,
+        max_looks,
+    });
     let interval = [Some(mean_effect), Some(low), Some(high)];
     if high <= policy.min_effect {
         return Ok(result(
@@ -336,37 +365,132 @@ fn evaluate(trials: &[Value], policy: &Value) -> Result<Map<String, Value>, Stri
 }
 
 /// The fields that pass through the C library's `log`, `log1p` and `exp`
-/// (the interval's critical value), whose last bits differ between C
-/// libraries: autocontext on glibc and numi's static musl build may
-/// disagree there by an ulp or so without either being wrong.
+/// (the interval's critical value), whose last bits may differ between C
+/// libraries.
 const BOUNDS: [&str; 2] = ["confidence_low", "confidence_high"];
 
-/// How far a bound may lie from the replayed one, relative to its size (at
-/// least 1): the precision the false-promotion parity fixture pins a
-/// confidence z to (12 decimals), far above a C library's last bit and far
-/// below any edit that changes what the interval says.
-const BOUND_TOLERANCE: f64 = 1e-12;
+/// Whether numi's `log`, `log1p` and `exp` (Rust's `f64` methods) are the
+/// C library's that autocontext's CPython calls on the platforms it runs
+/// on: glibc, on Linux for x86-64 and AArch64. There numi performs every
+/// operation autocontext performs, in the same order, on the same library,
+/// and the bounds are compared as autocontext's own replay compares them,
+/// exactly. Elsewhere (numi's static musl build, macOS, Windows) the
+/// library is another one.
+pub const SAME_C_LIBRARY: bool = cfg!(all(
+    target_os = "linux",
+    target_env = "gnu",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+));
 
-fn bounds_agree(recorded: f64, replayed: f64) -> bool {
-    let scale = recorded.abs().max(replayed.abs()).max(1.0);
-    (recorded - replayed).abs() <= BOUND_TOLERANCE * scale
+/// The distance between `value` and the next double away from zero (the
+/// smallest subnormal at zero).
+fn ulp(value: f64) -> f64 {
+    let magnitude = value.abs();
+    if !magnitude.is_finite() {
+        return f64::NAN;
+    }
+    f64::from_bits(magnitude.to_bits() + 1) - magnitude
+}
+
+/// How many ulps of the interval's half-width a bound computed with
+/// another C library's `log`, `log1p` and `exp` may lie from glibc's (the
+/// final addition to the mean aside), when each of those returns a double
+/// next to glibc's (both are faithful: within an ulp of the exact value).
+/// The incomplete beta's `log_front` sums terms of up to about
+/// `(v/2) ln(v/2)` for `v` degrees of freedom, so an ulp of each moves it
+/// by their size in ulps; `exp` turns that into a relative error of the
+/// survival function, and the bisection into one of the critical value
+/// `t`, so of the half-width, by that times `S / (t S')`, which is at most
+/// about `1/v + 1/t^2`. The sum of those terms times that factor (`P`)
+/// bounded the distance seen when every library result was moved by an
+/// ulp, up, down or at random, over 1,328 intervals of 1 to 30,000
+/// degrees of freedom and confidence z from 0.05 to 8, by `4 P + 32`
+/// ulps of the half-width, with 1.14 of it at worst (docs/autocontext.md);
+/// `8 P + 64` is allowed.
+fn bound_tolerance_ulps(spread: Spread) -> Option<f64> {
+    const LANCZOS_G: f64 = 6.024_680_040_776_73;
+    let degrees = spread.degrees_of_freedom as f64;
+    if degrees < 1.0 || spread.max_looks == 0 {
+        return None;
+    }
+    let tail = erfc(spread.confidence_z / 2.0_f64.sqrt()) / spread.max_looks as f64 / 2.0;
+    let critical = student_t_upper_quantile(tail, spread.degrees_of_freedom).ok()?;
+    if !critical.is_finite() || critical <= 0.0 {
+        return None;
+    }
+    let (alpha, beta) = (degrees / 2.0, 0.5);
+    let value = degrees / (degrees + critical * critical);
+    let terms = (alpha + beta) * (alpha + beta + LANCZOS_G).ln()
+        + alpha * (alpha + LANCZOS_G).ln()
+        + beta * (beta + LANCZOS_G).ln()
+        + alpha * value.ln().abs()
+        + beta * (-value).ln_1p().abs()
+        // `exp` of `log_front` and the two logs of `lgamma`'s Lanczos
+        // sums, and the two `exp` of glibc's `erfc`, which numi's port
+        // calls from the platform's library too.
+        + 3.0
+        + 2.0;
+    let propagated = (1.0 / degrees + 1.0 / (critical * critical)) * terms;
+    propagated.is_finite().then_some(8.0 * propagated + 64.0)
+}
+
+/// Whether a recorded bound is the replayed one: equal, as autocontext's
+/// replay compares them; or, where numi's C library is not glibc
+/// ([`SAME_C_LIBRARY`]), within the ulps of the half-width that
+/// [`bound_tolerance_ulps`] allows, and two of the bound itself for the
+/// addition to the mean.
+fn bound_agrees(recorded: f64, replayed: f64, replay: &Replayed, same_library: bool) -> bool {
+    if recorded == replayed {
+        return true;
+    }
+    if same_library {
+        return false;
+    }
+    let number = |field: &str| replay.comparison.get(field).and_then(Value::as_f64);
+    let (Some(spread), Some(mean), Some(low), Some(high)) = (
+        replay.spread,
+        number("mean_effect"),
+        number("confidence_low"),
+        number("confidence_high"),
+    ) else {
+        return false;
+    };
+    let half_width = (high - mean).abs().max((mean - low).abs());
+    // A zero spread, or an unbounded interval, passes through no library.
+    if half_width == 0.0 || !half_width.is_finite() || high == f64::MAX {
+        return false;
+    }
+    let Some(ulps) = bound_tolerance_ulps(spread) else {
+        return false;
+    };
+    let rounding = 2.0 * ulp(recorded.abs().max(replayed.abs()));
+    (recorded - replayed).abs() <= ulps * ulp(half_width) + rounding
 }
 
 /// Each field where `recorded` is not `replayed` as Python's `==` sees it
-/// (numbers by value; the two bounds within [`BOUND_TOLERANCE`]): the
-/// field, the recorded and the replayed value.
-pub fn disagreements(
+/// (numbers by value; the two bounds as [`bound_agrees`] says): the field,
+/// the recorded and the replayed value.
+pub fn disagreements(recorded: &Value, replayed: &Replayed) -> Vec<(&'static str, String, String)> {
+    disagreements_on(recorded, replayed, SAME_C_LIBRARY)
+}
+
+/// [`disagreements`] as on a platform whose C library is glibc
+/// (`same_library`) or another one.
+fn disagreements_on(
     recorded: &Value,
-    replayed: &Map<String, Value>,
+    replayed: &Replayed,
+    same_library: bool,
 ) -> Vec<(&'static str, String, String)> {
     FIELDS
         .iter()
         .filter_map(|field| {
-            let ours = replayed.get(*field).unwrap_or(&Value::Null);
+            let ours = replayed.comparison.get(*field).unwrap_or(&Value::Null);
             let theirs = recorded.get(*field).unwrap_or(&Value::Null);
             let same = match (theirs, ours) {
                 (Value::Number(a), Value::Number(b)) => match (a.as_f64(), b.as_f64()) {
-                    (Some(a), Some(b)) if BOUNDS.contains(field) => bounds_agree(a, b),
+                    (Some(a), Some(b)) if BOUNDS.contains(field) => {
+                        bound_agrees(a, b, replayed, same_library)
+                    }
                     (a, b) => a == b,
                 },
                 _ => theirs == ours,
@@ -433,5 +557,178 @@ pub fn bound_policy<'v>(evidence: &'v Value, record: &'v Value) -> Option<&'v Va
         (Some(ours), Some(theirs)) if ours != theirs => None,
         (Some(policy), _) | (None, Some(policy)) => Some(policy),
         (None, None) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use serde_json::{Map, Value, json};
+
+    use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, ulp};
+
+    /// An interval autocontext 0.18.0 computed on glibc x86-64 (CPython
+    /// 3.11), and the lower bound the same computation gave with each
+    /// `log`, `log1p` and `exp` result moved by an ulp (the most any other
+    /// faithful C library can move it), printed by CPython.
+    struct Case {
+        degrees_of_freedom: u64,
+        confidence_z: f64,
+        max_looks: u64,
+        mean: f64,
+        low: f64,
+        high: f64,
+        low_elsewhere: f64,
+    }
+
+    const CASES: [Case; 4] = [
+        Case {
+            degrees_of_freedom: 8,
+            confidence_z: 0.3,
+            max_looks: 4,
+            mean: 0.00899211111111111,
+            low: -0.05643747173922337,
+            high: 0.0744216939614456,
+            low_elsewhere: -0.05643747173922289,
+        },
+        Case {
+            degrees_of_freedom: 1,
+            confidence_z: 3.0,
+            max_looks: 20,
+            mean: -0.014482999999999996,
+            low: -539.7720555572595,
+            high: 539.7430895572594,
+            low_elsewhere: -539.7720555572605,
+        },
+        Case {
+            degrees_of_freedom: 100,
+            confidence_z: 1.0,
+            max_looks: 1,
+            mean: 0.04456143564356436,
+            low: 0.03483018527709427,
+            high: 0.054292686010034445,
+            low_elsewhere: 0.03483018527709559,
+        },
+        Case {
+            degrees_of_freedom: 2000,
+            confidence_z: 2.576,
+            max_looks: 4,
+            mean: 0.05101135282358821,
+            low: 0.044347818723585175,
+            high: 0.05767488692359124,
+            low_elsewhere: 0.04434781872358584,
+        },
+    ];
+
+    fn replayed(case: &Case) -> Replayed {
+        let mut comparison = Map::new();
+        for (field, value) in [
+            ("mean_effect", case.mean),
+            ("confidence_low", case.low),
+            ("confidence_high", case.high),
+        ] {
+            comparison.insert(field.to_owned(), json!(value));
+        }
+        Replayed {
+            comparison,
+            spread: Some(Spread {
+                degrees_of_freedom: case.degrees_of_freedom,
+                confidence_z: case.confidence_z,
+                max_looks: case.max_looks,
+            }),
+        }
+    }
+
+    #[test]
+    fn numi_compares_bounds_exactly_on_glibc_linux_only() {
+        assert_eq!(
+            SAME_C_LIBRARY,
+            cfg!(all(
+                target_os = "linux",
+                target_env = "gnu",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))
+        );
+    }
+
+    #[test]
+    fn a_bound_another_c_library_gives_is_taken_only_where_the_library_differs() {
+        for case in &CASES {
+            let replay = replayed(case);
+            let next = f64::from_bits(case.low.to_bits() + 1);
+            assert!(bound_agrees(case.low, case.low, &replay, true));
+            // On glibc, as autocontext's replay: not an ulp off.
+            assert!(!bound_agrees(case.low_elsewhere, case.low, &replay, true));
+            assert!(!bound_agrees(next, case.low, &replay, true));
+            // Elsewhere: what a library's last bits make is taken, and an
+            // edit of 100,000 ulps of the half-width (some 1e-11 of it) is
+            // not.
+            assert!(
+                bound_agrees(case.low_elsewhere, case.low, &replay, false),
+                "{} degrees of freedom",
+                case.degrees_of_freedom
+            );
+            assert!(bound_agrees(next, case.low, &replay, false));
+            let half_width = (case.high - case.low) / 2.0;
+            let far = case.low + 100_000.0 * ulp(half_width) + 4.0 * ulp(case.low);
+            assert!(
+                !bound_agrees(far, case.low, &replay, false),
+                "{} degrees of freedom",
+                case.degrees_of_freedom
+            );
+        }
+    }
+
+    #[test]
+    fn the_tolerance_grows_with_the_degrees_of_freedom_and_stays_small() {
+        let ulps: Vec<f64> = CASES
+            .iter()
+            .map(|case| super::bound_tolerance_ulps(replayed(case).spread.unwrap()).unwrap())
+            .collect();
+        // 1 degree of freedom: a few hundred ulps of the half-width;
+        // 2,000: some ten thousand, a relative 1e-11 of it at most.
+        assert!(ulps[1] < 300.0, "{ulps:?}");
+        assert!(ulps[3] > ulps[2] && ulps[3] < 20_000.0, "{ulps:?}");
+        for (case, ulps) in CASES.iter().zip(&ulps) {
+            let half_width = (case.high - case.low) / 2.0;
+            assert!(ulps * ulp(half_width) < 1e-11 * half_width, "{ulps}");
+        }
+    }
+
+    #[test]
+    fn an_interval_that_passes_through_no_library_is_compared_exactly() {
+        let mut replay = replayed(&CASES[0]);
+        for field in ["confidence_low", "confidence_high"] {
+            replay
+                .comparison
+                .insert(field.to_owned(), json!(CASES[0].mean));
+        }
+        let next = f64::from_bits(CASES[0].mean.to_bits() + 1);
+        assert!(!bound_agrees(next, CASES[0].mean, &replay, false));
+        replay.spread = None;
+        assert!(!bound_agrees(next, CASES[0].mean, &replay, false));
+    }
+
+    #[test]
+    fn other_fields_are_compared_as_pythons_equality_compares_them() {
+        let mut replay = replayed(&CASES[2]);
+        replay
+            .comparison
+            .insert("confirmation_pairs".to_owned(), json!(101));
+        replay
+            .comparison
+            .insert("decision".to_owned(), json!("confirmed"));
+        let mut recorded: Value = Value::Object(replay.comparison.clone());
+        recorded["confirmation_pairs"] = json!(101.0);
+        for same_library in [true, false] {
+            assert!(disagreements_on(&recorded, &replay, same_library).is_empty());
+        }
+        recorded["mean_effect"] = json!(f64::from_bits(CASES[2].mean.to_bits() + 1));
+        for same_library in [true, false] {
+            let found = disagreements_on(&recorded, &replay, same_library);
+            assert_eq!(found.len(), 1);
+            assert_eq!(found[0].0, "mean_effect");
+        }
     }
 }

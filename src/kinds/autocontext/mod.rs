@@ -21,6 +21,7 @@ mod matched_trials;
 mod negative_result;
 mod promotion;
 mod reservation_artifact;
+mod stale_marker;
 
 #[cfg(test)]
 mod evidence_tests;
@@ -53,6 +54,7 @@ pub static FAMILY: Family = Family {
         &promotion::KIND,
         &campaign_state::KIND,
         &reservation_artifact::KIND,
+        &stale_marker::KIND,
     ],
     identify,
     display_name: super::no_name,
@@ -100,6 +102,7 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
                 "causal_attribution.json" => &causal_attribution::KIND,
                 "negative_result.json" => &negative_result::KIND,
                 "evaluator_plan.json" => &evaluator_plan::KIND,
+                "stale_terminalization.json" => &stale_marker::KIND,
                 _ => &candidate::KIND,
             },
         }));

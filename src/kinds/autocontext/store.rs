@@ -1,6 +1,7 @@
 //! Where a file stands in an autocontext context-bundle store, told by its
 //! path: `<knowledge>/<scenario>/context_bundles/` holding
-//! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json`,
+//! `bundles/<digest>.json`, `active.json`, `candidates/<digest>/*.json`
+//! (its record, evidence files and stale marker),
 //! `promotions/<id>.json`, `promotion-risk/<campaign>/false-promotion.json`
 //! and `promotion-risk/<campaign>/reservation-artifacts/<digest>.json`.
 //! The walk uses it to read a store's JSON files, and the autocontext
@@ -19,13 +20,14 @@ use crate::location::held;
 pub const STORE_FOLDER: &str = "context_bundles";
 
 /// The candidate files numi verifies.
-pub const CANDIDATE_FILES: [&str; 6] = [
+pub const CANDIDATE_FILES: [&str; 7] = [
     "record.json",
     "manifest_diff.json",
     "matched_trials.json",
     "causal_attribution.json",
     "negative_result.json",
     "evaluator_plan.json",
+    "stale_terminalization.json",
 ];
 
 /// One file of a store that numi verifies.
@@ -247,6 +249,17 @@ mod tests {
                 file: "matched_trials.json".to_owned()
             }
         );
+        let marker = store_file(Path::new(&format!(
+            "k/demo/context_bundles/candidates/{D}/stale_terminalization.json"
+        )))
+        .unwrap();
+        assert_eq!(
+            marker.place,
+            Place::Candidate {
+                digest: D.to_owned(),
+                file: "stale_terminalization.json".to_owned()
+            }
+        );
         let promotion = store_file(Path::new("k/demo/context_bundles/promotions/p1.json")).unwrap();
         assert_eq!(
             promotion.place,
@@ -296,7 +309,6 @@ mod tests {
             "k/demo/context_bundles/bundles/x.yaml",
             "k/demo/promotions/p.json",
             "k/demo/context_bundles/promotions/p.yaml",
-            "k/demo/context_bundles/candidates/d/stale_terminalization.json",
             "k/demo/context_bundles/candidates/d/notes.json",
             "k/demo/context_bundles/promotion-risk/run-1/reservation-artifacts/d.yaml",
             "k/demo/context_bundles/promotion-risk/reservation-artifacts/d.json",

@@ -87,10 +87,98 @@ pub fn blocks(text: &str) -> Vec<String> {
     found
 }
 
-/// Every block id of `text`, repeats numbered.
+/// The ids a task may name in `text`, as context-report's extractor gives
+/// them: the blocks it reads as rules, a repeat among them numbered `-2`,
+/// `-3`, ...; then each block it passes over, by its own slug, unnumbered
+/// (spec 003: a task that names a passed-over block promotes it).
 pub fn block_ids(text: &str) -> Vec<String> {
     let blocks = blocks(text);
-    numbered(blocks.iter().map(String::as_str))
+    let (rules, passed_over): (Vec<&String>, Vec<&String>) =
+        blocks.iter().partition(|block| reads_as_rule(block));
+    let mut ids = numbered(rules.into_iter().map(String::as_str));
+    ids.extend(passed_over.into_iter().map(|block| slug(block)));
+    ids
+}
+
+/// The fewest and most characters a block the extractor takes as a rule
+/// holds (Python's `len`, code points).
+const RULE_CHARACTERS: std::ops::RangeInclusive<usize> = 12..=400;
+
+/// The first words that make a block read as an instruction, and the
+/// phrases that do wherever they stand: context-report 0.1.0's
+/// `directive_markers.json`.
+const IMPERATIVE_OPENERS: [&str; 27] = [
+    "add", "always", "avoid", "check", "commit", "do", "don't", "dont", "enforce", "ensure",
+    "format", "keep", "name", "never", "no", "only", "prefer", "put", "run", "skip", "start",
+    "stop", "target", "treat", "use", "validate", "write",
+];
+const DIRECTIVE_PHRASES: [&str; 18] = [
+    "must",
+    "must not",
+    "should",
+    "should not",
+    "shall",
+    "required",
+    "forbidden",
+    "do not",
+    "don't",
+    "never",
+    "always",
+    "prefer",
+    "avoid",
+    "instead of",
+    "make sure",
+    "be sure",
+    "is not allowed",
+    "not allowed",
+];
+
+/// Whether the extractor takes a block as a rule rather than passing it
+/// over: 12 to 400 characters, and imperative (`is_directive`): its first
+/// word, lower-cased and without `:`, `,` or `.` at either end, opens an
+/// instruction, or a directive phrase stands in it between word
+/// boundaries.
+fn reads_as_rule(block: &str) -> bool {
+    if !RULE_CHARACTERS.contains(&block.chars().count()) {
+        return false;
+    }
+    let lowered = block.to_lowercase();
+    let first = lowered
+        .split(is_python_space)
+        .find(|word| !word.is_empty())
+        .unwrap_or_default()
+        .trim_matches([':', ',', '.']);
+    IMPERATIVE_OPENERS.contains(&first)
+        || DIRECTIVE_PHRASES
+            .iter()
+            .any(|phrase| has_word(&lowered, phrase))
+}
+
+/// Whether `phrase` stands in `text` with a word boundary (Python's `\b`)
+/// on either side.
+fn has_word(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(at, _)| {
+        let before = text.get(..at).and_then(|head| head.chars().next_back());
+        let after = text
+            .get(at + phrase.len()..)
+            .and_then(|tail| tail.chars().next());
+        let boundary = |outside: Option<char>, inside: Option<char>| {
+            outside.is_none_or(|c| !is_word(c)) == inside.is_some_and(is_word)
+        };
+        boundary(before, phrase.chars().next()) && boundary(after, phrase.chars().next_back())
+    })
+}
+
+/// A word character of Python's `re` on text: a letter or number of any
+/// script, or `_`.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whitespace as Python's `str.split()` splits on it: Unicode's, and the
+/// four information separators.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Lines split where Python's `str.splitlines` splits them, as the

@@ -41,16 +41,22 @@ pub const CAMPAIGN_GATE: RuleDoc = RuleDoc {
     id: "autocontext/campaign-gate",
     stage: Stage::Rule,
     severity: Severity::Error,
-    summary: "A reservation the campaign gate decided (authorized or blocked) is bound to its \
-candidate's matched_trials.json in the store (evidence_digest, confirmation_policy_digest), and its \
-status, reason and independent confirmation and held-out blocks are what the gate gives on those \
-trials, replayed as autocontext's _evaluate_evidence replays them; a stale candidate's rejection \
-carries the digest of those trials and the count of their fixtures in each lane.",
-    explanation: "The gate clusters the trials by fixture into independent blocks and authorizes \
-promotion only when a campaign-adjusted interval over the confirmation blocks clears the minimum \
-effect; a decision that the trials do not give promoted, or blocked, a candidate on evidence it \
-does not hold. A reservation artifact's risk reservation is replayed the same way.\n\nRestore \
-the state and the matched trials autocontext wrote.",
+    summary: "A decided reservation is what autocontext writes for the ending that decided it, told \
+from the comparison in its candidate's record.json: a rejected or inconclusive comparison's \
+reservation (record_terminal_decision) holds that decision and reason, no evidence digest and no \
+blocks; on a confirmed comparison, a reservation the gate decided (authorized or blocked) is bound \
+to the candidate's matched_trials.json (evidence_digest, confirmation_policy_digest) and its status, \
+reason and independent confirmation and held-out blocks are what the gate gives on those trials, \
+and a stale candidate's rejection holds its stale marker's reason, the digest of those trials and \
+the count of their fixtures in each lane.",
+    explanation: "autocontext ends a reservation three ways: the candidate's own comparison rejects \
+it or leaves it inconclusive, the gate clusters the trials by fixture into independent blocks and \
+authorizes promotion only when a campaign-adjusted interval over the confirmation blocks clears the \
+minimum effect, or a confirmed candidate whose incumbent went stale is rejected. A decision the \
+store does not give promoted, or blocked, a candidate on evidence it does not hold, and \
+autocontext's own resume refuses a terminal reservation whose status or reason is not the one it \
+would record again. A reservation artifact's risk reservation is replayed the same way.\n\n\
+Restore the state and the matched trials autocontext wrote.",
     failing: "",
     passing: "",
 };

@@ -16,12 +16,13 @@ use super::false_promotion::{
     state_digest,
 };
 use super::manifest::is_hex_digest;
+use super::stale_marker;
 use super::store::Place;
 use super::{fails, store_of, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::Location;
+use crate::location::{Entry, Location};
 
 pub const KIND: Kind = Kind {
     name: "AutocontextCampaignState",
@@ -114,9 +115,19 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found
 }
 
-/// Why a reservation the gate decided is not what the gate gives on its
-/// candidate's matched trials, or a stale candidate's rejection not what
-/// autocontext writes from them, if it is not.
+/// The statuses of a reservation the campaign decided: by its gate
+/// (`authorized`, `blocked`), by the candidate's own comparison
+/// (`record_terminal_decision`: `rejected`, `inconclusive`), or as stale
+/// (`reject_stale_risk_reservation`: `rejected`).
+const DECIDED: [&str; 4] = ["authorized", "blocked", "rejected", "inconclusive"];
+
+/// Why a decided reservation is not what autocontext writes for it, if it
+/// is not. What decided it is told as autocontext tells it, from the
+/// comparison that ended the candidate's evaluation (its `record.json`,
+/// which its own rule replays from the matched trials): a `rejected` or
+/// `inconclusive` comparison ends the reservation by
+/// `record_terminal_decision`; a `confirmed` one goes to the gate, or,
+/// when its incumbent went stale, is rejected as stale.
 pub(super) fn gate_problem(
     location: &Location<'_>,
     root: &std::path::Path,
@@ -124,10 +135,44 @@ pub(super) fn gate_problem(
     reservation: &Value,
 ) -> Option<String> {
     let status = text(reservation, "status")?;
-    if !["authorized", "blocked", "rejected"].contains(&status) {
+    if !DECIDED.contains(&status) {
         return None;
     }
     let digest = text(reservation, "candidate_digest").filter(|digest| is_hex_digest(digest))?;
+    let record = match candidate_file(location, root, digest, "record.json") {
+        Ok(record) => record,
+        Err(reason) => {
+            return Some(format!(
+                "the comparison that ended the candidate's evaluation, \
+                 candidates/{digest}/record.json: {reason}"
+            ));
+        }
+    };
+    let comparison = record.get("comparison").filter(|value| value.is_object());
+    match comparison.and_then(|comparison| text(comparison, "decision")) {
+        Some(decision @ ("rejected" | "inconclusive")) => {
+            return terminal_decision_problem(reservation, status, decision, comparison);
+        }
+        Some("confirmed") if status == "inconclusive" => {
+            return Some(format!(
+                "status inconclusive, but the comparison in candidates/{digest}/record.json is \
+                 confirmed: autocontext records an inconclusive reservation only from an \
+                 inconclusive comparison"
+            ));
+        }
+        Some("confirmed") => {}
+        decision => {
+            return Some(format!(
+                "status {status}, but candidates/{digest}/record.json holds {}: autocontext \
+                 decides a reservation only once the candidate's comparison has ended its \
+                 evaluation (rejected, inconclusive or confirmed)",
+                decision.map_or_else(
+                    || "no comparison".to_owned(),
+                    |decision| format!("a comparison that is {decision:?}")
+                )
+            ));
+        }
+    }
     let evidence = match candidate_file(location, root, digest, "matched_trials.json") {
         Ok(evidence) => evidence,
         Err(reason) => {
@@ -152,7 +197,7 @@ pub(super) fn gate_problem(
         ));
     }
     if status == "rejected" {
-        return stale_rejection_problem(reservation, trials);
+        return stale_rejection_problem(location, root, digest, reservation, trials);
     }
     if evidence.get("confirmation_policy_digest") != reservation.get("confirmation_policy_digest") {
         return Some(format!(
@@ -182,47 +227,133 @@ pub(super) fn gate_problem(
     } else {
         "blocked"
     };
-    let written = |field: &str| {
-        reservation
-            .get(field)
-            .map_or_else(|| "missing".to_owned(), Value::to_string)
-    };
-    let counts = [
-        (
-            "independent_confirmation_blocks",
-            outcome.independent_confirmation_blocks,
-        ),
-        (
-            "independent_heldout_blocks",
-            outcome.independent_heldout_blocks,
-        ),
-    ];
     if status != replayed_status || text(reservation, "reason") != Some(outcome.reason) {
         return Some(format!(
             "status {status} ({}), the gate gives {replayed_status} ({:?}) on the matched trials",
-            written("reason"),
+            written(reservation, "reason"),
             outcome.reason
         ));
     }
-    counts
-        .iter()
-        .find(|(field, count)| {
-            reservation.get(*field).and_then(Value::as_u64) != Some(*count as u64)
-        })
-        .map(|(field, count)| {
-            format!(
-                "{field} is {}, the gate counts {count} on the matched trials",
-                written(field)
-            )
-        })
+    block_count_difference(
+        reservation,
+        [
+            outcome.independent_confirmation_blocks,
+            outcome.independent_heldout_blocks,
+        ],
+    )
+    .map(|(field, written, count)| {
+        format!("{field} is {written}, the gate counts {count} on the matched trials")
+    })
 }
 
-/// Why a reservation rejected is not what autocontext's rejection of a
-/// stale candidate (`terminalize_stale_candidate_risk`, the only one that
-/// rejects) writes from the candidate's matched trials, if it is not: its
-/// independent blocks are the fixtures of each lane, counted without the
-/// gate (which did not decide it).
-fn stale_rejection_problem(reservation: &Value, trials: &[Value]) -> Option<String> {
+/// A field of a reservation as written, or `missing`.
+fn written(reservation: &Value, field: &str) -> String {
+    reservation
+        .get(field)
+        .map_or_else(|| "missing".to_owned(), Value::to_string)
+}
+
+/// The first of the independent confirmation and held-out block counts
+/// that is not `counts`: its field, the value written and the count.
+fn block_count_difference(
+    reservation: &Value,
+    counts: [usize; 2],
+) -> Option<(&'static str, String, usize)> {
+    [
+        "independent_confirmation_blocks",
+        "independent_heldout_blocks",
+    ]
+    .into_iter()
+    .zip(counts)
+    .find(|(field, count)| reservation.get(*field).and_then(Value::as_u64) != Some(*count as u64))
+    .map(|(field, count)| (field, written(reservation, field), count))
+}
+
+/// Why a reservation the candidate's own comparison ended
+/// (`record_terminal_decision`) is not what autocontext writes, if it is
+/// not: the status is the comparison's decision and the reason its reason,
+/// which autocontext checks on every resume (`_update_reservation`), and
+/// nothing else changes from the reservation as reserved: no evidence is
+/// bound and no block counted.
+fn terminal_decision_problem(
+    reservation: &Value,
+    status: &str,
+    decision: &str,
+    comparison: Option<&Value>,
+) -> Option<String> {
+    let reason = comparison.and_then(|comparison| text(comparison, "reason"));
+    if status != decision || text(reservation, "reason") != reason {
+        return Some(format!(
+            "status {status} ({}), but the candidate's comparison in record.json is {decision} \
+             ({}): a reservation its comparison ended holds that decision and reason",
+            written(reservation, "reason"),
+            reason.map_or_else(|| "no reason".to_owned(), |reason| format!("{reason:?}"))
+        ));
+    }
+    if !reservation
+        .get("evidence_digest")
+        .is_none_or(Value::is_null)
+    {
+        return Some(format!(
+            "evidence_digest is {}, but a reservation its comparison ended binds no evidence \
+             (autocontext's record_terminal_decision leaves it null)",
+            written(reservation, "evidence_digest")
+        ));
+    }
+    block_count_difference(reservation, [0, 0]).map(|(field, written, _)| {
+        format!(
+            "{field} is {written}, but a reservation its comparison ended counts no blocks \
+             (autocontext's record_terminal_decision leaves it 0)"
+        )
+    })
+}
+
+/// Why a reservation rejected on confirmed evidence is not what
+/// autocontext's rejection of a stale candidate
+/// (`reject_stale_risk_reservation`) writes, if it is not: the candidate
+/// has its stale marker, the reason is the marker's, which autocontext
+/// checks on every resume, and its independent blocks are the fixtures of
+/// each lane of the candidate's matched trials, counted without the gate
+/// (which did not decide it). The trials' digest is checked by the caller.
+fn stale_rejection_problem(
+    location: &Location<'_>,
+    root: &std::path::Path,
+    digest: &str,
+    reservation: &Value,
+    trials: &[Value],
+) -> Option<String> {
+    let marker_name = format!("candidates/{digest}/stale_terminalization.json");
+    let marker_path = root
+        .join("candidates")
+        .join(digest)
+        .join("stale_terminalization.json");
+    if matches!(location.entry(&marker_path), Entry::Missing) {
+        return Some(format!(
+            "status rejected, but the candidate's comparison is confirmed and {marker_name} is \
+             missing: autocontext rejects a confirmed candidate's reservation only as stale, \
+             after writing that marker"
+        ));
+    }
+    let marker = match candidate_file(location, root, digest, "stale_terminalization.json") {
+        Ok(marker) => marker,
+        Err(reason) => {
+            return Some(format!(
+                "the candidate's stale marker, {marker_name}: {reason}"
+            ));
+        }
+    };
+    let parent = super::stored_bundle(location, root, digest)
+        .ok()
+        .and_then(|bundle| bundle.get("parent_digest").cloned())
+        .unwrap_or(Value::Null);
+    let held = stale_marker::reason_held(&marker, &parent, reservation.get("reason"));
+    if text(reservation, "reason") != held.as_deref() {
+        return Some(format!(
+            "rejected as stale with reason {}, but {marker_name} gives {}",
+            written(reservation, "reason"),
+            written(&marker, "reason")
+        ));
+    }
     let blocks = |lane: &str| {
         trials
             .iter()
@@ -231,21 +362,14 @@ fn stale_rejection_problem(reservation: &Value, trials: &[Value]) -> Option<Stri
             .collect::<std::collections::HashSet<_>>()
             .len()
     };
-    [
-        ("independent_confirmation_blocks", blocks("confirmation")),
-        ("independent_heldout_blocks", blocks("heldout")),
-    ]
-    .into_iter()
-    .find(|(field, count)| reservation.get(*field).and_then(Value::as_u64) != Some(*count as u64))
-    .map(|(field, count)| {
-        format!(
-            "rejected as stale with {field} {}: the candidate's matched trials hold {count} \
-             such fixtures",
-            reservation
-                .get(field)
-                .map_or_else(|| "missing".to_owned(), Value::to_string)
-        )
-    })
+    block_count_difference(reservation, [blocks("confirmation"), blocks("heldout")]).map(
+        |(field, written, count)| {
+            format!(
+                "rejected as stale with {field} {written}: the candidate's matched trials hold \
+                 {count} such fixtures"
+            )
+        },
+    )
 }
 
 /// The policy, the numbering of the reservations and each one's alpha and

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
 use super::manifest::{self, utf16_order};
+use super::reservation_artifact::same_json;
 use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
@@ -360,7 +361,11 @@ fn recomputed_diff_check(
 }
 
 /// What a source trial repeats of the matched trial it is: its id is the
-/// trial's pair key, and these fields are the trial's, by another name.
+/// trial's pair key, and these fields are the trial's, by another name,
+/// compared as Python's `==` compares them: autocontext builds the source
+/// trial as a pydantic model of floats, so a score the evaluator gave as
+/// the integer `1` is `1` in the matched trials and `1.0` here, one number
+/// (and one canonical text, so every digest over either agrees).
 const HELD_OUT_FIELDS: [(&str, &str); 5] = [
     ("trial_cohort", "cohort"),
     ("fixture_digest", "fixture_digest"),
@@ -408,7 +413,12 @@ fn held_out_checks(
             )),
             Some(trial) => HELD_OUT_FIELDS
                 .iter()
-                .find(|(ours, theirs)| source.get(*ours) != trial.get(*theirs))
+                .find(
+                    |(ours, theirs)| match (source.get(*ours), trial.get(*theirs)) {
+                        (Some(ours), Some(theirs)) => !same_json(ours, theirs),
+                        (ours, theirs) => ours != theirs,
+                    },
+                )
                 .map(|(ours, theirs)| {
                     format!("source trial {index}: {ours} is not the matched trial's {theirs}")
                 }),

@@ -3,7 +3,12 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[TRIALS_POLICY_DIGEST, TRIAL_PAIR_KEY, TRIAL_BINDING];
+pub const RULES: &[RuleDoc] = &[
+    TRIALS_POLICY_DIGEST,
+    TRIAL_PAIR_KEY,
+    TRIAL_BINDING,
+    TRIALS_PLAN,
+];
 
 pub const TRIALS_POLICY_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/trials-policy-digest",
@@ -41,6 +46,22 @@ and the incumbent_digest (parent) and evaluator_epoch of that stored bundle.",
     explanation: "Matched evidence compares one candidate with the bundle it was proposed against, \
 under one evaluator epoch; a trial of another pair is not evidence for this candidate.\n\nRestore \
 the trials, or evaluate the candidate again.",
+    failing: "",
+    passing: "",
+};
+
+pub const TRIALS_PLAN: RuleDoc = RuleDoc {
+    id: "autocontext/trials-plan",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "Beside the candidate's evaluator_plan.json, every trial in matched_trials.json is a \
+unit the plan binds: its (fixture_digest, seed) is a planned unit's, with that unit's fixture and \
+lane, and its cohort is the plan's.",
+    explanation: "The evaluator plan is bound before any trial is gathered, and autocontext's \
+coordinator refuses, on every resume, persisted evidence that does not match it (\"persisted \
+matched evidence does not match the configured evaluation plan\"): a seed moved, or a pair on a \
+fixture the plan never named, is evidence the candidate was not evaluated on.\n\nRestore the \
+trials autocontext recorded.",
     failing: "",
     passing: "",
 };

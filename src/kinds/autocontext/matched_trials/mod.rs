@@ -11,11 +11,13 @@ use serde_json::Value;
 
 use super::comparison;
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
+use super::reservation_artifact::same_json;
 use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::held::{self, Kept};
+use crate::text::shorten;
 
 pub const KIND: Kind = Kind {
     name: "AutocontextMatchedTrials",
@@ -76,6 +78,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Some(Err(problem)) => found.push(fails(&catalogue::TRIAL_BINDING, problem, base)),
         Some(Ok(candidate)) => {
             found.extend(binding_checks(trials, base, &candidate));
+            found.extend(plan_checks(subject, trials, base, &candidate));
             found.extend(record_agreement(subject, &candidate));
         }
     }
@@ -150,6 +153,91 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
                     &format!("{base}/{index}/{field}"),
                 ));
             }
+        }
+    }
+    found
+}
+
+/// Every trial is a unit of the evaluator plan bound beside it, as
+/// autocontext's coordinator checks the persisted trials on every resume
+/// (`evaluate_candidate`): the plan's unit of the trial's
+/// (`fixture_digest`, `seed`) (the last one, as a Python dict keeps it)
+/// has the trial's fixture and lane, and the trial's cohort is the plan's.
+/// Without a plan (evidence autocontext gathered before it bound plans)
+/// there is nothing to compare; an unreadable plan, or one whose digest
+/// does not verify, is its own line's finding.
+fn plan_checks(
+    subject: &Subject<'_>,
+    trials: &[Value],
+    base: &str,
+    candidate: &Candidate,
+) -> Vec<Diagnostic> {
+    let Ok(artifact) = candidate.file(&subject.location, "evaluator_plan.json") else {
+        return Vec::new();
+    };
+    let Some(plan) = artifact.get("plan").filter(|plan| plan.is_object()) else {
+        return Vec::new();
+    };
+    // autocontext reads no plan whose digest does not verify (`_read_plan`),
+    // and the plan's own line says so.
+    if canonical::sha256_hex(plan).ok().as_deref() != text(&artifact, "plan_digest") {
+        return Vec::new();
+    }
+    let units = plan
+        .get("units")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let shown = |value: Option<&Value>| {
+        value.map_or_else(|| "missing".to_owned(), |value| shorten(&value.to_string()))
+    };
+    let mut found = Vec::new();
+    for (index, trial) in trials.iter().enumerate() {
+        let at = format!("{base}/{index}");
+        let unit = units.iter().rev().find(|unit| {
+            text(unit, "fixture_digest") == text(trial, "fixture_digest")
+                && match (unit.get("seed"), trial.get("seed")) {
+                    (Some(ours), Some(theirs)) => same_json(ours, theirs),
+                    _ => false,
+                }
+        });
+        let Some(unit) = unit else {
+            found.push(fails(
+                &catalogue::TRIALS_PLAN,
+                format!(
+                    "trial {index} (fixture_digest {}, seed {}) is no unit of the evaluator plan \
+                     bound in evaluator_plan.json: autocontext evaluates only the units its plan \
+                     names",
+                    shown(trial.get("fixture_digest")),
+                    shown(trial.get("seed"))
+                ),
+                &at,
+            ));
+            continue;
+        };
+        for field in ["fixture", "lane"] {
+            if unit.get(field) != trial.get(field) {
+                found.push(fails(
+                    &catalogue::TRIALS_PLAN,
+                    format!(
+                        "trial {index} has {field} {}, but the evaluator plan's unit of its \
+                         fixture_digest and seed has {}",
+                        shown(trial.get(field)),
+                        shown(unit.get(field))
+                    ),
+                    &format!("{at}/{field}"),
+                ));
+            }
+        }
+        if trial.get("cohort") != plan.get("cohort") {
+            found.push(fails(
+                &catalogue::TRIALS_PLAN,
+                format!(
+                    "trial {index} has cohort {}, but the evaluator plan's cohort is {}",
+                    shown(trial.get("cohort")),
+                    shown(plan.get("cohort"))
+                ),
+                &format!("{at}/cohort"),
+            ));
         }
     }
     found

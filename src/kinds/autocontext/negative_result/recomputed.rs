@@ -20,6 +20,7 @@ use crate::kinds::autocontext::causal_attribution::recomputed::round_six;
 use crate::kinds::autocontext::comparison::evidence_parts;
 use crate::kinds::autocontext::evidence::Candidate;
 use crate::kinds::autocontext::reservation_artifact::{held_for, same_json};
+use crate::kinds::autocontext::stale_marker;
 use crate::kinds::autocontext::{fails, load_neighbour, text};
 use crate::location::Entry;
 use crate::text::shorten;
@@ -49,7 +50,7 @@ enum Ending {
     /// `_terminal_result`: the comparison came out rejected or inconclusive.
     Decided,
     /// `terminalize_stale_candidate`: a confirmed candidate whose incumbent
-    /// is no longer active, with the reason rebuilt from its marker, and its
+    /// is no longer active, with the reason its marker holds, and its
     /// reservation when a campaign of the store holds one.
     Stale(Option<String>, Option<Held>),
     /// `_complete_promotion`: a confirmed candidate the campaign's
@@ -436,7 +437,11 @@ fn ending(
             .file(&subject.location, marker)
             .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
         let held = held_reservation(subject, candidate)?;
-        return Ok(Ending::Stale(stale_reason(candidate, &marker), held));
+        let written = super::entries(subject.value)
+            .first()
+            .and_then(|entry| entry.get("reason"));
+        let reason = stale_marker::reason_held(&marker, candidate.parent(), written);
+        return Ok(Ending::Stale(reason, held));
     }
     if let Some(held) = held_reservation(subject, candidate)? {
         let reason = text(&held.reservation, "reason")
@@ -454,24 +459,6 @@ fn ending(
         .and_then(|rest| rest.rsplit_once("; reservation_sha256="))
         .map(|(reason, _)| (reason.to_owned(), "the record's rationale".to_owned()));
     Ok(Ending::Blocked(from_rationale, None))
-}
-
-/// The reason `begin_stale_confirmed_candidate_terminalization` writes in
-/// the marker, and autocontext checks there on every resume: the bundle's
-/// parent and the bundle the marker saw active. `None` when the marker
-/// does not say which was active.
-fn stale_reason(candidate: &Candidate, marker: &Value) -> Option<String> {
-    let python = |value: &Value| {
-        value
-            .as_str()
-            .map_or_else(|| "None".to_owned(), str::to_owned)
-    };
-    let observed = marker.get("observed_active_digest")?;
-    Some(format!(
-        "confirmed candidate incumbent {} is stale; active bundle is {}",
-        python(candidate.parent()),
-        python(observed)
-    ))
 }
 
 /// The candidate's reservation in a campaign of the store
@@ -507,7 +494,7 @@ fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Opti
 
 /// A value as a message shows it: each digest in it (64 lowercase hex)
 /// cut to its first 12 digits, so a result id still shows how it ends.
-fn shown(value: &Value) -> String {
+pub(in crate::kinds::autocontext) fn shown(value: &Value) -> String {
     let text = value.to_string();
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
@@ -602,10 +589,7 @@ fn expected_fields(
             comparison_reason.map(str::to_owned),
             "the record's comparison".to_owned(),
         ),
-        Ending::Stale(reason, _) => (
-            reason.clone(),
-            "the bundle's parent and the active bundle the stale marker saw".to_owned(),
-        ),
+        Ending::Stale(reason, _) => (reason.clone(), "the candidate's stale marker".to_owned()),
         Ending::Blocked(held, _) => match held {
             Some((reason, whence)) => (Some(reason.clone()), whence.clone()),
             None => (None, String::new()),

@@ -17,6 +17,7 @@ pub const RULES: &[RuleDoc] = &[
     WHOLE_NUMBER,
     LEAVE_ONE_OUT,
     JUDGE_PROVIDER,
+    OPENAI_COMPATIBLE_FIELDS,
     CREDENTIAL,
     API_KEY_ENV,
     CREDENTIAL_IN_PROMPT,
@@ -137,8 +138,8 @@ pub const WHOLE_NUMBER: RuleDoc = RuleDoc {
     id: "contextreport/whole-number",
     stage: Stage::Rule,
     severity: Severity::Error,
-    summary: "`arms.nPerArm` and `arms.seed` are written as integers, not as `2.0` or `1e2`.",
-    explanation: "JSON Schema judges `integer` by value, so `2.0`, `1e2` and `100000000000000000000` all pass the schema and `context-report run --dry-run`. But context-report reads a number written with a fraction or an exponent as a Python float: a run then counts its trials with `range(nPerArm)`, which refuses a float, and the report records a float seed. A whole number written with digits alone is an integer of any size, and passes.\n\nWrite `2`, not `2.0` or `2e0`.",
+    summary: "`arms.nPerArm` is written as an integer, not as `2.0` or `1e2`.",
+    explanation: "JSON Schema judges `integer` by value, so `2.0`, `1e2` and `100000000000000000000` all pass the schema and `context-report run --dry-run`. But context-report reads a number written with a fraction or an exponent as a Python float, and a run counts its trials with `range(nPerArm)`, which refuses a float. A whole number written with digits alone is an integer of any size, and passes. `arms.seed` is only recorded: a whole number written `3.0` passes.\n\nWrite `2`, not `2.0` or `2e0`.",
     failing: include_str!("examples/whole-number.failing.yaml"),
     passing: include_str!("examples/whole-number.passing.yaml"),
 };
@@ -157,10 +158,20 @@ pub const JUDGE_PROVIDER: RuleDoc = RuleDoc {
     id: "contextreport/judge-provider",
     stage: Stage::Rule,
     severity: Severity::Error,
-    summary: "A judge's provider has a backend in v0.1: anthropic, claude-cli or openai-compatible.",
-    explanation: "The judge grades every transcript of the run; a provider without a backend cannot grade anything, and context-report refuses it before any call.\n\nName one of the three providers, or set `judge: null` to grade by code only.",
+    summary: "A judge's provider is anthropic or claude-cli, the same two providers as a subject model's (spec 003's judge line).",
+    explanation: "The judge grades every transcript of the run. Spec 003 gives it \"the same two providers\", anthropic and claude-cli, and context-report 0.1.0 refuses any other before any call; an openai-compatible server, which the spec adds for subject models, is not one of them.\n\nName anthropic or claude-cli, or set `judge: null` to grade by code only.",
     failing: include_str!("examples/judge-provider.failing.yaml"),
     passing: include_str!("examples/judge-provider.passing.yaml"),
+};
+
+pub const OPENAI_COMPATIBLE_FIELDS: RuleDoc = RuleDoc {
+    id: "contextreport/openai-compatible-fields",
+    stage: Stage::Rule,
+    severity: Severity::Error,
+    summary: "`baseUrl` and `apiKeyEnv` are given to an `openai-compatible` model alone.",
+    explanation: "Spec 003 gives the server's root and the variable holding its key to the openai-compatible backend: `{provider: \"openai-compatible\", id, baseUrl, apiKeyEnv?}`; an anthropic or claude-cli model, or a provider spelled otherwise (which has no backend), has no use for them, and context-report refuses them before any call. A manifest that sets them on another provider most likely meant an openai-compatible server, or spells it otherwise.\n\nSet `provider: openai-compatible`, or remove `baseUrl` and `apiKeyEnv`.",
+    failing: include_str!("examples/openai-compatible-fields.failing.yaml"),
+    passing: include_str!("examples/openai-compatible-fields.passing.yaml"),
 };
 
 pub const CREDENTIAL: RuleDoc = RuleDoc {

@@ -40,8 +40,13 @@ pub const KIND: Kind = Kind {
 /// The only provider whose model works in a folder: the local claude CLI.
 const CLAUDE_CLI: &str = "claude-cli";
 
-/// The providers with a backend in v0.1, for subject models and the judge.
-const PROVIDERS: [&str; 3] = ["anthropic", CLAUDE_CLI, "openai-compatible"];
+/// The provider of an OpenAI chat-completions server, the one that takes a
+/// `baseUrl` and an `apiKeyEnv`.
+const OPENAI_COMPATIBLE: &str = "openai-compatible";
+
+/// The providers a judge may name: spec 003's judge line, "(same two
+/// providers)", which context-report 0.1.0 holds to as well.
+const JUDGE_PROVIDERS: [&str; 2] = ["anthropic", CLAUDE_CLI];
 
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let document = subject.value;
@@ -61,6 +66,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found.extend(leave_one_out(document));
     found.extend(judge.as_ref().and_then(judge_provider));
     for model in models.iter().chain(judge.as_ref()) {
+        found.extend(openai_compatible_fields(model));
         found.extend(model_credentials(model));
     }
     // A prompt may quote a key to tempt a violation; a real one is worth a
@@ -159,17 +165,18 @@ fn workdir_needs_claude_cli(
     ))
 }
 
-/// `nPerArm` and `seed` as written. JSON Schema judges `integer` by value,
-/// so `2.0`, `1e2` and `100000000000000000000` all pass the schema; but
+/// `nPerArm` as written. JSON Schema judges `integer` by value, so `2.0`,
+/// `1e2` and `100000000000000000000` all pass the schema; but
 /// context-report reads the first two with `json.loads` as floats, and a
 /// run counts its trials with `range(nPerArm)`, which refuses a float. A
 /// whole number of any size written without a fraction or an exponent is
-/// an integer to Python and passes.
+/// an integer to Python and passes. `seed` is the schema's integer alone
+/// (`3.0`, `1E+1` and `-0.0` are whole numbers): the run only records it.
 fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let Some(arms) = subject.value.get("arms") else {
         return Vec::new();
     };
-    ["nPerArm", "seed"]
+    ["nPerArm"]
         .into_iter()
         .filter_map(|field| {
             let number = arms.get(field).filter(|n| n.is_f64())?;
@@ -179,11 +186,8 @@ fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 return None;
             }
             let shown = written.map_or_else(|| number.to_string(), str::to_owned);
-            let consequence = if field == "nPerArm" {
-                "a run counts its trials with it, and Python's range() refuses a float"
-            } else {
-                "the report records it as a float"
-            };
+            let consequence =
+                "a run counts its trials with it, and Python's range() refuses a float";
             let instead = number
                 .as_f64()
                 .filter(|value| value.abs() < 9_007_199_254_740_992.0)
@@ -229,16 +233,42 @@ fn leave_one_out(document: &Value) -> Option<Diagnostic> {
 }
 
 fn judge_provider(judge: &ModelEntry<'_>) -> Option<Diagnostic> {
-    (!PROVIDERS.contains(&judge.provider)).then(|| {
+    (!JUDGE_PROVIDERS.contains(&judge.provider)).then(|| {
         rule_fails(
             &catalogue::JUDGE_PROVIDER,
             &format!(
-                "the judge's provider has a backend in v0.1 (anthropic, claude-cli or openai-compatible), and {} has none",
+                "the judge's provider is one of the same two providers as a subject model's (spec 003): anthropic or claude-cli, and {} is not",
                 quote(&shorten(judge.provider))
             ),
             "/judge/provider".to_owned(),
         )
     })
+}
+
+/// `baseUrl` and `apiKeyEnv` are an openai-compatible model's alone
+/// (spec 003's `{provider: "openai-compatible", id, baseUrl, apiKeyEnv?}`).
+fn openai_compatible_fields(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
+    if model.provider == OPENAI_COMPATIBLE {
+        return Vec::new();
+    }
+    [
+        ("baseUrl", model.base_url),
+        ("apiKeyEnv", model.api_key_env),
+    ]
+    .into_iter()
+    .filter(|(_, value)| value.is_some())
+    .map(|(field, _)| {
+        rule_fails(
+            &catalogue::OPENAI_COMPATIBLE_FIELDS,
+            &format!(
+                "{field} is given to an openai-compatible model alone (spec 003), and this \
+                     one's provider is {}",
+                quote(&shorten(model.provider))
+            ),
+            format!("{}/{field}", model.pointer),
+        )
+    })
+    .collect()
 }
 
 /// `apiKeyEnv` is a variable's name, never the key; a `baseUrl` carries no

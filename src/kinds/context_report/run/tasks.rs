@@ -14,7 +14,7 @@ use crate::kinds::checks::{items, rule_fails};
 use crate::location::{Entry, Location};
 use crate::schema::{self, CompiledSchema};
 use crate::text::{quote, shorten};
-use crate::yaml::plain::plain_scalars;
+use crate::yaml::plain::{self, plain_scalars};
 use crate::yaml::{self, Limits, LineIndex, format_pointer, parse_pointer, strict_json};
 
 /// The `{tasks: [...]}` shape of a tasks file: the same definition as the
@@ -311,13 +311,40 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
     {
         return Ok(empty());
     }
-    let loaded = match yaml::load(block, &Limits::default()) {
+    // PyYAML's scanner takes no tab between tokens, where YAML 1.2 does.
+    if let Some((line, column)) = pyyaml::stray_tab(block) {
+        return Err(format!(
+            "has front matter PyYAML cannot read, as context-report reads it: line {} holds a tab \
+             at column {column}, where PyYAML's scanner takes spaces alone; use spaces",
+            line + 1
+        ));
+    }
+    // A YAML 1.1 set (`!!set {a, b}`), which PyYAML's safe loader builds
+    // and numi's YAML 1.2 loader does not know: loaded as the mapping it
+    // is written as, then taken as the list of its keys.
+    let sets = plain::tagged_sets(block);
+    let loadable = if sets.is_empty() {
+        std::borrow::Cow::Borrowed(block)
+    } else {
+        let mut blanked = block.to_owned();
+        for set in &sets {
+            let (start, end) = set.tag;
+            if end <= blanked.len()
+                && blanked.is_char_boundary(start)
+                && blanked.is_char_boundary(end)
+            {
+                blanked.replace_range(start..end, &" ".repeat(end - start));
+            }
+        }
+        std::borrow::Cow::Owned(blanked)
+    };
+    let loaded = match yaml::load(&loadable, &Limits::default()) {
         // PyYAML reads `.inf`, `1e400` (text in YAML 1.1) and integers of
         // any size, which numi's loader refuses as no JSON can hold them:
         // read again with those scalars as text, which PyYAML's reading of
         // each plain scalar below then replaces.
         Err(error) if error.rule == &crate::diagnostic::stages::yaml::NOT_JSON => {
-            yaml::load(&with_unheld_numbers_as_text(block), &Limits::default())
+            yaml::load(&with_unheld_numbers_as_text(&loadable), &Limits::default())
         }
         loaded => loaded,
     };
@@ -340,6 +367,14 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
             ));
         }
     };
+    for path in sets.iter().filter_map(|set| set.path.as_deref()) {
+        if let Some(slot) = meta.pointer_mut(&format_pointer(path)) {
+            if let Value::Object(members) = slot {
+                let keys = members.keys().cloned().map(Value::String).collect();
+                *slot = Value::Array(keys);
+            }
+        }
+    }
     let mut misread = Vec::new();
     for scalar in plain_scalars(block) {
         let reading = pyyaml::read_plain(&scalar.text);

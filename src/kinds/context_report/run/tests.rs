@@ -397,15 +397,18 @@ fn whole_numbers_are_judged_as_python_reads_them() {
             "contextreport/whole-number: arms.nPerArm is written \"1e2\", which context-report reads as a float: a run counts its trials with it, and Python's range() refuses a float; write 100"
         ]
     );
+    // A seed is only recorded: the schema's integer, judged by value.
+    for seed in ["7.0", "1E+1", "-0.0", "7"] {
+        let found = messages(&check(
+            &BASE.replace("nPerArm: 1}", &format!("nPerArm: 1, seed: {seed}}}")),
+        ));
+        assert!(found.is_empty(), "{seed}: {found:?}");
+    }
     let found = messages(&check(
-        &BASE.replace("nPerArm: 1}", "nPerArm: 1, seed: 7.0}"),
+        &BASE.replace("nPerArm: 1}", "nPerArm: 1, seed: 7.5}"),
     ));
-    assert_eq!(
-        found,
-        [
-            "contextreport/whole-number: arms.seed is written \"7.0\", which context-report reads as a float: the report records it as a float; write 7"
-        ]
-    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("schema/"), "{found:?}");
 }
 
 fn case(front_matter: &str) -> Vec<String> {
@@ -439,6 +442,30 @@ fn front_matter_is_read_as_pyyaml_reads_it() {
     assert!(case("plugins: [2024-01-01]\n")[0].contains("plugins entry on line 2 that PyYAML, which context-report reads front matter with, takes as a date"));
     assert!(case("tags: [=]\n")[0].contains("has front matter PyYAML cannot read, as context-report reads it: line 2 holds YAML 1.1's value tag; quote it"));
     assert_eq!(case("tags: [true]\n").len(), 1, "no text to either reader");
+
+    // A YAML 1.1 set, which PyYAML's safe loader builds: its keys are the
+    // entries, in any order.
+    for set in [
+        "tags: !!set {rule:never-commit-secrets, urgent}\n",
+        "tags: !!set\n  ? rule:never-commit-secrets\n  ? urgent\n",
+        "tags: !<tag:yaml.org,2002:set> {urgent}\n",
+    ] {
+        assert_eq!(case(set), Vec::<String>::new(), "{set:?}");
+    }
+    assert_eq!(
+        case("tags: !!set {rule:never-commit}\n"),
+        case("tags: [rule:never-commit]\n"),
+        "a set's rule tag is checked as a list's"
+    );
+    assert_eq!(case("tags: !!set {rule:never-commit}\n").len(), 1);
+    // A tab between tokens, which PyYAML's scanner refuses.
+    assert_eq!(
+        case("tags: [\turgent]\n"),
+        [
+            "contextreport/eval-case: an eval case compiles into a task: \"evals/case/prompt.md\" has front matter PyYAML cannot read, as context-report reads it: line 2 holds a tab at column 8, where PyYAML's scanner takes spaces alone; use spaces"
+        ]
+    );
+    assert_eq!(case("tags: ['a\tb'] # a\ttab\n"), Vec::<String>::new());
 }
 
 #[test]
@@ -532,6 +559,59 @@ fn front_matter_numbers_json_cannot_hold_are_read_as_pyyaml_reads_them() {
 }
 
 #[test]
+fn base_url_and_api_key_env_are_an_openai_compatible_models_alone() {
+    let models = |models: &str| {
+        BASE.replace(
+            "models: []",
+            &format!("models: {models}\ntasks: tree/tasks.json"),
+        )
+    };
+    let openai = "{provider: openai-compatible, id: m, baseUrl: 'https://h/v1', apiKeyEnv: KEY}";
+    assert!(
+        check(&models(&format!("[{openai}]")))
+            .diagnostics
+            .is_empty()
+    );
+    for (model, field, provider) in [
+        (
+            "{provider: anthropic, id: m, baseUrl: 'https://h/v1'}",
+            "baseUrl",
+            "anthropic",
+        ),
+        (
+            "{provider: claude-cli, id: sonnet, apiKeyEnv: KEY}",
+            "apiKeyEnv",
+            "claude-cli",
+        ),
+        // A provider spelled otherwise has no backend, and no use for them.
+        (
+            "{provider: openai_compatible, id: m, baseUrl: 'https://h/v1'}",
+            "baseUrl",
+            "openai_compatible",
+        ),
+    ] {
+        assert_eq!(
+            messages(&check(&models(&format!("[{model}]")))),
+            [format!(
+                "contextreport/openai-compatible-fields: {field} is given to an openai-compatible model alone (spec 003), and this one's provider is \"{provider}\""
+            )],
+            "{model}"
+        );
+    }
+    // The judge too.
+    let judged = BASE.replace(
+        "models: []",
+        "models: []\njudge: {provider: anthropic, id: m, apiKeyEnv: KEY}",
+    );
+    assert_eq!(
+        messages(&check(&judged)),
+        [
+            "contextreport/openai-compatible-fields: apiKeyEnv is given to an openai-compatible model alone (spec 003), and this one's provider is \"anthropic\""
+        ]
+    );
+}
+
+#[test]
 fn front_matter_pyyaml_types_but_cannot_build_is_refused() {
     for (front_matter, line) in [
         ("tags: [2001-13-45]\n", 2),
@@ -573,4 +653,27 @@ fn a_tasks_file_holding_nan_or_an_infinity_is_json_to_pythons_json_loads() {
         &[("tasks.json", "{\"tasks\": [], \"weight\": nan}")],
     ));
     assert!(found[0].contains("not strict JSON"), "{found:?}");
+}
+
+#[test]
+fn a_judge_is_of_the_same_two_providers() {
+    let judge = |judge: &str| BASE.replace("models: []", &format!("models: []\njudge: {judge}"));
+    for passing in [
+        "null",
+        "{provider: anthropic, id: m}",
+        "{provider: claude-cli, id: opus}",
+    ] {
+        assert!(check(&judge(passing)).diagnostics.is_empty(), "{passing}");
+    }
+    for failing in [
+        "{provider: openai-compatible, id: m, baseUrl: 'https://h/v1'}",
+        "{provider: openai, id: m}",
+    ] {
+        let found = messages(&check(&judge(failing)));
+        assert_eq!(found.len(), 1, "{failing}: {found:?}");
+        assert!(
+            found[0].starts_with("contextreport/judge-provider: the judge's provider is one of the same two providers as a subject model's (spec 003): anthropic or claude-cli"),
+            "{found:?}"
+        );
+    }
 }

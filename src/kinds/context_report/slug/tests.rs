@@ -107,3 +107,54 @@ fn a_numbered_item_counts_digits_of_any_script() {
     assert!(is_decimal_digit('9') && is_decimal_digit('\u{1fbf9}'));
     assert!(!is_decimal_digit('/') && !is_decimal_digit(':') && !is_decimal_digit('\u{1fbfa}'));
 }
+
+#[test]
+fn only_blocks_read_as_rules_are_numbered() {
+    // The first is a rule; the second is too short, passed over, and keeps
+    // its own slug, as context-report's candidates do.
+    assert_eq!(
+        block_ids("- Never push.!!!!!!\n\nNever push\n"),
+        ["never-push", "never-push"]
+    );
+    assert_eq!(
+        block_ids("- Never push.!!!!!!\n- Never push!!!!!!!\n"),
+        ["never-push", "never-push-2"]
+    );
+    // Rules first, numbered among themselves; passed-over blocks after.
+    assert_eq!(
+        block_ids("The build is green today.\n\n- Keep it short.\n- keep it short\n"),
+        [
+            "keep-it-short",
+            "keep-it-short-2",
+            "the-build-is-green-today"
+        ]
+    );
+}
+
+#[test]
+fn a_rule_is_imperative_and_of_rule_length() {
+    for rule in [
+        "Never commit secrets to the repository.",
+        "Run the tests before every push.",
+        "Don't: push on Fridays.",
+        "Use, if you can, small commits.",
+        "Tests must pass before a merge.",
+        "A release is not allowed on Friday.",
+        "The scripts should not print keys.",
+        "Commits (always) carry a ticket number.",
+    ] {
+        assert!(reads_as_rule(rule), "{rule:?}");
+    }
+    for passed_over in [
+        "Never push",
+        "The build is green today.",
+        // A phrase inside a longer word is no phrase: `\b` on both sides.
+        "You mustn't skip a review.",
+        "Trustmusts are not a thing here.",
+        "Preferences live in the settings file.",
+    ] {
+        assert!(!reads_as_rule(passed_over), "{passed_over:?}");
+    }
+    assert!(!reads_as_rule(&format!("Never {}", "x".repeat(400))));
+    assert!(reads_as_rule(&format!("Never {}", "x".repeat(394))));
+}

@@ -383,5 +383,59 @@ fn timestamp(text: &str) -> Option<Timestamp> {
     })
 }
 
+/// The first tab of a YAML text that PyYAML's scanner stops at, as its
+/// line and column (from 1): it skips spaces alone between tokens, and
+/// takes a tab only inside a quoted scalar, a comment, or a block scalar's
+/// content past its indentation (`while scanning for the next token: found
+/// character '\t' that cannot start any token`). `None` when every tab
+/// stands where PyYAML takes it, or the text does not parse (the loader
+/// says why).
+pub fn stray_tab(text: &str) -> Option<(usize, usize)> {
+    if !text.contains('\t') {
+        return None;
+    }
+    let extents = crate::yaml::comments::quoted_and_block_extents(text)?;
+    let comments = crate::yaml::comments::comments(text)?;
+    let line_start = |at: usize| {
+        text.get(..at)
+            .and_then(|head| head.rfind(['\n', '\r']))
+            .map_or(0, |newline| newline + 1)
+    };
+    let column = |at: usize| {
+        text.get(line_start(at)..at)
+            .map_or(0, |head| head.chars().count())
+    };
+    let taken = |at: usize| {
+        comments
+            .iter()
+            .any(|comment| (comment.offset..comment.offset + comment.text.len()).contains(&at))
+            || extents.iter().any(|&(start, end, block)| {
+                if !(start..end).contains(&at) {
+                    return false;
+                }
+                if !block {
+                    return true;
+                }
+                // A block scalar's indentation is the spaces before its
+                // first content line; a tab within it ends the scalar.
+                let first = line_start(start);
+                let indent = text
+                    .get(first..)
+                    .map_or(0, |line| line.bytes().take_while(|&b| b == b' ').count());
+                column(at) >= indent
+            })
+    };
+    text.char_indices()
+        .filter(|&(at, c)| c == '\t' && !taken(at))
+        .map(|(at, _)| {
+            let line = text.get(..at).map_or(0, |head| {
+                head.matches('\n').count() + head.matches('\r').count()
+                    - head.matches("\r\n").count()
+            });
+            (line + 1, column(at) + 1)
+        })
+        .next()
+}
+
 #[cfg(test)]
 mod tests;

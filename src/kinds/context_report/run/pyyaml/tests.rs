@@ -123,3 +123,33 @@ fn a_reading_is_described_and_valued_as_the_tool_sees_it() {
         "a date or a time no calendar holds"
     );
 }
+
+/// Against what PyYAML 6's `safe_load` says of each text.
+#[test]
+fn a_tab_stands_only_where_pyyamls_scanner_takes_it() {
+    for (text, stray) in [
+        ("tags: [\ta]", Some((1, 8))),
+        ("tags: [a,\tb]", Some((1, 10))),
+        ("tags:\t[a]", Some((1, 6))),
+        ("tags: a\tb", Some((1, 8))),
+        ("x: 1\t# c", Some((1, 5))),
+        ("x: 1\n\t\n", Some((2, 1))),
+        ("x: |\n  a\n\t\n", Some((3, 1))),
+        ("x: 'a\tb'\t\n", Some((1, 9))),
+        ("x: |\n  a\tb\n", None),
+        ("x: |\n  a\n  \tb\n", None),
+        ("x: 'a\tb'", None),
+        ("x: \"a\tb\"", None),
+        ("x: 'a\n\tb'\n", None),
+        ("x: 1 # a\tb", None),
+        ("# \t\nx: 1", None),
+        ("x: [a, 'b\tc']", None),
+        ("x: [a]", None),
+    ] {
+        assert_eq!(stray_tab(text), stray, "{text:?}");
+    }
+    // A tab that ends a block scalar in its indentation: YAML 1.2 refuses
+    // the text too, and the front matter is refused as not YAML.
+    let text = "x: |\n  a\n \tb\n";
+    assert!(crate::yaml::load(text, &crate::yaml::Limits::default()).is_err());
+}
