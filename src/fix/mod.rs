@@ -122,12 +122,12 @@ impl Fix {
     }
 }
 
-/// Puts on each finding of `checked` (the validation of `text`) that a
+/// Puts on each finding of `checked` (the validation of `source`) that a
 /// safe fix repairs the fix `numi fix` would make for it, so that json,
 /// SARIF and the language server carry it. A document offers fixes only
 /// when it reached the rule stage; one with no finding of a fixable rule
 /// costs nothing more.
-pub fn attach(text: &str, checked: &mut Checked) {
+pub fn attach(source: &[u8], checked: &mut Checked) {
     let Some(kind) = checked.kind.and_then(kinds::find) else {
         return;
     };
@@ -138,6 +138,10 @@ pub fn attach(text: &str, checked: &mut Checked) {
     {
         return;
     }
+    // Only a document with a finding to fix is read as text again.
+    let Ok(text) = std::str::from_utf8(source) else {
+        return;
+    };
     let Ok(document) = yaml::load(text, &Limits::default()) else {
         return;
     };

@@ -432,7 +432,7 @@ fn a_finding_carries_its_fix_unless_the_edits_would_show_a_credential() {
     let unsorted = evalset(&format!("{}{}", case("b", &digest), case("a", &digest)));
     let carried = |text: &str| {
         let mut checked = validate_at(text.as_bytes(), Mode::Files, &Limits::default(), here());
-        attach(text, &mut checked);
+        attach(text.as_bytes(), &mut checked);
         checked
             .diagnostics
             .iter()

@@ -379,9 +379,7 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
                 let checked =
                     validate_guarded(&bytes, options.mode, &options.limits, location, |checked| {
                         crate::verdict::suppression::apply(checked, &bytes);
-                        if let Ok(text) = std::str::from_utf8(&bytes) {
-                            crate::fix::attach(text, checked);
-                        }
+                        crate::fix::attach(&bytes, checked);
                     });
                 (checked, options.keep_source.then_some(bytes))
             }
