@@ -102,22 +102,38 @@ impl Walker {
     }
 }
 
-/// The plain scalar values of the one document `text` holds, in document
-/// order; empty when the text does not parse (the loader says why).
-pub fn plain_scalars(text: &str) -> Vec<PlainScalar> {
-    let mut found = Vec::new();
+/// Reads the events of the one document `text` holds, as the loader reads
+/// it (a tab after a `:` as a space, so every node stands where it stands
+/// in `text`), showing each to `visit` with where the walk stands before
+/// it and the text read; false when the text does not parse.
+fn walk(
+    text: &str,
+    mut visit: impl FnMut(&Walker, &Event<'_>, &saphyr_parser::Span, &str),
+) -> bool {
     let mut walker = Walker::default();
-    // Read as the loader reads it (a tab after a `:` as a space): every
-    // scalar stands where it stands in `text`.
     let Some(read) = super::comments::readable(text) else {
-        return Vec::new();
+        return false;
     };
     let mut parser = Parser::new_from_str(&read);
     while let Some(next) = parser.next_event() {
         let Ok((event, span)) = next else {
-            return Vec::new();
+            return false;
         };
-        if let Event::Scalar(value, style, _, tag) = &event {
+        visit(&walker, &event, &span, &read);
+        if matches!(event, Event::StreamEnd) {
+            break;
+        }
+        walker.step(&event);
+    }
+    true
+}
+
+/// The plain scalar values of the one document `text` holds, in document
+/// order; empty when the text does not parse (the loader says why).
+pub fn plain_scalars(text: &str) -> Vec<PlainScalar> {
+    let mut found = Vec::new();
+    let parsed = walk(text, |walker, event, span, _| {
+        if let Event::Scalar(value, style, _, tag) = event {
             if !walker.at_key() && *style == ScalarStyle::Plain && tag.is_none() {
                 if let Some(path) = walker.value_path() {
                     found.push(PlainScalar {
@@ -128,12 +144,8 @@ pub fn plain_scalars(text: &str) -> Vec<PlainScalar> {
                 }
             }
         }
-        if matches!(event, Event::StreamEnd) {
-            break;
-        }
-        walker.step(&event);
-    }
-    found
+    });
+    if parsed { found } else { Vec::new() }
 }
 
 /// A mapping tagged as a set (`!!set`, YAML 1.1's unordered set of its
@@ -151,55 +163,44 @@ pub struct TaggedSet {
 /// not parse.
 pub fn tagged_sets(text: &str) -> Vec<TaggedSet> {
     let mut found = Vec::new();
-    let mut walker = Walker::default();
-    let Some(read) = super::comments::readable(text) else {
-        return Vec::new();
-    };
-    let mut parser = Parser::new_from_str(&read);
-    while let Some(next) = parser.next_event() {
-        let Ok((event, span)) = next else {
-            return Vec::new();
+    let parsed = walk(text, |walker, event, span, read| {
+        let Event::MappingStart(_, Some(tag)) = event else {
+            return;
         };
-        if let Event::MappingStart(_, Some(tag)) = &event {
-            let full = "tag:yaml.org,2002:set";
-            let is_set = format!("{}{}", tag.handle, tag.suffix) == full || tag.suffix == full;
-            let byte = |index: usize| {
-                read.char_indices()
-                    .map(|(at, _)| at)
-                    .chain(std::iter::once(read.len()))
-                    .nth(index)
-            };
-            // The node's properties start its span: the tag is written
-            // there, in its shorthand or verbatim form.
-            let written = byte(span.start.index())
-                .zip(byte(span.end.index()))
-                .and_then(|(start, end)| {
-                    let spanned = read.get(start..end.max(start))?;
-                    ["!!set", "!<tag:yaml.org,2002:set>"]
-                        .iter()
-                        .find_map(|form| {
-                            spanned
-                                .find(form)
-                                .map(|at| (start + at, start + at + form.len()))
-                        })
-                });
-            if let (true, Some(tag)) = (is_set, written) {
-                found.push(TaggedSet {
-                    path: if walker.at_key() {
-                        None
-                    } else {
-                        walker.value_path()
-                    },
-                    tag,
-                });
-            }
+        let full = "tag:yaml.org,2002:set";
+        let is_set = format!("{}{}", tag.handle, tag.suffix) == full || tag.suffix == full;
+        let byte = |index: usize| {
+            read.char_indices()
+                .map(|(at, _)| at)
+                .chain(std::iter::once(read.len()))
+                .nth(index)
+        };
+        // The node's properties start its span: the tag is written
+        // there, in its shorthand or verbatim form.
+        let written = byte(span.start.index())
+            .zip(byte(span.end.index()))
+            .and_then(|(start, end)| {
+                let spanned = read.get(start..end.max(start))?;
+                ["!!set", "!<tag:yaml.org,2002:set>"]
+                    .iter()
+                    .find_map(|form| {
+                        spanned
+                            .find(form)
+                            .map(|at| (start + at, start + at + form.len()))
+                    })
+            });
+        if let (true, Some(tag)) = (is_set, written) {
+            found.push(TaggedSet {
+                path: if walker.at_key() {
+                    None
+                } else {
+                    walker.value_path()
+                },
+                tag,
+            });
         }
-        if matches!(event, Event::StreamEnd) {
-            break;
-        }
-        walker.step(&event);
-    }
-    found
+    });
+    if parsed { found } else { Vec::new() }
 }
 
 /// The frame on top has taken one value.

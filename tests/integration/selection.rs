@@ -35,6 +35,19 @@ fn folder(config: Option<&str>, files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// A repository whose configuration tree holds the two Playbooks of
+/// [`two_playbooks`], and `more` files.
+fn tree_of_two_playbooks(more: &[(&str, &str)]) -> tempfile::TempDir {
+    let runs = WITHOUT_RUNS.replace("bugfix-bounded", "runs");
+    let rate = RATE_OUT_OF_BOUNDS.replace("bugfix-bounded", "rate");
+    let mut files = vec![
+        (".numinance/runs.yaml", runs.as_str()),
+        (".numinance/rate.yaml", rate.as_str()),
+    ];
+    files.extend_from_slice(more);
+    folder(None, &files)
+}
+
 /// Two Playbooks with one finding each, errors under `--strict`.
 fn two_playbooks(config: Option<&str>) -> tempfile::TempDir {
     folder(
@@ -446,19 +459,7 @@ fn a_malformed_baseline_is_a_usage_error_naming_the_file() {
 
 #[test]
 fn a_walk_of_the_tree_counts_a_deleted_files_findings_stale_and_named_paths_do_not() {
-    let dir = folder(
-        None,
-        &[
-            (
-                ".numinance/runs.yaml",
-                &WITHOUT_RUNS.replace("bugfix-bounded", "runs"),
-            ),
-            (
-                ".numinance/rate.yaml",
-                &RATE_OUT_OF_BOUNDS.replace("bugfix-bounded", "rate"),
-            ),
-        ],
-    );
+    let dir = tree_of_two_playbooks(&[]);
     let run = numi(
         dir.path(),
         &["validate", "--strict", "--write-baseline", "baseline.json"],
@@ -566,20 +567,7 @@ out: reports
 
 #[test]
 fn a_baseline_loses_nothing_to_a_run_of_fewer_rules_or_fewer_documents() {
-    let dir = folder(
-        None,
-        &[
-            (
-                ".numinance/runs.yaml",
-                &WITHOUT_RUNS.replace("bugfix-bounded", "runs"),
-            ),
-            (
-                ".numinance/rate.yaml",
-                &RATE_OUT_OF_BOUNDS.replace("bugfix-bounded", "rate"),
-            ),
-            (".numinance/evals/unsorted.yaml", UNSORTED_EVALSET),
-        ],
-    );
+    let dir = tree_of_two_playbooks(&[(".numinance/evals/unsorted.yaml", UNSORTED_EVALSET)]);
     let run = |extra: &[&str]| {
         let mut args = vec!["validate", "--strict", "--summary", "never"];
         args.extend_from_slice(extra);

@@ -495,9 +495,17 @@ fn an_attribution_is_recomputed_from_its_trials_as_autocontext_replays_it(python
 }
 
 /// What autocontext's coordinator refuses when it evaluates the candidate
-/// again, as a retried run does (`write_store.py --resume`), if anything.
-fn autocontext_resume_refusal(python: &Program, knowledge: &Path, digest: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_store.py");
+/// `digest` of the store `script` wrote again, as a retried run does
+/// (`SCRIPT --resume`), if anything.
+fn autocontext_resume_refusal(
+    python: &Program,
+    script: &str,
+    knowledge: &Path,
+    digest: &str,
+) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/autocontext")
+        .join(script);
     let output = python
         .command()
         .arg(&script)
@@ -510,7 +518,22 @@ fn autocontext_resume_refusal(python: &Program, knowledge: &Path, digest: &str) 
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// numi's concise run over `knowledge/` in `folder`, and its error lines.
+fn concise_errors(folder: &Path) -> (crate::common::Run, Vec<String>) {
+    let run = numi(
+        folder,
+        &["validate", "--format", "concise", "--files", "knowledge"],
+    );
+    let failing = run
+        .stdout
+        .lines()
+        .filter(|line| line.contains("error["))
+        .map(str::to_owned)
+        .collect();
+    (run, failing)
 }
 
 /// A trial that is no unit of the evaluator plan bound beside it (its seed
@@ -537,7 +560,8 @@ fn trials_that_are_no_unit_of_the_bound_plan_are_refused_by_both(python: &Progra
         .unwrap()
         .to_owned();
     assert!(
-        !autocontext_resume_refusal(python, &knowledge, &digest).contains(NO_UNIT),
+        !autocontext_resume_refusal(python, "write_store.py", &knowledge, &digest)
+            .contains(NO_UNIT),
         "autocontext refuses the trials it wrote"
     );
     let written = json_at(&path);
@@ -566,18 +590,11 @@ fn trials_that_are_no_unit_of_the_bound_plan_are_refused_by_both(python: &Progra
         trial["pair_key"] = Value::String(canonical::sha256_hex(&Value::Object(identity)).unwrap());
         write_json(&path, &value);
         assert!(
-            autocontext_resume_refusal(python, &knowledge, &digest).contains(NO_UNIT),
+            autocontext_resume_refusal(python, "write_store.py", &knowledge, &digest)
+                .contains(NO_UNIT),
             "{what}: autocontext resumes"
         );
-        let run = numi(
-            temp.path(),
-            &["validate", "--format", "concise", "--files", "knowledge"],
-        );
-        let failing: Vec<&str> = run
-            .stdout
-            .lines()
-            .filter(|line| line.contains("error["))
-            .collect();
+        let (run, failing) = concise_errors(temp.path());
         assert!(
             failing.len() == 1
                 && failing[0].contains("/matched_trials.json:")
@@ -1211,15 +1228,7 @@ fn reservations_the_candidates_comparisons_ended_verify_and_an_edited_reason_is_
                 refusal.contains("terminal false-promotion reservation cannot change status"),
                 "{outcome}, {what}: {refusal}"
             );
-            let run = numi(
-                temp.path(),
-                &["validate", "--format", "concise", "--files", "knowledge"],
-            );
-            let failing: Vec<&str> = run
-                .stdout
-                .lines()
-                .filter(|line| line.contains("error["))
-                .collect();
+            let (run, failing) = concise_errors(temp.path());
             assert!(
                 failing.len() == 1
                     && failing[0].contains("/false-promotion.json:")
@@ -1336,16 +1345,8 @@ fn a_negative_result_autocontexts_reader_or_its_store_refuses_is_refused(python:
             autocontext_takes,
             "{what}"
         );
-        let run = numi(
-            temp.path(),
-            &["validate", "--format", "concise", "--files", "knowledge"],
-        );
+        let (run, failing) = concise_errors(temp.path());
         assert_ne!(run.code, 0, "{what}: {}", run.transcript());
-        let failing: Vec<&str> = run
-            .stdout
-            .lines()
-            .filter(|line| line.contains("error["))
-            .collect();
         assert!(
             failing.iter().any(|line| line.contains(rule))
                 && failing.iter().all(|line| {
@@ -1404,15 +1405,7 @@ fn negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reas
         edited["entries"][0]["reason"] = Value::String("candidate failed its screen".to_owned());
         write_json(&path, &edited);
         assert!(autocontext_reads_ledger(python, &path), "{ending}");
-        let run = numi(
-            temp.path(),
-            &["validate", "--format", "concise", "--files", "knowledge"],
-        );
-        let failing: Vec<&str> = run
-            .stdout
-            .lines()
-            .filter(|line| line.contains("error["))
-            .collect();
+        let (run, failing) = concise_errors(temp.path());
         assert!(
             failing.len() == 1
                 && failing[0].contains(&format!("{ledger}:"))
@@ -1423,25 +1416,6 @@ fn negative_results_of_a_stale_and_a_blocked_candidate_verify_and_an_edited_reas
         );
         write_json(&path, &written);
     }
-}
-
-/// What autocontext's coordinator refuses when it evaluates a candidate of
-/// `write_endings.py`'s store again (`--resume`), if anything.
-fn autocontext_resumes_ending(python: &Program, knowledge: &Path, digest: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/autocontext/write_endings.py");
-    let output = python
-        .command()
-        .arg(&script)
-        .arg(knowledge)
-        .args(["--resume", digest])
-        .output()
-        .expect("python runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
 /// autocontext ends two confirmed candidates as stale, one outside any
@@ -1493,7 +1467,10 @@ fn a_stale_markers_bindings_and_a_stale_rejections_reason_edited_are_refused_by_
 
     for ending in ["stale", "stale_in_campaign"] {
         let digest = digests[ending].as_str().unwrap();
-        assert_eq!(autocontext_resumes_ending(python, &knowledge, digest), "");
+        assert_eq!(
+            autocontext_resume_refusal(python, "write_endings.py", &knowledge, digest),
+            ""
+        );
         let path = store_path(
             &knowledge,
             &format!("candidates/{digest}/stale_terminalization.json"),
@@ -1509,20 +1486,13 @@ fn a_stale_markers_bindings_and_a_stale_rejections_reason_edited_are_refused_by_
             let mut value = written.clone();
             value[field] = edited;
             write_json(&path, &value);
-            let refusal = autocontext_resumes_ending(python, &knowledge, digest);
+            let refusal =
+                autocontext_resume_refusal(python, "write_endings.py", &knowledge, digest);
             assert!(
                 refusal.starts_with("stale candidate terminalization marker"),
                 "{ending}, {field}: autocontext says {refusal:?}"
             );
-            let run = numi(
-                temp.path(),
-                &["validate", "--format", "concise", "--files", "knowledge"],
-            );
-            let failing: Vec<&str> = run
-                .stdout
-                .lines()
-                .filter(|line| line.contains("error["))
-                .collect();
+            let (run, failing) = concise_errors(temp.path());
             assert!(
                 failing.len() == 1
                     && failing[0].contains(&format!("{digest}/stale_terminalization.json:"))
@@ -1539,20 +1509,12 @@ fn a_stale_markers_bindings_and_a_stale_rejections_reason_edited_are_refused_by_
     edited["state_digest"] =
         Value::String(numi::kinds::autocontext::false_promotion::state_digest(&edited).unwrap());
     write_json(&state_path, &edited);
-    let refusal = autocontext_resumes_ending(python, &knowledge, in_campaign);
+    let refusal = autocontext_resume_refusal(python, "write_endings.py", &knowledge, in_campaign);
     assert!(
         refusal.contains("terminal false-promotion reservation cannot change stale disposition"),
         "autocontext says {refusal:?}"
     );
-    let run = numi(
-        temp.path(),
-        &["validate", "--format", "concise", "--files", "knowledge"],
-    );
-    let failing: Vec<&str> = run
-        .stdout
-        .lines()
-        .filter(|line| line.contains("error["))
-        .collect();
+    let (run, failing) = concise_errors(temp.path());
     assert!(
         failing
             .iter()

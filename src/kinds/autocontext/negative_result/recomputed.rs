@@ -367,32 +367,12 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
             });
     }
     if let (Value::String(written), Value::String(expected)) = (written, expected) {
-        // Long texts are shown from just before where they part.
-        let common = written
-            .char_indices()
-            .zip(expected.chars())
-            .find(|((_, ours), theirs)| ours != theirs)
-            .map_or(written.len().min(expected.len()), |((at, _), _)| at);
-        let from = written
-            .char_indices()
-            .map(|(at, _)| at)
-            .take_while(|at| *at + CONTEXT <= common)
-            .last()
-            .unwrap_or(0);
-        if from > 0 {
-            let tail = |text: &str| {
-                shown(&Value::from(format!(
-                    "…{}",
-                    text.get(from..).unwrap_or(text)
-                )))
-            };
+        if let Some((written, expected)) = parted_tails(written, expected) {
             return Some((
                 pointer.to_owned(),
                 format!(
-                    "{} is {}, but {} is given by ",
-                    field_name(pointer),
-                    tail(written),
-                    tail(expected)
+                    "{} is {written}, but {expected} is given by ",
+                    field_name(pointer)
                 ),
             ));
         }
@@ -411,6 +391,33 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
 /// How many bytes of two long texts are shown before the first that
 /// differs.
 const CONTEXT: usize = 16;
+
+/// Two long texts that differ, each shown from a little before where they
+/// part (after a `…`); `None` when they part within the first `CONTEXT`
+/// characters, where showing them whole says as much.
+pub(in crate::kinds::autocontext) fn parted_tails(
+    written: &str,
+    expected: &str,
+) -> Option<(String, String)> {
+    let common = written
+        .char_indices()
+        .zip(expected.chars())
+        .find(|((_, ours), theirs)| ours != theirs)
+        .map_or(written.len().min(expected.len()), |((at, _), _)| at);
+    let from = written
+        .char_indices()
+        .map(|(at, _)| at)
+        .take_while(|at| *at + CONTEXT <= common)
+        .last()
+        .unwrap_or(0);
+    let tail = |text: &str| {
+        shown(&Value::from(format!(
+            "…{}",
+            text.get(from..).unwrap_or(text)
+        )))
+    };
+    (from > 0).then(|| (tail(written), tail(expected)))
+}
 
 /// Tells the candidate's ending from its comparison's decision and, for a
 /// confirmed one, its stale marker (`stale_terminalization.json`, written

@@ -12,7 +12,7 @@ pub(super) mod catalogue;
 use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
-use super::negative_result::recomputed::shown;
+use super::negative_result::recomputed::{parted_tails, shown};
 use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
@@ -183,32 +183,13 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 }
 
 /// A written value and the text expected in its place, as a message shows
-/// them: two texts from a little before where they part.
+/// them: two long texts from a little before where they part.
 fn parted(written: &Value, expected: &str) -> (String, String) {
-    const CONTEXT: usize = 16;
-    let Value::String(written) = written else {
-        return (shown(written), shown(&Value::from(expected)));
-    };
-    let common = written
-        .char_indices()
-        .zip(expected.chars())
-        .find(|((_, ours), theirs)| ours != theirs)
-        .map_or(written.len().min(expected.len()), |((at, _), _)| at);
-    let from = written
-        .char_indices()
-        .map(|(at, _)| at)
-        .take_while(|at| *at + CONTEXT <= common)
-        .last()
-        .unwrap_or(0);
-    let tail = |text: &str| {
-        let rest = text.get(from..).unwrap_or(text);
-        shown(&Value::from(if from > 0 {
-            format!("…{rest}")
-        } else {
-            rest.to_owned()
-        }))
-    };
-    (tail(written), tail(expected))
+    let whole = || (shown(written), shown(&Value::from(expected)));
+    match written {
+        Value::String(text) => parted_tails(text, expected).unwrap_or_else(whole),
+        _ => whole(),
+    }
 }
 
 /// A field as written, or `missing`.
