@@ -27,6 +27,7 @@ mod context_report;
 mod editor;
 mod pre_commit;
 mod sarif_multitool;
+mod strace;
 mod terminal;
 mod wheel;
 mod zizmor;
@@ -82,7 +83,7 @@ pub struct Tool {
     pub tests: &'static [(&'static str, Test)],
 }
 
-const TOOLS: [&Tool; 9] = [
+const TOOLS: [&Tool; 10] = [
     &pre_commit::TOOL,
     &editor::TOOL,
     &terminal::TOOL,
@@ -92,6 +93,7 @@ const TOOLS: [&Tool; 9] = [
     &wheel::TOOL,
     &ci_schemas::TOOL,
     &zizmor::TOOL,
+    &strace::TOOL,
 ];
 
 fn under_ci() -> bool {
