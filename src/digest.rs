@@ -50,7 +50,7 @@ pub fn canonical_json(value: &Value) -> Result<String, CanonicalError> {
 /// `bytes`, loaded with numi's own YAML loader.
 pub fn canonical_sha256(bytes: &[u8], limits: &Limits) -> Result<String, CanonicalError> {
     let document = yaml::load_bytes_with(bytes, limits, Positions::Skip)
-        .map_err(|error| CanonicalError::Yaml(error.message))?;
+        .map_err(|error| CanonicalError::Yaml(crate::text::yaml_message(&error)))?;
     let text = canonical_json(&document.value)?;
     Ok(sha256(text.as_bytes()))
 }

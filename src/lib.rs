@@ -28,7 +28,7 @@ pub mod text;
 pub mod validate;
 pub mod verdict;
 pub mod whole_file;
-pub mod yaml;
+pub use numi_yaml as yaml;
 
 pub use diagnostic::{Diagnostic, Position, Severity, Stage};
 pub use validate::{Checked, Mode, validate_bytes};

@@ -1,56 +1,8 @@
 //! Text helpers every layer shares: user text quoted and shortened for
-//! one-line messages, and sizes as people read them.
+//! one-line messages, and sizes as people read them. Quoting and sizes are
+//! the YAML front end's, which its own messages need.
 
-/// User text in double quotes on one line: quotes, backslashes, control and
-/// bidirectional formatting characters escaped, so no input can forge or break
-/// an output line.
-pub fn quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quote_into(&mut quoted, text);
-    quoted
-}
-
-/// [`quote`], appended to `out`.
-pub fn quote_into(out: &mut String, text: &str) {
-    out.push('"');
-    // Nearly every name and path is printable ASCII with nothing to escape:
-    // it is copied whole. Every byte is looked at, without an early stop,
-    // so that the look is made many bytes at a time.
-    let plain = text.bytes().fold(true, |plain, b| {
-        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
-    });
-    if plain {
-        out.push_str(text);
-        out.push('"');
-        return;
-    }
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => match escaped_unseen(c) {
-                Some(escape) => out.push_str(&escape),
-                None => out.push(c),
-            },
-        }
-    }
-    out.push('"');
-}
-
-/// A character that would not show as itself (a tab, a control or an
-/// invisible formatting character) as [`quote`] writes it: `\t`,
-/// `\u{001b}`; `None` for any other.
-pub fn escaped_unseen(c: char) -> Option<String> {
-    match c {
-        '\t' => Some("\\t".to_owned()),
-        c if c.is_control() || is_invisible_format(c) => {
-            Some(format!("\\u{{{:04x}}}", u32::from(c)))
-        }
-        _ => None,
-    }
-}
+pub use numi_yaml::shown::{escaped_unseen, human_size, is_invisible_format, quote, quote_into};
 
 /// User text cut to a length fit for a one-line message. A credential in it
 /// is masked first: a cut inside one could leave a part the detector no
@@ -64,6 +16,12 @@ pub fn shorten(text: &str) -> String {
         shown.push('…');
     }
     shown
+}
+
+/// A YAML error's message as every output shows it: the user's text in it
+/// shortened (and a credential masked) as in every other message.
+pub fn yaml_message(error: &numi_yaml::YamlError) -> String {
+    error.message_shortening(shorten)
 }
 
 /// `text` with each of its lines filled to `width` columns and broken only
@@ -163,31 +121,9 @@ fn closes(rest: &str, quote: char) -> bool {
     false
 }
 
-/// Format characters that change how text reads without showing themselves
-/// (Trojan Source and friends).
-pub fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
-    )
-}
-
-/// `16 MiB`, `512 KiB`, `100 bytes`.
-pub fn human_size(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * KIB;
-    if bytes >= MIB && bytes % MIB == 0 {
-        format!("{} MiB", bytes / MIB)
-    } else if bytes >= KIB && bytes % KIB == 0 {
-        format!("{} KiB", bytes / KIB)
-    } else {
-        format!("{bytes} bytes")
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{human_size, quote, quote_into, shorten, wrap};
+    use super::{shorten, wrap};
 
     #[test]
     fn wrapping_breaks_at_spaces_and_after_commas_to_the_width() {
@@ -230,33 +166,5 @@ mod tests {
         assert!(!shown.contains("ppp"), "{shown}");
         let plain = "a".repeat(70);
         assert_eq!(shorten(&plain), format!("{}…", "a".repeat(64)));
-    }
-
-    #[test]
-    fn quoting_keeps_output_on_one_line() {
-        assert_eq!(quote("doc.yaml"), "\"doc.yaml\"");
-        assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-        assert_eq!(quote("a\nb\tc\u{7}"), "\"a\\nb\\tc\\u{0007}\"");
-        assert_eq!(quote("x\u{202E}y"), "\"x\\u{202e}y\"");
-        assert_eq!(quote("café"), "\"café\"");
-        assert_eq!(quote("a\u{7f}"), "\"a\\u{007f}\"");
-        assert_eq!(quote(""), "\"\"");
-    }
-
-    #[test]
-    fn quoting_appends_to_what_is_there() {
-        let mut line = "ok ".to_owned();
-        quote_into(&mut line, "policy/a.yaml");
-        line.push(' ');
-        quote_into(&mut line, "x\\y");
-        assert_eq!(line, "ok \"policy/a.yaml\" \"x\\\\y\"");
-    }
-
-    #[test]
-    fn sizes_read_in_the_largest_whole_unit() {
-        assert_eq!(human_size(16 * 1024 * 1024), "16 MiB");
-        assert_eq!(human_size(512 * 1024), "512 KiB");
-        assert_eq!(human_size(100), "100 bytes");
-        assert_eq!(human_size(1025), "1025 bytes");
     }
 }

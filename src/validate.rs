@@ -157,7 +157,11 @@ pub fn validate_guarded(
 
 /// The finding of a document that could not be read as its tools read it.
 fn loading_finding(error: YamlError, bytes: &[u8]) -> Diagnostic {
-    let mut diagnostic = Diagnostic::new(Stage::Yaml, error.rule, error.message);
+    let mut diagnostic = Diagnostic::new(
+        Stage::Yaml,
+        crate::diagnostic::stages::yaml::rule_of(error.problem),
+        crate::text::yaml_message(&error),
+    );
     diagnostic.position = error.position;
     // The parser knows where a problem is, not where its token ends: the
     // finding covers the character it points at.
@@ -337,5 +341,5 @@ fn locate<'v>(
         Some(key) if at_key => key,
         _ => located.node,
     };
-    lines.place(diagnostic, span)
+    diagnostic.placed(lines, span)
 }

@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
     let limits = Limits::default();
     let before = load(text, &limits).unwrap_or_else(|_| panic!("a fixed text loaded: {text:?}"));
     let after = load(&fixed.text, &limits)
-        .unwrap_or_else(|error| panic!("the fixed text does not load ({}): {:?}", error.message, fixed.text));
+        .unwrap_or_else(|error| panic!("the fixed text does not load ({}): {:?}", error.message(), fixed.text));
     assert_eq!(
         normalized(&before.value),
         normalized(&after.value),

@@ -234,8 +234,12 @@ pub fn fixes_for(text: &str, mode: Mode, location: Location<'_>, verdict: Verdic
 /// are refused: apply one, then ask [`fixes_for`] again.
 pub fn apply(text: &str, fixes: &[Fix]) -> Result<String, FixRefused> {
     let limits = Limits::default();
-    let original = yaml::load(text, &limits)
-        .map_err(|error| refused(format!("the document does not load: {}", error.message)))?;
+    let original = yaml::load(text, &limits).map_err(|error| {
+        refused(format!(
+            "the document does not load: {}",
+            crate::text::yaml_message(&error)
+        ))
+    })?;
     let mut edits: Vec<&TextEdit> = fixes.iter().flat_map(|fix| &fix.edits).collect();
     edits.sort_by_key(|edit| (edit.range.start, edit.range.end));
     for pair in edits.windows(2) {
@@ -261,7 +265,7 @@ pub fn apply(text: &str, fixes: &[Fix]) -> Result<String, FixRefused> {
     let loaded = yaml::load(&fixed, &limits).map_err(|error| {
         refused(format!(
             "the fixed document would not load ({}); nothing written",
-            error.message
+            crate::text::yaml_message(&error)
         ))
     })?;
     if loaded.value != expected {

@@ -65,7 +65,7 @@ fn node_at<'d>(
             PathSegment::Key(key) => value.get(key.as_str())?,
             PathSegment::Index(index) => value.get(*index)?,
         };
-        node = node.children.get(index)?;
+        node = node.children().get(index)?;
     }
     Some((value, node))
 }
@@ -109,7 +109,7 @@ fn sort(
     }
     let sequence = node.span().start();
     let starts: Vec<usize> = node
-        .children
+        .children()
         .iter()
         .map(|child| child.span().start())
         .collect();

@@ -64,8 +64,8 @@ fn in_node(
     match value {
         Value::Object(map) => {
             for (index, (key, child)) in map.iter().enumerate() {
-                let key_span = positions.keys.get(index)?;
-                let child_positions = positions.children.get(index)?;
+                let key_span = positions.keys().get(index)?;
+                let child_positions = positions.children().get(index)?;
                 if covers(*key_span, offset) {
                     path.push(Step::Key(key.clone()));
                     return Some(Place::Key(std::mem::take(path)));
@@ -78,7 +78,7 @@ fn in_node(
             None
         }
         Value::Array(items) => {
-            for (item, item_positions) in items.iter().zip(&positions.children) {
+            for (item, item_positions) in items.iter().zip(positions.children()) {
                 if covers(item_positions.span(), offset) {
                     path.push(Step::Item);
                     return in_node(item, item_positions, offset, path);

@@ -11,14 +11,16 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top. A module may use the modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
+    // The YAML front end, a crate of its own (`crates/numi-yaml`, seen here
+    // as `crate::yaml`): below every module, and Cargo keeps it from using
+    // any of them.
+    &["yaml"],
     // The one credential detector, and masking secrets in shown text.
     &["secrets"],
     // Shared text helpers (shortening masks a credential before it cuts
     // one), "did you mean", and the diagnostic model. What a fix is, as
     // kinds declare it.
     &["text", "suggest", "diagnostic", "repair"],
-    // The YAML loader, and where a node stands in a document's text.
-    &["yaml"],
     // The one way to read a file beside a document, and the documents a
     // run keeps loaded.
     &["location"],
@@ -361,5 +363,72 @@ fn no_kind_is_named_outside_its_folder() {
         }
     }
     assert!(folders >= 4, "only {folders} kinds found");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The YAML crate's folder.
+fn yaml_crate() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/numi-yaml")
+}
+
+#[test]
+fn the_yaml_crate_depends_on_no_other_member() {
+    let manifest =
+        fs::read_to_string(yaml_crate().join("Cargo.toml")).expect("its Cargo.toml is readable");
+    let manifest: toml::Table = manifest.parse().expect("its Cargo.toml is TOML");
+    let mut named = 0;
+    for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        let Some(dependencies) = manifest.get(section).and_then(toml::Value::as_table) else {
+            continue;
+        };
+        for (name, how) in dependencies {
+            named += 1;
+            let local = how
+                .as_table()
+                .is_some_and(|how| how.contains_key("path") || how.contains_key("workspace"));
+            assert!(!local, "crates/numi-yaml depends on a member: {name}");
+        }
+    }
+    assert!(named >= 3, "only {named} dependencies read");
+}
+
+#[test]
+fn the_yaml_crate_names_no_family() {
+    let mut files = Vec::new();
+    collect(&yaml_crate().join("src"), &mut files);
+    assert!(files.len() > 10, "only {} files scanned", files.len());
+    // Every kind, by its schema's name, and the families' own words.
+    let mut names: Vec<String> =
+        fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas"))
+            .expect("schemas/ is readable")
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                let kind = name.strip_suffix(".schema.json")?;
+                // The schemas of numi's own files are no kind.
+                kind.starts_with(char::is_uppercase)
+                    .then(|| kind.to_owned())
+            })
+            .collect();
+    assert!(names.len() > 10, "only {} kinds read", names.len());
+    names.extend(
+        [
+            "autocontext",
+            "context-report",
+            "context_report",
+            "numinance",
+        ]
+        .map(str::to_owned),
+    );
+    let mut wrong = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file)
+            .expect("source is UTF-8")
+            .to_lowercase();
+        for name in &names {
+            if text.contains(&name.to_lowercase()) {
+                wrong.push(format!("{} names {name}", file.display()));
+            }
+        }
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

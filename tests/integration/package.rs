@@ -10,9 +10,17 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-fn listed() -> BTreeSet<String> {
+/// The files of `package`'s crates.io package.
+fn listed_of(package: &str) -> BTreeSet<String> {
     let output = Command::new(env!("CARGO"))
-        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "--offline",
+            "-p",
+            package,
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo runs");
@@ -26,6 +34,10 @@ fn listed() -> BTreeSet<String> {
         .lines()
         .map(str::to_owned)
         .collect()
+}
+
+fn listed() -> BTreeSet<String> {
+    listed_of("numinance-numi")
 }
 
 fn files_under(folder: &str) -> Vec<String> {
@@ -75,6 +87,26 @@ fn the_package_holds_the_sources_schemas_and_lock_file() {
 fn the_package_leaves_out_the_tests_and_their_data() {
     let listed = listed();
     assert!(!files_under("tests/data").is_empty());
+    let tests: Vec<&String> = listed
+        .iter()
+        .filter(|file| file.starts_with("tests/"))
+        .collect();
+    assert!(tests.is_empty(), "the package holds {tests:?}");
+}
+
+/// The YAML crate's package holds its sources, and not the YAML test suite
+/// its tests read.
+#[test]
+fn the_yaml_crate_package_holds_its_sources_and_not_the_suite() {
+    let listed = listed_of("numinance-numi-yaml");
+    let sources: Vec<String> = files_under("crates/numi-yaml/src")
+        .into_iter()
+        .map(|file| file.trim_start_matches("crates/numi-yaml/").to_owned())
+        .collect();
+    assert!(sources.len() > 10);
+    for source in &sources {
+        assert!(listed.contains(source), "the package leaves out {source}");
+    }
     let tests: Vec<&String> = listed
         .iter()
         .filter(|file| file.starts_with("tests/"))

@@ -49,8 +49,8 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
             if let Err(error) = &loaded {
                 assert_eq!(checked.diagnostics.len(), 1, "{checked:?}");
                 assert_eq!(
-                    checked.diagnostics.first().map(|d| (d.stage, d.rule)),
-                    Some((Stage::Yaml, error.rule))
+                    checked.diagnostics.first().map(|d| (d.stage, d.rule.id)),
+                    Some((Stage::Yaml, error.problem.id()))
                 );
             }
             for diagnostic in &checked.diagnostics {

@@ -306,6 +306,8 @@ pub fn the_sdist_holds_the_build_and_nothing_else() -> Result<(), String> {
         "LICENSE",
         "src/main.rs",
         "src/lib.rs",
+        "crates/numi-yaml/Cargo.toml",
+        "crates/numi-yaml/src/lib.rs",
         "schemas/Playbook.schema.json",
         "examples/playbook-bugfix-bounded.yaml",
     ] {
@@ -316,9 +318,16 @@ pub fn the_sdist_holds_the_build_and_nothing_else() -> Result<(), String> {
     let unwanted: Vec<&String> = files
         .iter()
         .filter(|file| {
-            ["target/", "tests/", "bench/", "fuzz/", ".github/"]
-                .iter()
-                .any(|folder| file.starts_with(folder))
+            [
+                "target/",
+                "tests/",
+                "bench/",
+                "fuzz/",
+                ".github/",
+                "crates/numi-yaml/tests/",
+            ]
+            .iter()
+            .any(|folder| file.starts_with(folder))
         })
         .collect();
     if !unwanted.is_empty() {

@@ -1,7 +1,28 @@
 //! Rules of the `yaml:` stage: one UTF-8 YAML document with a mapping root
 //! that JSON can hold.
 
+use numi_yaml::Problem;
+
 use crate::diagnostic::{RuleDoc, Severity, Stage};
+
+/// The rule a problem of the YAML front end is reported under.
+pub fn rule_of(problem: Problem) -> &'static RuleDoc {
+    match problem {
+        Problem::Syntax => &SYNTAX,
+        Problem::DuplicateKey => &DUPLICATE_KEY,
+        Problem::MultipleDocuments => &MULTIPLE_DOCUMENTS,
+        Problem::Empty => &EMPTY,
+        Problem::RootNotMapping => &ROOT_NOT_MAPPING,
+        Problem::Encoding => &ENCODING,
+        Problem::Tag => &TAG,
+        Problem::NotJson => &NOT_JSON,
+        Problem::ComplexKey => &COMPLEX_KEY,
+        Problem::TooDeep => &TOO_DEEP,
+        Problem::TooManyNodes => &TOO_MANY_NODES,
+        Problem::TooMuchText => &TOO_MUCH_TEXT,
+        Problem::JsonSyntax => &JSON_SYNTAX,
+    }
+}
 
 pub const YAML: &[RuleDoc] = &[
     SYNTAX,
@@ -190,3 +211,20 @@ name the file `.yaml` if a YAML manifest is meant (numi reads one; context-repor
     failing: "",
     passing: "",
 };
+
+#[cfg(test)]
+mod tests {
+    use numi_yaml::Problem;
+
+    use super::{YAML, rule_of};
+
+    #[test]
+    fn each_problem_is_reported_under_the_rule_of_its_id_and_each_rule_has_one() {
+        for problem in Problem::ALL {
+            assert_eq!(rule_of(problem).id, problem.id());
+        }
+        let ids: Vec<&str> = YAML.iter().map(|rule| rule.id).collect();
+        let problems: Vec<&str> = Problem::ALL.iter().map(|p| p.id()).collect();
+        assert_eq!(ids, problems);
+    }
+}

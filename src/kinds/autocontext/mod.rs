@@ -128,7 +128,8 @@ fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result
     let document = held::document_at(&path, || {
         read_here = true;
         let bytes = location.read_within(root, &path)?;
-        super::load_unplaced(&bytes, &Limits::default(), Some(&path)).map_err(|error| error.message)
+        super::load_unplaced(&bytes, &Limits::default(), Some(&path))
+            .map_err(|error| crate::text::yaml_message(&error))
     })?;
     // A document kept from its own check was read as any document is,
     // links followed: it is the store's only if it stays inside.

@@ -192,7 +192,7 @@ fn task_file(
                 .unwrap_or_default();
             found.push(tasks_fail(
                 raw,
-                &format!("is not JSON or YAML ({}{at})", error.rule),
+                &format!("is not JSON or YAML ({}{at})", error.problem),
             ));
             return Vec::new();
         }
@@ -240,7 +240,7 @@ fn with_unheld_numbers_as_text(block: &str) -> String {
         .into_iter()
         .filter(|scalar| {
             yaml::load(&scalar.text, &Limits::default())
-                .is_err_and(|error| error.rule == &crate::diagnostic::stages::yaml::NOT_JSON)
+                .is_err_and(|error| error.problem == yaml::Problem::NotJson)
         })
         .map(|scalar| lines.offset(scalar.position))
         .filter(|&start| {
@@ -343,23 +343,23 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
         // any size, which numi's loader refuses as no JSON can hold them:
         // read again with those scalars as text, which PyYAML's reading of
         // each plain scalar below then replaces.
-        Err(error) if error.rule == &crate::diagnostic::stages::yaml::NOT_JSON => {
+        Err(error) if error.problem == yaml::Problem::NotJson => {
             yaml::load(&with_unheld_numbers_as_text(&loadable), &Limits::default())
         }
         loaded => loaded,
     };
     let mut meta = match loaded {
         Ok(document) => document.value,
-        Err(error) if error.rule == &crate::diagnostic::stages::yaml::EMPTY => {
+        Err(error) if error.problem == yaml::Problem::Empty => {
             return Ok(empty());
         }
-        Err(error) if error.rule == &crate::diagnostic::stages::yaml::ROOT_NOT_MAPPING => {
+        Err(error) if error.problem == yaml::Problem::RootNotMapping => {
             return Err("has front matter that is not a YAML mapping".to_owned());
         }
         Err(error) => {
             return Err(format!(
                 "has front matter that is not YAML ({}{})",
-                error.rule,
+                error.problem,
                 error
                     .position
                     .map(|position| format!(" at line {}", position.line + 1))

@@ -71,7 +71,7 @@ fn refused(text: &str) -> YamlError {
 fn refused_at(text: &str, rule: &str, at: Position) -> YamlError {
     let error = refused(text);
     assert_eq!(
-        (error.rule.id, error.position),
+        (error.problem.id(), error.position),
         (rule, Some(at)),
         "{text:?}"
     );
@@ -173,7 +173,7 @@ fn after_a_surrogate_pair_positions_are_those_of_the_original_text() {
         "yaml/duplicate-key",
         pos(1, 24),
     );
-    assert_eq!(error.message, "duplicate key \"x\" at line 1 column 24");
+    assert_eq!(error.message(), "duplicate key \"x\" at line 1 column 24");
     refused_at("a: [\"\\ud83d\\ude00\", 1,]]\n", "yaml/syntax", pos(1, 24));
 }
 
@@ -184,7 +184,7 @@ fn a_pair_written_as_an_escape_is_the_key_written_as_its_character() {
         "yaml/duplicate-key",
         pos(2, 1),
     );
-    assert_eq!(error.message, "duplicate key \"😀\" at line 2 column 1");
+    assert_eq!(error.message(), "duplicate key \"😀\" at line 2 column 1");
 }
 
 #[test]
@@ -208,7 +208,7 @@ fn a_lone_surrogate_is_a_syntax_error_at_its_escape() {
     for (text, at, escape) in cases {
         let error = refused_at(text, "yaml/syntax", at);
         assert_eq!(
-            error.message,
+            error.message(),
             format!(
                 "found a lone surrogate escape {escape} (half of a UTF-16 pair, not a character) at {at}"
             ),
@@ -279,7 +279,7 @@ fn hex_and_octal_past_the_float_range_are_too_large() {
         let error = refused_at(&format!("a: {text}\n"), "yaml/not-json", pos(1, 4));
         assert!(
             error
-                .message
+                .message()
                 .ends_with("is a number too large to represent (beyond ±1.8e308)")
         );
     }
@@ -323,7 +323,7 @@ fn a_verbatim_core_tag_is_its_short_form() {
 fn a_verbatim_core_tag_is_checked_like_its_short_form() {
     let error = refused_at("a: !<tag:yaml.org,2002:int> x\n", "yaml/tag", pos(1, 4));
     assert_eq!(
-        error.message,
+        error.message(),
         "\"x\" at line 1 column 4 is not a valid !!int"
     );
     let error = refused_at(
@@ -331,9 +331,12 @@ fn a_verbatim_core_tag_is_checked_like_its_short_form() {
         "yaml/tag",
         pos(1, 4),
     );
-    assert_eq!(error.message, "unsupported tag !!binary at line 1 column 4");
+    assert_eq!(
+        error.message(),
+        "unsupported tag !!binary at line 1 column 4"
+    );
     let error = refused_at("a: !<tag:yaml.org,2002:map> [1]\n", "yaml/tag", pos(1, 4));
-    assert_eq!(error.message, "unsupported tag !!map at line 1 column 4");
+    assert_eq!(error.message(), "unsupported tag !!map at line 1 column 4");
     // Only the core prefix names a core tag, and it needs a name after it.
     refused_at("a: !<tag:yaml.org,2002:> x\n", "yaml/tag", pos(1, 4));
     refused_at("a: !<tag:example.com,2002:str> x\n", "yaml/tag", pos(1, 4));
@@ -361,7 +364,7 @@ fn a_null_key_is_refused_where_it_stands() {
     for (text, at) in cases {
         let error = refused_at(text, "yaml/complex-key", at);
         assert_eq!(
-            error.message,
+            error.message(),
             format!("a mapping key is null at {at}; quote it if a string is meant"),
             "{text:?}"
         );
@@ -511,7 +514,7 @@ fn a_block_collection_after_a_tab_is_still_refused_at_the_tab() {
     ] {
         let error = refused_at(text, "yaml/syntax", at);
         assert_eq!(
-            error.message,
+            error.message(),
             format!(
                 "a tab separates ':' from the block collection after it at {at}; only spaces may indent a block collection"
             )
@@ -559,7 +562,7 @@ fn a_c0_control_character_is_refused_wherever_it_stands() {
     for (text, at, code, escape) in cases {
         let error = refused_at(text, "yaml/syntax", at);
         assert_eq!(
-            error.message,
+            error.message(),
             format!(
                 "found {code}, a control character YAML does not allow in a document, at {at}; write it as the escape {escape} in a double-quoted string"
             ),
@@ -624,7 +627,7 @@ fn del_c1_controls_and_noncharacters_are_refused_outside_quotes() {
     for (text, at, what, escape) in cases {
         let error = refused_at(text, "yaml/syntax", at);
         assert_eq!(
-            error.message,
+            error.message(),
             format!(
                 "found {what} YAML allows only in a quoted string, at {at}; quote the text, or write it as the escape {escape} in a double-quoted string"
             ),
@@ -685,7 +688,7 @@ fn a_block_scalar_indicator_cannot_start_a_plain_scalar_in_flow() {
     ] {
         let error = refused_at(text, "yaml/syntax", at);
         assert_eq!(
-            error.message,
+            error.message(),
             format!(
                 "a plain scalar cannot start with '{indicator}', a block scalar indicator, at {at}; quote the text"
             ),

@@ -21,7 +21,7 @@
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use crate::diagnostic::Position;
+use crate::Position;
 
 /// Where a rewritten text's columns fall short of the original's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

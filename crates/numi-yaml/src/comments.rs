@@ -19,7 +19,9 @@
 //!
 //! A span whose text does not read as its scalar's style says (a quoted
 //! scalar without its quotes) makes the whole text have no comments rather
-//! than some wrong ones.
+//! than some wrong ones. saphyr's scanner drops comments
+//! (saphyr-rs/saphyr#103 asks for comment events); when it emits them,
+//! this pass becomes part of the one load.
 
 use std::borrow::Cow;
 

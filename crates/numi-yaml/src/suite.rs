@@ -130,7 +130,7 @@ fn refusals() -> BTreeMap<String, String> {
 fn describe(outcome: &Result<Value, YamlError>) -> String {
     match outcome {
         Ok(value) => format!("loads {value}"),
-        Err(error) => format!("refuses it: {} {}", error.rule, error.message),
+        Err(error) => format!("refuses it: {} {}", error.problem.id(), error.message()),
     }
 }
 
@@ -139,7 +139,7 @@ fn disagreement(case: &Case, refused_by: Option<&String>) -> Option<String> {
     let limits = Limits::default();
     let outcome = decode(&case.input).and_then(|text| load_any_root(text, &limits));
     let refused_with = |rule: &str| match &outcome {
-        Err(error) if error.rule == rule => None,
+        Err(error) if error.problem.id() == rule => None,
         _ => Some(format!(
             "should be refused by {rule}, {}",
             describe(&outcome)
@@ -153,7 +153,7 @@ fn disagreement(case: &Case, refused_by: Option<&String>) -> Option<String> {
     }
     if case.invalid {
         return match &outcome {
-            Err(error) if error.rule.id.starts_with("yaml/") => None,
+            Err(error) if error.problem.id().starts_with("yaml/") => None,
             _ => Some(format!("is invalid, but numi {}", describe(&outcome))),
         };
     }

@@ -1,12 +1,10 @@
 //! A `.json` file that its family's own tools read with a strict JSON
 //! parser (Python's `json.loads`, JavaScript's `JSON.parse`) is checked as
-//! strict JSON (RFC 8259) too: YAML, which numi reads it as, also takes
+//! strict JSON (RFC 8259) too: YAML, which this crate reads it as, also takes
 //! comments, trailing commas, leading zeros and unquoted keys, which those
 //! tools refuse before they start.
 
-use super::{LineIndex, YamlError};
-use crate::diagnostic::Position;
-use crate::diagnostic::stages::yaml::JSON_SYNTAX;
+use crate::{LineIndex, Position, Problem, YamlError};
 
 /// A family's JSON reader: who reads its `.json` files, as messages name
 /// them, and what it takes beyond RFC 8259.
@@ -31,7 +29,7 @@ pub fn check(text: &str, reader: JsonReader) -> Result<(), YamlError> {
     match problem_for(text, reader) {
         None => Ok(()),
         Some((what, position)) => Err(YamlError::new(
-            &JSON_SYNTAX,
+            Problem::JsonSyntax,
             format!(
                 "{} reads a .json file as strict JSON, and this one is not: {what}",
                 reader.name
@@ -154,7 +152,7 @@ mod tests {
     fn problem(text: &str) -> Option<(String, u32, u32)> {
         check(text, STRICT).err().map(|error| {
             let position = error.position.unwrap_or_default();
-            (error.message, position.line, position.column)
+            (error.message(), position.line, position.column)
         })
     }
 

@@ -628,7 +628,7 @@ mod tests {
     const TAKEN: &[&str] = &[
         "a: 1\n",
         "a: 1",
-        "# a comment\n\nkind: Playbook\nspec:\n  x: y z  \n  n: -7\n  f: 1.5e3\n  t: true\n  u: ~\n",
+        "# a comment\n\nkind: Example\nspec:\n  x: y z  \n  n: -7\n  f: 1.5e3\n  t: true\n  u: ~\n",
         "metadata: {name: x-1, scope: SCOPE_REPO}\nlist: [1, two, \"three\", {a: b}, []]\nempty: {}\n",
         "spec:\n  cases:\n    - name: a\n      outcome: {value: \"sha256:00\"}\n    - name: b\n",
         "spec:\n  cases:\n  - name: a\n  - name: b\n  other: 1\n",
@@ -757,7 +757,8 @@ mod tests {
     /// file in it.
     #[test]
     fn shipped_documents_load_the_same_either_way() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        // The workspace's shipped documents, two folders up from this crate.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut folders = vec![root.join("examples"), root.join("tests")];
         if let Some(extra) = std::env::var_os("NUMI_FAST_PATH_CORPUS") {
             folders.push(extra.into());

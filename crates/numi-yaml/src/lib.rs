@@ -5,11 +5,13 @@
 pub mod comments;
 mod fast;
 mod lines;
+mod place;
 pub mod plain;
 mod positions;
 mod printable;
 mod scalar;
 mod separation;
+pub mod shown;
 pub mod strict_json;
 #[cfg(test)]
 mod suite;
@@ -22,10 +24,10 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Position, RuleDoc, Span};
-#[cfg(test)]
-pub(crate) use lines::take_indexed;
+#[cfg(any(test, feature = "counting"))]
+pub use lines::take_indexed;
 pub use lines::{Column, LineIndex};
+pub use place::{Position, Span};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
     format_pointer, parse_pointer,
@@ -92,23 +94,154 @@ impl Document {
 }
 
 /// Why a file is not one YAML document with a mapping at its root.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct YamlError {
-    /// A stable rule id (`yaml/syntax`, `yaml/duplicate-key`, ...).
-    pub rule: &'static RuleDoc,
-    pub message: String,
+    /// Which way the file fails: each maps to one stable rule id.
+    pub problem: Problem,
+    /// Where the parser stopped, when it knows.
     pub position: Option<Position>,
+    /// What went wrong, with the user's text kept apart from the words
+    /// around it, so that the caller decides how much of that text to show.
+    message: Vec<Part>,
 }
 
-impl YamlError {
-    fn new(rule: &'static RuleDoc, message: impl Into<String>, position: Option<Position>) -> Self {
-        YamlError {
-            rule,
-            message: message.into(),
-            position,
+/// Two errors are the same when they say the same at the same place, however
+/// their messages were put together.
+impl PartialEq for YamlError {
+    fn eq(&self, other: &Self) -> bool {
+        (self.problem, self.position) == (other.problem, other.position)
+            && self.message() == other.message()
+    }
+}
+
+impl Eq for YamlError {}
+
+/// One piece of a [`YamlError`]'s message.
+#[derive(Debug, Clone)]
+enum Part {
+    /// Words of the loader's own.
+    Said(String),
+    /// The user's text, shown quoted.
+    Quoted(String),
+    /// The user's text (a tag), shown escaped without quotes.
+    Bare(String),
+}
+
+/// The ways a text fails to be one YAML document this crate loads. Each has
+/// a stable id that callers report it under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Problem {
+    Syntax,
+    DuplicateKey,
+    MultipleDocuments,
+    Empty,
+    RootNotMapping,
+    Encoding,
+    Tag,
+    NotJson,
+    ComplexKey,
+    TooDeep,
+    TooManyNodes,
+    TooMuchText,
+    JsonSyntax,
+}
+
+impl Problem {
+    /// Every problem, in the order their ids are documented.
+    pub const ALL: [Problem; 13] = [
+        Problem::Syntax,
+        Problem::DuplicateKey,
+        Problem::MultipleDocuments,
+        Problem::Empty,
+        Problem::RootNotMapping,
+        Problem::Encoding,
+        Problem::Tag,
+        Problem::NotJson,
+        Problem::ComplexKey,
+        Problem::TooDeep,
+        Problem::TooManyNodes,
+        Problem::TooMuchText,
+        Problem::JsonSyntax,
+    ];
+
+    /// The stable id: `yaml/syntax`, `yaml/duplicate-key`, ...
+    pub fn id(self) -> &'static str {
+        match self {
+            Problem::Syntax => "yaml/syntax",
+            Problem::DuplicateKey => "yaml/duplicate-key",
+            Problem::MultipleDocuments => "yaml/multiple-documents",
+            Problem::Empty => "yaml/empty",
+            Problem::RootNotMapping => "yaml/root-not-mapping",
+            Problem::Encoding => "yaml/encoding",
+            Problem::Tag => "yaml/tag",
+            Problem::NotJson => "yaml/not-json",
+            Problem::ComplexKey => "yaml/complex-key",
+            Problem::TooDeep => "yaml/too-deep",
+            Problem::TooManyNodes => "yaml/too-many-nodes",
+            Problem::TooMuchText => "yaml/too-much-text",
+            Problem::JsonSyntax => "yaml/json-syntax",
         }
     }
 }
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl YamlError {
+    fn new(problem: Problem, message: impl Into<String>, position: Option<Position>) -> Self {
+        YamlError {
+            problem,
+            position,
+            message: vec![Part::Said(message.into())],
+        }
+    }
+
+    /// A message of the loader's words and the user's texts, in order.
+    fn parts(problem: Problem, message: Vec<Part>, position: Option<Position>) -> Self {
+        YamlError {
+            problem,
+            position,
+            message,
+        }
+    }
+
+    /// The message, the user's text in it shown whole.
+    pub fn message(&self) -> String {
+        self.message_shortening(|text| text.to_owned())
+    }
+
+    /// The message, the user's text in it cut by `shorten` (and escaped,
+    /// quoted where the message quotes it, after that).
+    pub fn message_shortening(&self, shorten: impl Fn(&str) -> String) -> String {
+        let mut message = String::new();
+        for part in &self.message {
+            match part {
+                Part::Said(words) => message.push_str(words),
+                Part::Quoted(text) => shown::quote_into(&mut message, &shorten(text)),
+                Part::Bare(text) => {
+                    let quoted = shown::quote(&shorten(text));
+                    let inner = quoted
+                        .strip_prefix('"')
+                        .and_then(|inner| inner.strip_suffix('"'))
+                        .unwrap_or(&quoted);
+                    message.push_str(inner);
+                }
+            }
+        }
+        message
+    }
+}
+
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.problem, self.message())
+    }
+}
+
+impl std::error::Error for YamlError {}
 
 /// Whether a load records where each node stands beside the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,8 +257,8 @@ pub enum Positions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Root {
     Mapping,
-    /// A mapping or a sequence, for a format that allows a bare array
-    /// (autocontext's legacy matched trials).
+    /// A mapping or a sequence, for a format whose root may be a bare
+    /// list of records.
     MappingOrSequence,
 }
 
@@ -177,14 +310,14 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
     };
     if let Some(encoding) = encoding {
         return Err(YamlError::new(
-            &crate::diagnostic::stages::yaml::ENCODING,
+            Problem::Encoding,
             format!("the file is {encoding}; numi reads UTF-8 only"),
             Some(START),
         ));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(YamlError::new(
-            &crate::diagnostic::stages::yaml::ENCODING,
+            Problem::Encoding,
             "the file starts with a byte-order mark; save it as UTF-8 without one",
             Some(START),
         ));
@@ -192,7 +325,7 @@ fn decode(bytes: &[u8]) -> Result<&str, YamlError> {
     std::str::from_utf8(bytes).map_err(|error| {
         let valid = bytes.get(..error.valid_up_to()).unwrap_or_default();
         YamlError::new(
-            &crate::diagnostic::stages::yaml::ENCODING,
+            Problem::Encoding,
             format!("invalid UTF-8 at byte offset {}", error.valid_up_to()),
             Some(end_of(std::str::from_utf8(valid).unwrap_or_default())),
         )
@@ -293,7 +426,7 @@ fn load_printable<T>(
     match loaded {
         Err(error) if error.position.is_some_and(|earlier| earlier < at) => Err(error),
         _ => Err(YamlError::new(
-            &crate::diagnostic::stages::yaml::SYNTAX,
+            Problem::Syntax,
             format!(
                 "found a lone surrogate escape {escape} (half of a UTF-16 pair, not a character) at {at}"
             ),
@@ -321,7 +454,7 @@ fn unprintable(character: char, at: Position) -> YamlError {
         format!("\\u{code:04X}")
     };
     YamlError::new(
-        &crate::diagnostic::stages::yaml::SYNTAX,
+        Problem::Syntax,
         format!(
             "found U+{code:04X}, {what} YAML {allowed}, at {at}; \
              {fix}write it as the escape {escape} in a double-quoted string"
@@ -432,7 +565,6 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
 #[cfg(any(test, fuzzing))]
 #[doc(hidden)]
 pub fn json_disagreement(text: &str) -> Option<String> {
-    use crate::diagnostic::stages::yaml::{DUPLICATE_KEY, TOO_DEEP, TOO_MANY_NODES, TOO_MUCH_TEXT};
     let Ok(expected @ Value::Object(_)) = serde_json::from_str::<Value>(text) else {
         return None;
     };
@@ -443,13 +575,17 @@ pub fn json_disagreement(text: &str) -> Option<String> {
             document.value
         )),
         Err(error)
-            if [DUPLICATE_KEY, TOO_DEEP, TOO_MANY_NODES, TOO_MUCH_TEXT]
-                .iter()
-                .any(|rule| rule.id == error.rule.id) =>
+            if matches!(
+                error.problem,
+                Problem::DuplicateKey
+                    | Problem::TooDeep
+                    | Problem::TooManyNodes
+                    | Problem::TooMuchText
+            ) =>
         {
             None
         }
-        Err(error) => Some(format!("refuses it: {} {}", error.rule, error.message)),
+        Err(error) => Some(format!("refuses it: {error}")),
     }
 }
 
@@ -497,7 +633,7 @@ fn flow_too_deep(
     };
     earlier.unwrap_or_else(|| {
         YamlError::new(
-            &crate::diagnostic::stages::yaml::TOO_DEEP,
+            Problem::TooDeep,
             format!("flow collections nest deeper than 255 levels at {at}"),
             Some(at),
         )
@@ -515,7 +651,7 @@ fn syntax_error(text: &str, error: &ScanError, shifts: &Shifts) -> YamlError {
     }
     let at = shifts.original(at);
     YamlError::new(
-        &crate::diagnostic::stages::yaml::SYNTAX,
+        Problem::Syntax,
         format!("{} at {at}", error.info()),
         Some(at),
     )
@@ -756,7 +892,7 @@ impl<'a> Builder<'a> {
                 self.documents += 1;
                 if self.documents > 1 {
                     return Err(YamlError::new(
-                        &crate::diagnostic::stages::yaml::MULTIPLE_DOCUMENTS,
+                        Problem::MultipleDocuments,
                         format!("a file holds one YAML document; a second one starts at {at}"),
                         Some(at),
                     ));
@@ -824,7 +960,7 @@ impl<'a> Builder<'a> {
                 .saturating_sub(u32::try_from(back).unwrap_or(u32::MAX)),
         };
         Err(YamlError::new(
-            &crate::diagnostic::stages::yaml::SYNTAX,
+            Problem::Syntax,
             format!(
                 "a tab separates ':' from the block collection after it at {tab}; \
                  only spaces may indent a block collection"
@@ -843,9 +979,13 @@ impl<'a> Builder<'a> {
             None => Ok(()),
             Some(tag) if core_suffix(&tag.handle, &tag.suffix) == Some(expected) => Ok(()),
             Some(tag) if is_non_specific(&tag.handle, &tag.suffix) => Ok(()),
-            Some(tag) => Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::TAG,
-                format!("unsupported tag {} at {at}", tag_text(tag)),
+            Some(tag) => Err(YamlError::parts(
+                Problem::Tag,
+                vec![
+                    Part::Said("unsupported tag ".to_owned()),
+                    Part::Bare(tag_name(&tag.handle, &tag.suffix)),
+                    Part::Said(format!(" at {at}")),
+                ],
                 Some(at),
             )),
         }
@@ -920,7 +1060,7 @@ impl<'a> Builder<'a> {
                 // saphyr takes `|` and `>` for text in a flow collection;
                 // YAML 1.2 never lets an indicator start a plain scalar.
                 return Err(YamlError::new(
-                    &crate::diagnostic::stages::yaml::SYNTAX,
+                    Problem::Syntax,
                     format!(
                         "a plain scalar cannot start with '{indicator}', a block scalar \
                          indicator, at {at}; quote the text"
@@ -989,13 +1129,7 @@ impl<'a> Builder<'a> {
         self.longest_text = self.longest_text.max(text.len());
         let record = self.record;
         // Never shown: the caller gives up and the full parser words the error.
-        let give_up = || {
-            YamlError::new(
-                &crate::diagnostic::stages::yaml::SYNTAX,
-                "left to the full parser",
-                Some(at),
-            )
-        };
+        let give_up = || YamlError::new(Problem::Syntax, "left to the full parser", Some(at));
         let Some(parent) = self.stack.last_mut() else {
             return Err(give_up());
         };
@@ -1052,7 +1186,7 @@ impl<'a> Builder<'a> {
         }) = self.anchors.get(&id)
         else {
             return Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::SYNTAX,
+                Problem::Syntax,
                 format!("unknown alias at {at}"),
                 Some(at),
             ));
@@ -1066,7 +1200,7 @@ impl<'a> Builder<'a> {
                 Some(text) => Value::String(text.clone()),
                 None => {
                     return Err(YamlError::new(
-                        &crate::diagnostic::stages::yaml::COMPLEX_KEY,
+                        Problem::ComplexKey,
                         format!("a mapping key is not a plain scalar at {at}"),
                         Some(at),
                     ));
@@ -1114,7 +1248,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), YamlError> {
         if self.expecting_key() {
             return Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::COMPLEX_KEY,
+                Problem::ComplexKey,
                 format!("a mapping key is not a plain scalar at {at}"),
                 Some(at),
             ));
@@ -1239,7 +1373,7 @@ impl<'a> Builder<'a> {
                 false => {
                     let Value::String(key) = node.value else {
                         return Err(YamlError::new(
-                            &crate::diagnostic::stages::yaml::COMPLEX_KEY,
+                            Problem::ComplexKey,
                             format!("a mapping key is not a plain scalar at {}", node.at),
                             Some(node.at),
                         ));
@@ -1247,9 +1381,13 @@ impl<'a> Builder<'a> {
                     match map.entry(key) {
                         Entry::Occupied(entry) => {
                             let at = node.at;
-                            return Err(YamlError::new(
-                                &crate::diagnostic::stages::yaml::DUPLICATE_KEY,
-                                format!("duplicate key {} at {at}", quoted(entry.key())),
+                            return Err(YamlError::parts(
+                                Problem::DuplicateKey,
+                                vec![
+                                    Part::Said("duplicate key ".to_owned()),
+                                    Part::Quoted(entry.key().clone()),
+                                    Part::Said(format!(" at {at}")),
+                                ],
                                 Some(at),
                             ));
                         }
@@ -1284,7 +1422,7 @@ impl<'a> Builder<'a> {
         match self.root {
             Some(root) => Ok(root.value),
             None => Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::EMPTY,
+                Problem::Empty,
                 "the file holds no YAML document",
                 Some(START),
             )),
@@ -1298,7 +1436,7 @@ impl<'a> Builder<'a> {
     fn finish_rooted(self, allowed: Root) -> Result<Document, YamlError> {
         let Some(root) = self.root else {
             return Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::EMPTY,
+                Problem::Empty,
                 "the file holds no YAML document",
                 Some(START),
             ));
@@ -1321,12 +1459,12 @@ impl<'a> Builder<'a> {
                 },
             }),
             Value::Null => Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::EMPTY,
+                Problem::Empty,
                 "the document is empty",
                 Some(root.at),
             )),
             _ => Err(YamlError::new(
-                &crate::diagnostic::stages::yaml::ROOT_NOT_MAPPING,
+                Problem::RootNotMapping,
                 format!(
                     "the document root is {}, not a mapping",
                     json_type_name(&root.value)
@@ -1355,7 +1493,7 @@ fn relocated(positions: &NodePositions, at: Span) -> NodePositions {
 /// with it; JSON has no null key.
 fn null_key(at: Position) -> YamlError {
     YamlError::new(
-        &crate::diagnostic::stages::yaml::COMPLEX_KEY,
+        Problem::ComplexKey,
         format!("a mapping key is null at {at}; quote it if a string is meant"),
         Some(at),
     )
@@ -1363,7 +1501,7 @@ fn null_key(at: Position) -> YamlError {
 
 fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        &crate::diagnostic::stages::yaml::TOO_MANY_NODES,
+        Problem::TooManyNodes,
         format!(
             "the document expands to more than {} nodes (aliases included) at {at}",
             limits.max_nodes
@@ -1374,10 +1512,10 @@ fn too_many_nodes(limits: &Limits, at: Position) -> YamlError {
 
 fn too_much_text(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        &crate::diagnostic::stages::yaml::TOO_MUCH_TEXT,
+        Problem::TooMuchText,
         format!(
             "the document expands to more than {} of text (aliases included) at {at}",
-            crate::text::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
+            shown::human_size(u64::try_from(limits.max_text_bytes).unwrap_or(u64::MAX))
         ),
         Some(at),
     )
@@ -1385,7 +1523,7 @@ fn too_much_text(limits: &Limits, at: Position) -> YamlError {
 
 fn too_deep(limits: &Limits, at: Position) -> YamlError {
     YamlError::new(
-        &crate::diagnostic::stages::yaml::TOO_DEEP,
+        Problem::TooDeep,
         format!(
             "collections nest deeper than {} levels at {at}",
             limits.max_depth
@@ -1395,58 +1533,48 @@ fn too_deep(limits: &Limits, at: Position) -> YamlError {
 }
 
 fn scalar_error(error: ScalarError, text: &str, at: Position) -> YamlError {
-    match error {
-        ScalarError::NotFinite => YamlError::new(
-            &crate::diagnostic::stages::yaml::NOT_JSON,
-            format!(
-                "{} at {at} is not a finite number, which JSON cannot hold",
-                quoted(text)
-            ),
-            Some(at),
+    let said = |words: &str| Part::Said(words.to_owned());
+    let (problem, message) = match error {
+        ScalarError::NotFinite => (
+            Problem::NotJson,
+            vec![
+                Part::Quoted(text.to_owned()),
+                Part::Said(format!(
+                    " at {at} is not a finite number, which JSON cannot hold"
+                )),
+            ],
         ),
-        ScalarError::TooLarge => YamlError::new(
-            &crate::diagnostic::stages::yaml::NOT_JSON,
-            format!(
-                "{} at {at} is a number too large to represent (beyond ±1.8e308)",
-                quoted(text)
-            ),
-            Some(at),
+        ScalarError::TooLarge => (
+            Problem::NotJson,
+            vec![
+                Part::Quoted(text.to_owned()),
+                Part::Said(format!(
+                    " at {at} is a number too large to represent (beyond ±1.8e308)"
+                )),
+            ],
         ),
-        ScalarError::UnsupportedTag(tag) => YamlError::new(
-            &crate::diagnostic::stages::yaml::TAG,
-            format!("unsupported tag {} at {at}", bare(&tag)),
-            Some(at),
+        ScalarError::UnsupportedTag(tag) => (
+            Problem::Tag,
+            vec![
+                said("unsupported tag "),
+                Part::Bare(tag),
+                Part::Said(format!(" at {at}")),
+            ],
         ),
-        ScalarError::TagMismatch(tag) => YamlError::new(
-            &crate::diagnostic::stages::yaml::TAG,
-            format!("{} at {at} is not a valid {}", quoted(text), bare(&tag)),
-            Some(at),
+        ScalarError::TagMismatch(tag) => (
+            Problem::Tag,
+            vec![
+                Part::Quoted(text.to_owned()),
+                Part::Said(format!(" at {at} is not a valid ")),
+                Part::Bare(tag),
+            ],
         ),
-    }
+    };
+    YamlError::parts(problem, message, Some(at))
 }
 
-/// A tag as the user wrote it, escaped: `%0A` in a tag is a line break.
-fn tag_text(tag: &Tag) -> String {
-    bare(&tag_name(&tag.handle, &tag.suffix))
-}
-
-/// A short, one-line, escaped rendering of user text for messages.
-fn quoted(text: &str) -> String {
-    crate::text::quote(&crate::text::shorten(text))
-}
-
-/// User text shown without quotes (a tag): escaped and shortened as
-/// [`quoted`] does, so it can neither break nor forge an output line.
-fn bare(text: &str) -> String {
-    let shown = quoted(text);
-    shown
-        .strip_prefix('"')
-        .and_then(|inner| inner.strip_suffix('"'))
-        .map(str::to_owned)
-        .unwrap_or(shown)
-}
-
-pub(crate) fn json_type_name(value: &Value) -> &'static str {
+/// How a message names the type of a JSON value: `a string`, `null`.
+pub fn json_type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

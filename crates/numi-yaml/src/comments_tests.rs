@@ -1,5 +1,5 @@
 use super::{Comment, comments, disagreement, misread};
-use crate::yaml::{Limits, Positions, load_bytes_rooted, parse_pointer};
+use crate::{Limits, Positions, load_bytes_rooted, parse_pointer};
 
 /// The comments of `text` as (line, alone, text), after checking them
 /// against saphyr's values (see [`disagreement`]).
@@ -197,10 +197,10 @@ fn crlf_and_lone_cr_end_lines_as_they_do_for_the_loader() {
             text.as_bytes(),
             &Limits::default(),
             Positions::Record,
-            crate::yaml::Root::Mapping,
+            crate::Root::Mapping,
         )
         .unwrap();
-        let lines = crate::yaml::LineIndex::new(&text);
+        let lines = crate::LineIndex::new(&text);
         let line_of = |pointer: &str| {
             let node = document
                 .locate(&parse_pointer(&document.value, pointer))

@@ -65,12 +65,12 @@ fn bytes_err(bytes: &[u8]) -> YamlError {
     }
 }
 
-fn error(rule: &'static str, message: &str, position: Option<Position>) -> YamlError {
-    YamlError {
-        rule: documented(rule),
-        message: message.to_owned(),
-        position,
-    }
+fn error(id: &'static str, message: &str, position: Option<Position>) -> YamlError {
+    let problem = Problem::ALL
+        .into_iter()
+        .find(|problem| problem.id() == id)
+        .expect("a problem of this id");
+    YamlError::new(problem, message, position)
 }
 
 /// Where a pointer leads, as the starts of its node and key.
@@ -467,9 +467,9 @@ fn syntax_error_for_a_key_inside_an_unclosed_flow_sequence() {
 #[test]
 fn syntax_error_for_a_tab_used_as_indentation() {
     let found = load_err("a:\n\tb: 1\n");
-    assert_eq!(found.rule, "yaml/syntax");
+    assert_eq!(found.problem.id(), "yaml/syntax");
     assert_eq!(
-        found.message,
+        found.message(),
         "tabs disallowed within this context (block indentation) at line 2 column 1"
     );
     assert_eq!(found.position.map(|p| p.line), Some(2));
@@ -792,7 +792,7 @@ fn encoding_invalid_utf8_names_the_byte_offset() {
 #[test]
 fn encoding_byte_order_mark_is_refused_before_any_yaml_is_read() {
     // Even a file that would not parse: the encoding is the first check.
-    assert_eq!(bytes_err(b"\xEF\xBB\xBF[").rule, "yaml/encoding");
+    assert_eq!(bytes_err(b"\xEF\xBB\xBF[").problem.id(), "yaml/encoding");
 }
 
 #[test]
@@ -950,17 +950,23 @@ fn not_json_for_a_float_that_overflows() {
 fn not_json_for_an_integer_of_500_digits() {
     let text = format!("a:\n  b: -{}\n", "7".repeat(500));
     let found = load_err(&text);
-    assert_eq!(found.rule, "yaml/not-json");
+    assert_eq!(found.problem.id(), "yaml/not-json");
     assert_eq!(found.position, Some(pos(2, 6)));
     assert!(
-        found.message.ends_with(
+        found.message().ends_with(
             "\" at line 2 column 6 is a number too large to represent (beyond ±1.8e308)"
         ),
         "{}",
-        found.message
+        found.message()
     );
-    // The number is quoted shortened, never whole.
-    assert!(found.message.len() < 200, "{}", found.message);
+    // The caller decides how much of the number a message shows.
+    assert!(found.message().contains(&"7".repeat(500)));
+    let shortened =
+        found.message_shortening(|text| format!("{}…", text.chars().take(8).collect::<String>()));
+    assert_eq!(
+        shortened,
+        "\"-7777777…\" at line 2 column 6 is a number too large to represent (beyond ±1.8e308)"
+    );
 }
 
 #[test]
@@ -1083,7 +1089,7 @@ fn deep_flow_nesting_is_refused_without_a_panic() {
         let closed = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         let found = load_err(&closed);
         assert!(
-            matches!(found.rule.id, "yaml/too-deep" | "yaml/syntax"),
+            matches!(found.problem.id(), "yaml/too-deep" | "yaml/syntax"),
             "{depth}: {found:?}"
         );
         assert_eq!(found.position.map(|p| p.line), Some(1), "{depth}");
@@ -1201,9 +1207,9 @@ fn too_much_text_with_the_default_limits_for_a_string_bomb() {
         vec!["*s"; 100].join(", ")
     );
     let found = load_err(&text);
-    assert_eq!(found.rule, "yaml/too-much-text");
+    assert_eq!(found.problem.id(), "yaml/too-much-text");
     assert_eq!(
-        found.message,
+        found.message(),
         "the document expands to more than 64 MiB of text (aliases included) at line 2 column 249"
     );
 }
@@ -1300,18 +1306,13 @@ fn text_facts_vouch_only_for_printable_one_line_text() {
 #[test]
 fn a_tab_after_a_plain_scalar_is_pointed_at_itself() {
     let found = load_err("a:\n  b: x\n\tc: 1\n");
-    assert_eq!(found.rule, "yaml/syntax");
+    assert_eq!(found.problem.id(), "yaml/syntax");
     assert_eq!(found.position, Some(pos(3, 1)), "{found:?}");
     assert!(
-        found.message.ends_with("at line 3 column 1"),
+        found.message().ends_with("at line 3 column 1"),
         "{}",
-        found.message
+        found.message()
     );
-}
-
-/// The declared rule of `id`.
-fn documented(id: &str) -> &'static crate::diagnostic::RuleDoc {
-    crate::rules::find(id).expect("a declared rule")
 }
 
 /// A root that may be a sequence: a mapping loads as it does anywhere

@@ -7,7 +7,7 @@
 //! Findings carry byte ranges; every format turns them into lines and
 //! columns here, so they all agree whatever the line ends.
 
-use crate::diagnostic::{Diagnostic, Position, Span};
+use crate::{Position, Span};
 
 /// The units a column counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,15 +32,16 @@ impl Column {
 }
 
 // The bytes of text this thread's indexes were built over, counted in
-// tests only: the tests bound how often a text is indexed.
-#[cfg(test)]
+// tests only (this crate's, and its callers' through the `counting`
+// feature): the tests bound how often a text is indexed.
+#[cfg(any(test, feature = "counting"))]
 thread_local! {
     static INDEXED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The bytes this thread has indexed since the last call.
-#[cfg(test)]
-pub(crate) fn take_indexed() -> usize {
+#[cfg(any(test, feature = "counting"))]
+pub fn take_indexed() -> usize {
     INDEXED.with(|indexed| indexed.replace(0))
 }
 
@@ -53,7 +54,7 @@ pub struct LineIndex<'t> {
 
 impl<'t> LineIndex<'t> {
     pub fn new(text: &'t str) -> Self {
-        #[cfg(test)]
+        #[cfg(any(test, feature = "counting"))]
         INDEXED.with(|indexed| indexed.set(indexed.get().saturating_add(text.len())));
         let bytes = text.as_bytes();
         let mut starts = vec![0];
@@ -120,19 +121,19 @@ impl<'t> LineIndex<'t> {
     }
 
     /// Where the line that holds `offset` starts.
-    pub(crate) fn line_start(&self, offset: usize) -> usize {
+    pub fn line_start(&self, offset: usize) -> usize {
         self.starts.get(self.line_of(offset)).copied().unwrap_or(0)
     }
 
     /// Where the content of the line that holds `offset` ends, before its
     /// line break.
-    pub(crate) fn line_end(&self, offset: usize) -> usize {
+    pub fn line_end(&self, offset: usize) -> usize {
         self.line_bounds(self.line_of(offset))
             .map_or(self.text.len(), |(_, end)| end)
     }
 
     /// The content of the line that holds `offset`, without its line break.
-    pub(crate) fn line_text(&self, offset: usize) -> &'t str {
+    pub fn line_text(&self, offset: usize) -> &'t str {
         let line = self.line_of(offset);
         self.line_bounds(line)
             .and_then(|(start, end)| self.text.get(start..end))
@@ -141,13 +142,13 @@ impl<'t> LineIndex<'t> {
 
     /// Where the line after the one that holds `offset` starts; `None` on
     /// the last line.
-    pub(crate) fn next_line(&self, offset: usize) -> Option<usize> {
+    pub fn next_line(&self, offset: usize) -> Option<usize> {
         self.starts.get(self.line_of(offset) + 1).copied()
     }
 
     /// Where the line before the one that holds `offset` starts; `None` on
     /// the first line.
-    pub(crate) fn previous_line(&self, offset: usize) -> Option<usize> {
+    pub fn previous_line(&self, offset: usize) -> Option<usize> {
         let line = self.line_of(offset).checked_sub(1)?;
         self.starts.get(line).copied()
     }
@@ -230,15 +231,6 @@ impl<'t> LineIndex<'t> {
             None => 0,
         };
         Span::new(start, start + length)
-    }
-
-    /// `diagnostic` placed at `span`: its byte range, and the positions of
-    /// the range's start and end that every format shows.
-    pub fn place(&self, mut diagnostic: Diagnostic, span: Span) -> Diagnostic {
-        diagnostic.position = Some(self.position(span.start()));
-        diagnostic.end = Some(self.position(span.end()));
-        diagnostic.span = Some(span);
-        diagnostic
     }
 
     /// `span` cut at the end of the line it starts on: one line to underline.

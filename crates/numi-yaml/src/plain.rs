@@ -7,7 +7,7 @@
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
 use super::PathSegment;
-use crate::diagnostic::Position;
+use crate::Position;
 
 /// One plain scalar value, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::Span;
+use crate::Span;
 
 /// The positions of one node and, for a collection, of its children in the
 /// order they appear (for a mapping, the order of its keys).
@@ -80,6 +80,16 @@ impl NodePositions {
     /// The node's bytes.
     pub fn span(&self) -> Span {
         self.at
+    }
+
+    /// For a mapping: the bytes of each key, in source order.
+    pub fn keys(&self) -> &[Span] {
+        &self.keys
+    }
+
+    /// The positions of a collection's children, in source order.
+    pub fn children(&self) -> &[NodePositions] {
+        &self.children
     }
 
     pub(crate) fn leaf(at: Span) -> Self {
