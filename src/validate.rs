@@ -3,17 +3,18 @@
 //! before it passed.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity, Stage};
+use crate::diagnostic::{Diagnostic, Position, Severity, Span, Stage};
 use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::held::{self, Kept};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
-    self, Document, KeyIndex, Limits, LineIndex, Positions, YamlError, document_order_with,
-    parse_pointer, strict_json,
+    self, Document, KeyIndex, Limits, LineIndex, PathSegment, Positions, Root, YamlError,
+    document_order_with, parse_pointer, strict_json,
 };
 
 /// Where a document was found, which decides the gates it meets.
@@ -36,6 +37,9 @@ pub struct Checked {
     /// two documents of a kind apart. An output shows
     /// [`Checked::shown_name`].
     pub name: Option<String>,
+    /// Where `metadata.name` stands, when the document has one there that
+    /// is its name: what a later document of the same name points back to.
+    pub name_place: Option<Place>,
     /// Every problem of the first stage that failed, in the stage's order;
     /// for the schema stage, at most `schema::MAX_LISTED_VIOLATIONS`; once
     /// the schema passed, the rule failures, then the producer-side warnings.
@@ -47,6 +51,18 @@ pub struct Checked {
     /// deciding the status.
     pub suppressed: Vec<Suppressed>,
 }
+
+/// Where a node stands in a file: its bytes, and the positions of their
+/// start and end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub span: Span,
+    pub start: Position,
+    pub end: Position,
+}
+
+/// Where the name of a document is written.
+const NAME_PATH: [&str; 2] = ["metadata", "name"];
 
 /// A finding silenced by a `# numi: ignore[...]` comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +101,94 @@ impl Checked {
     }
 }
 
+/// One file as numi read it, made once and read by every stage: the bytes,
+/// the document they load to (or why they do not), and the one line index
+/// of their text, built when a stage first asks for it.
+pub struct Parsed<'b> {
+    bytes: &'b [u8],
+    loaded: Result<Kept, YamlError>,
+    limits: Limits,
+    root: Root,
+    /// A store's file, loaded as its neighbours load it (without the place
+    /// of each node), loaded again with them when a stage needs one.
+    placed: OnceCell<Option<Document>>,
+    text: OnceCell<Option<&'b str>>,
+    lines: OnceCell<Option<LineIndex<'b>>>,
+}
+
+impl<'b> Parsed<'b> {
+    /// Loads `bytes`, read at `location`, once, with the place of every
+    /// node; a store's file alone is loaded as its neighbours load it,
+    /// without them.
+    pub fn load(bytes: &'b [u8], limits: &Limits, location: &Location<'_>) -> Self {
+        let root = kinds::root_at(location.path());
+        let loaded = match location.path() {
+            // A store's file is loaded the way its neighbours load it, so
+            // the document a neighbour loaded before it is the one checked
+            // now, and the one loaded now is the one its neighbours after
+            // it read.
+            Some(path) if *limits == Limits::default() && held::is_kept_kind(path) => {
+                held::document_at(path, || kinds::load_unplaced(bytes, limits, Some(path)))
+            }
+            _ => yaml::load_bytes_rooted(bytes, limits, Positions::Record, root).map(Kept::new),
+        };
+        Parsed {
+            bytes,
+            loaded,
+            limits: *limits,
+            root,
+            placed: OnceCell::new(),
+            text: OnceCell::new(),
+            lines: OnceCell::new(),
+        }
+    }
+
+    /// `bytes` with no file beside them, loaded as [`Parsed::load`] does.
+    pub fn detached(bytes: &'b [u8]) -> Self {
+        Parsed::load(
+            bytes,
+            &Limits::default(),
+            &Location::detached(DEFAULT_MAX_FILE_SIZE),
+        )
+    }
+
+    pub fn bytes(&self) -> &'b [u8] {
+        self.bytes
+    }
+
+    /// The text of the file, when it is UTF-8.
+    pub fn text(&self) -> Option<&'b str> {
+        *self
+            .text
+            .get_or_init(|| std::str::from_utf8(self.bytes).ok())
+    }
+
+    /// The one line index of the text, when it is UTF-8.
+    pub fn lines(&self) -> Option<&LineIndex<'b>> {
+        self.lines
+            .get_or_init(|| self.text().map(LineIndex::new))
+            .as_ref()
+    }
+
+    /// The document as the checks read it, when the file loads.
+    fn checked_document(&self) -> Option<&Document> {
+        self.loaded.as_ref().ok().map(Kept::document)
+    }
+
+    /// The document with the place of every node, when the file loads.
+    pub fn document(&self) -> Option<&Document> {
+        let checked = self.checked_document()?;
+        if checked.placed {
+            return Some(checked);
+        }
+        self.placed
+            .get_or_init(|| {
+                yaml::load_bytes_rooted(self.bytes, &self.limits, Positions::Record, self.root).ok()
+            })
+            .as_ref()
+    }
+}
+
 /// Validates the bytes of one document that has no file beside it.
 pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
     validate_at(
@@ -95,54 +199,52 @@ pub fn validate_bytes(bytes: &[u8], mode: Mode, limits: &Limits) -> Checked {
     )
 }
 
-/// Validates the bytes of one file read at `location`. The file is loaded
-/// without positions; only when a finding needs one is it loaded again,
-/// recording them.
+/// Validates the bytes of one file read at `location`.
 pub fn validate_at(bytes: &[u8], mode: Mode, limits: &Limits, location: Location<'_>) -> Checked {
-    let root = kinds::root_at(location.path());
-    let load = || kinds::load_unplaced(bytes, limits, location.path());
-    // A store's file is loaded the way its neighbours load it, so the
-    // document a neighbour loaded before it is the one checked now, and
-    // the one loaded now is the one its neighbours after it read.
-    let loaded = match location.path() {
-        Some(path) if *limits == Limits::default() => held::document_at(path, load),
-        _ => load().map(Kept::new),
-    };
-    match loaded {
-        Ok(document) => {
-            let checked = check_document(document.document(), bytes, mode, location);
-            drop(document);
-            if !checked.diagnostics.iter().any(needs_position) {
-                return checked;
-            }
-            match yaml::load_bytes_rooted(bytes, limits, Positions::Record, root) {
-                Ok(document) => locate_all(&document, bytes, checked),
-                // Loading the same bytes cannot fail the second time; if it
-                // did, the findings still stand without positions.
-                Err(_) => checked,
-            }
+    let parsed = Parsed::load(bytes, limits, &location);
+    validate_parsed(&parsed, mode, location)
+}
+
+/// Every stage on a file loaded once: each finding is placed by the
+/// document the checks read.
+pub fn validate_parsed(parsed: &Parsed<'_>, mode: Mode, location: Location<'_>) -> Checked {
+    let document = match &parsed.loaded {
+        Ok(document) => document.document(),
+        Err(error) => {
+            return Checked {
+                diagnostics: vec![loading_finding(error, parsed)],
+                ..Checked::default()
+            };
         }
-        Err(error) => Checked {
-            diagnostics: vec![loading_finding(error, bytes)],
-            ..Checked::default()
-        },
+    };
+    let checked = check_document(document, parsed, mode, location);
+    if !checked.diagnostics.iter().any(needs_position) {
+        return checked;
+    }
+    match (parsed.document(), parsed.lines()) {
+        (Some(document), Some(lines)) => locate_all(document, lines, checked),
+        // Loading the same bytes cannot fail the second time; if it did,
+        // the findings still stand without positions.
+        _ => checked,
     }
 }
 
 /// [`validate_at`], then `weigh` on what it found (suppressions, levels,
-/// fixes), guarded: a panic inside numi becomes an internal error for this
-/// document alone, so one document never ends a run or the language
-/// server. The one guarded check of `numi validate` and `numi lsp`.
+/// fixes) with the file as it was parsed, guarded: a panic inside numi
+/// becomes an internal error for this document alone, so one document
+/// never ends a run or the language server. The one guarded check of `numi
+/// validate` and `numi lsp`.
 pub fn validate_guarded(
     bytes: &[u8],
     mode: Mode,
     limits: &Limits,
     location: Location<'_>,
-    weigh: impl FnOnce(&mut Checked),
+    weigh: impl FnOnce(&mut Checked, &Parsed<'_>),
 ) -> Checked {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut checked = validate_at(bytes, mode, limits, location);
-        weigh(&mut checked);
+        let parsed = Parsed::load(bytes, limits, &location);
+        let mut checked = validate_parsed(&parsed, mode, location);
+        weigh(&mut checked, &parsed);
         checked
     }))
     .unwrap_or_else(|_| Checked {
@@ -155,18 +257,53 @@ pub fn validate_guarded(
     })
 }
 
+/// Where `metadata.name` stands in `parsed`, if it is the name `checked`
+/// found: placed by the positions the checks' document recorded (a store's
+/// file, loaded without them, has none). Asked by a run of a configuration
+/// tree, whose checks across documents point back to a name.
+pub fn name_place(checked: &Checked, parsed: &Parsed<'_>) -> Option<Place> {
+    let name = checked.name.as_deref()?;
+    let document = parsed.checked_document()?;
+    if !document.placed
+        || document
+            .value
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            != Some(name)
+    {
+        return None;
+    }
+    let path = NAME_PATH.map(|key| PathSegment::Key(key.to_owned()));
+    let span = document.locate(&path).node;
+    let place = |lines: &LineIndex<'_>| Place {
+        span,
+        start: lines.position(span.start()),
+        end: lines.position(span.end()),
+    };
+    // The text's index when a finding built it; else the lines up to the
+    // name's end alone: a name stands near the top of its document.
+    if let Some(Some(lines)) = parsed.lines.get() {
+        return Some(place(lines));
+    }
+    let text = parsed.text()?;
+    let through = text
+        .get(span.end()..)
+        .and_then(|rest| rest.find(['\n', '\r']))
+        .map_or(text.len(), |at| span.end() + at);
+    Some(place(&LineIndex::new(text.get(..through)?)))
+}
+
 /// The finding of a document that could not be read as its tools read it.
-fn loading_finding(error: YamlError, bytes: &[u8]) -> Diagnostic {
+fn loading_finding(error: &YamlError, parsed: &Parsed<'_>) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(
         Stage::Yaml,
         crate::diagnostic::stages::yaml::rule_of(error.problem),
-        crate::text::yaml_message(&error),
+        crate::text::yaml_message(error),
     );
     diagnostic.position = error.position;
     // The parser knows where a problem is, not where its token ends: the
     // finding covers the character it points at.
-    if let (Some(position), Ok(text)) = (error.position, std::str::from_utf8(bytes)) {
-        let lines = LineIndex::new(text);
+    if let (Some(position), Some(lines)) = (error.position, parsed.lines()) {
         let span = lines.character_at(position);
         diagnostic.span = Some(span);
         diagnostic.end = Some(lines.position(span.end()));
@@ -178,30 +315,30 @@ fn loading_finding(error: YamlError, bytes: &[u8]) -> Diagnostic {
 /// way it is not strict JSON, if any.
 fn strict_json_finding(
     family: &kinds::Family,
-    source: &[u8],
+    parsed: &Parsed<'_>,
     location: &Location<'_>,
 ) -> Option<Diagnostic> {
     let reader = family.json_reader?;
     if !location.path().is_some_and(strict_json::is_json_file) {
         return None;
     }
-    let text = std::str::from_utf8(source).ok()?;
-    strict_json::check(text, reader)
+    strict_json::check(parsed.text()?, reader)
         .err()
-        .map(|error| loading_finding(error, source))
+        .map(|error| loading_finding(&error, parsed))
 }
 
 /// Every stage on a document's value; diagnostics carry pointers, and
 /// positions only where a stage knew them.
 fn check_document(
     document: &Document,
-    source: &[u8],
+    parsed: &Parsed<'_>,
     mode: Mode,
     location: Location<'_>,
 ) -> Checked {
     let value = &document.value;
+    let source = parsed.bytes();
     let (family, identified) = kinds::identify(value, &location);
-    if let Some(finding) = strict_json_finding(family, source, &location) {
+    if let Some(finding) = strict_json_finding(family, parsed, &location) {
         return Checked {
             kind: identified.as_ref().ok().map(|kind| kind.name),
             diagnostics: vec![finding],
@@ -240,7 +377,7 @@ fn check_document(
         name: (kind.display_name)(value),
         unlisted,
         diagnostics,
-        suppressed: Vec::new(),
+        ..Checked::default()
     }
 }
 
@@ -266,13 +403,11 @@ fn needs_position(diagnostic: &Diagnostic) -> bool {
     diagnostic.position.is_none() && diagnostic.pointer.is_some()
 }
 
-fn locate_all(document: &Document, bytes: &[u8], mut checked: Checked) -> Checked {
-    // The document loaded, so its bytes are UTF-8.
-    let lines = LineIndex::new(std::str::from_utf8(bytes).unwrap_or_default());
+fn locate_all(document: &Document, lines: &LineIndex<'_>, mut checked: Checked) -> Checked {
     let mut keys = KeyIndex::default();
     checked.diagnostics = std::mem::take(&mut checked.diagnostics)
         .into_iter()
-        .map(|d| locate(document, &lines, d, &mut keys))
+        .map(|d| locate(document, lines, d, &mut keys))
         .collect();
     checked
 }

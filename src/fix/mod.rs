@@ -44,7 +44,7 @@ use crate::diagnostic::{Diagnostic, Edit, Span, Stage, SuggestedFix};
 use crate::kinds;
 use crate::location::Location;
 pub use crate::repair::{Repair, RuleFix};
-use crate::validate::{Checked, Mode, validate_at};
+use crate::validate::{Checked, Mode, Parsed, validate_parsed};
 use crate::verdict::Verdict;
 use crate::yaml::{self, Limits, LineIndex, PathSegment};
 pub use write::{WriteRefused, write_atomically};
@@ -122,12 +122,12 @@ impl Fix {
     }
 }
 
-/// Puts on each finding of `checked` (the validation of `source`) that a
+/// Puts on each finding of `checked` (the validation of `parsed`) that a
 /// safe fix repairs the fix `numi fix` would make for it, so that json,
 /// SARIF and the language server carry it. A document offers fixes only
 /// when it reached the rule stage; one with no finding of a fixable rule
 /// costs nothing more.
-pub fn attach(source: &[u8], checked: &mut Checked) {
+pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
     let Some(kind) = checked.kind.and_then(kinds::find) else {
         return;
     };
@@ -138,18 +138,15 @@ pub fn attach(source: &[u8], checked: &mut Checked) {
     {
         return;
     }
-    // Only a document with a finding to fix is read as text again.
-    let Ok(text) = std::str::from_utf8(source) else {
+    let (Some(text), Some(document), Some(lines)) =
+        (parsed.text(), parsed.document(), parsed.lines())
+    else {
         return;
     };
-    let Ok(document) = yaml::load(text, &Limits::default()) else {
-        return;
-    };
-    let (fixes, _) = repairs::offer(text, &document, kind.fixes, checked);
+    let (fixes, _) = repairs::offer(text, document, kind.fixes, checked);
     if fixes.is_empty() {
         return;
     }
-    let lines = LineIndex::new(text);
     for diagnostic in &mut checked.diagnostics {
         let Some(fix) = fixes.iter().find(|fix| fix.repairs(diagnostic)) else {
             continue;
@@ -165,7 +162,7 @@ pub fn attach(source: &[u8], checked: &mut Checked) {
                     .any(|secret| edit.replacement.contains(secret.as_str()))
         });
         if !shows_a_secret {
-            diagnostic.fix = Some(Box::new(fix.suggested(&lines)));
+            diagnostic.fix = Some(Box::new(fix.suggested(lines)));
         }
     }
 }
@@ -209,20 +206,18 @@ fn refused(reason: impl Into<String>) -> FixRefused {
 /// rule stage (it loads, is of a known kind, passes its gates and schema)
 /// offers any: the repairs rely on the shape the schema guarantees.
 pub fn fixes_for(text: &str, mode: Mode, location: Location<'_>, verdict: Verdict<'_>) -> Offered {
-    let limits = Limits::default();
     let path = location.path().unwrap_or(Path::new("")).to_path_buf();
-    let mut checked = validate_at(text.as_bytes(), mode, &limits, location);
-    verdict.apply(&mut checked, text.as_bytes(), &path);
+    let parsed = Parsed::load(text.as_bytes(), &Limits::default(), &location);
+    let mut checked = validate_parsed(&parsed, mode, location);
+    verdict.apply(&mut checked, &parsed, &path);
     let mut offered = Offered::default();
     let kind = checked.kind.and_then(kinds::find);
     let reached_rules = checked.diagnostics.iter().all(|d| d.stage == Stage::Rule);
-    if let (Some(kind), true) = (kind, reached_rules) {
+    if let (Some(kind), true, Some(document)) = (kind, reached_rules, parsed.document()) {
         if !kind.fixes.is_empty() {
-            if let Ok(document) = yaml::load(text, &limits) {
-                let (fixes, unfixable) = repairs::offer(text, &document, kind.fixes, &checked);
-                offered.fixes = fixes;
-                offered.unfixable = unfixable;
-            }
+            let (fixes, unfixable) = repairs::offer(text, document, kind.fixes, &checked);
+            offered.fixes = fixes;
+            offered.unfixable = unfixable;
         }
     }
     offered.checked = checked;

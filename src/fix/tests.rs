@@ -431,8 +431,9 @@ fn a_finding_carries_its_fix_unless_the_edits_would_show_a_credential() {
     let digest = format!("sha256:{HEX}");
     let unsorted = evalset(&format!("{}{}", case("b", &digest), case("a", &digest)));
     let carried = |text: &str| {
-        let mut checked = validate_at(text.as_bytes(), Mode::Files, &Limits::default(), here());
-        attach(text.as_bytes(), &mut checked);
+        let parsed = Parsed::load(text.as_bytes(), &Limits::default(), &here());
+        let mut checked = validate_parsed(&parsed, Mode::Files, here());
+        attach(&mut checked, &parsed);
         checked
             .diagnostics
             .iter()

@@ -243,7 +243,9 @@ pub fn read_without_link(path: &Path) -> bool {
         })
 }
 
-fn is_kept_kind(path: &Path) -> bool {
+/// Whether a file at `path` is of the kind a run keeps (a store's JSON):
+/// its document is loaded as its neighbours load it, without positions.
+pub fn is_kept_kind(path: &Path) -> bool {
     path.as_os_str().as_encoded_bytes().ends_with(b".json")
 }
 
@@ -345,6 +347,7 @@ mod tests {
         Kept::new(Document {
             value,
             positions: Default::default(),
+            placed: false,
             text: Default::default(),
         })
     }

@@ -56,7 +56,7 @@ pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
         mode,
         &Limits::default(),
         location,
-        |checked| verdict.apply(checked, text.as_bytes(), path.unwrap_or(Path::new(""))),
+        |checked, parsed| verdict.apply(checked, parsed, path.unwrap_or(Path::new(""))),
     );
     if !matches!(mode, Mode::Repository { .. }) && !recognised(&checked, text) {
         return Vec::new();

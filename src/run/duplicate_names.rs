@@ -4,15 +4,12 @@
 //! names the first.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Position, Related, Span, Stage};
+use crate::diagnostic::{Diagnostic, Related, Stage};
 use crate::kinds::checks::rule_fails;
-use crate::location::read_regular;
 use crate::results::FileResult;
 use crate::text::{quote, shorten};
-use crate::yaml::{self, Limits, LineIndex, PathSegment};
-use serde_json::Value;
+use crate::validate::Place;
 
 /// Where a document's name stands.
 const NAME_POINTER: &str = "/metadata/name";
@@ -28,17 +25,15 @@ pub struct DuplicateNames {
 struct First {
     display_name: String,
     path: String,
-    read_from: Option<PathBuf>,
+    place: Option<Place>,
 }
 
 impl DuplicateNames {
     /// Records `result` and returns the finding when an earlier document of
     /// its kind carries its name: at this document's name, with the first
-    /// document's name as its related place (each file read again, within
-    /// `max_file_size`, to find where the name stands: duplicates are rare,
-    /// and no document's positions are worked out in case it has one), and
-    /// a name no document of the kind has taken yet as the fix.
-    pub fn check(&mut self, result: &FileResult, max_file_size: u64) -> Option<Diagnostic> {
+    /// document's name as its related place (where each check found it),
+    /// and a name no document of the kind has taken yet as the fix.
+    pub fn check(&mut self, result: &FileResult) -> Option<Diagnostic> {
         let checked = &result.checked;
         let refused = checked.errors().any(|diagnostic| {
             matches!(
@@ -58,7 +53,7 @@ impl DuplicateNames {
                 First {
                     display_name: result.display_name.clone(),
                     path: result.path.clone(),
-                    read_from: result.read_from.clone(),
+                    place: checked.name_place,
                 },
             );
             return None;
@@ -77,18 +72,12 @@ impl DuplicateNames {
             quote(&first.display_name),
             shorten(&self.free_name(kind, name))
         ));
-        // The bytes a renderer kept are the ones it quotes: placed in them,
-        // the name lines up with the excerpt even if the file changed since.
-        let here = match &result.source {
-            Some(bytes) => name_in(bytes, name),
-            None => name_place(result.read_from.as_deref(), name, max_file_size),
-        };
-        if let Some(place) = here {
+        if let Some(place) = checked.name_place {
             finding.span = Some(place.span);
             finding.position = Some(place.start);
             finding.end = Some(place.end);
         }
-        let place = name_place(first.read_from.as_deref(), name, max_file_size);
+        let place = first.place;
         finding.related.push(Related {
             path: first.path.clone(),
             display_name: first.display_name.clone(),
@@ -121,44 +110,6 @@ impl DuplicateNames {
             .find(|candidate| !taken(candidate))
             .unwrap_or_else(|| format!("{name}-2"))
     }
-}
-
-/// Where `metadata.name` stands in the file at `path`, read again: its
-/// bytes, first character and end; `None` when the file cannot be read, no
-/// longer loads, or no longer holds `name`.
-fn name_place(path: Option<&Path>, name: &str, max_file_size: u64) -> Option<Place> {
-    let bytes = read_regular(path?, max_file_size).ok()?;
-    name_in(&bytes, name)
-}
-
-/// Where `metadata.name` stands in `bytes`, if they hold `name` there.
-fn name_in(bytes: &[u8], name: &str) -> Option<Place> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let document = yaml::load(text, &Limits::default()).ok()?;
-    if document.value.pointer(NAME_POINTER).and_then(Value::as_str) != Some(name) {
-        return None;
-    }
-    let located = document.locate(&[
-        PathSegment::Key("metadata".to_owned()),
-        PathSegment::Key("name".to_owned()),
-    ]);
-    if !located.exists {
-        return None;
-    }
-    let lines = LineIndex::new(text);
-    Some(Place {
-        span: located.node,
-        start: lines.position(located.node.start()),
-        end: lines.position(located.node.end()),
-    })
-}
-
-/// Where a node stands in a file.
-#[derive(Debug, Clone, Copy)]
-struct Place {
-    span: Span,
-    start: Position,
-    end: Position,
 }
 
 #[cfg(test)]

@@ -78,7 +78,6 @@ where
             strict: options.strict,
         },
         baseline: options.baseline.as_deref(),
-        max_file_size: options.max_file_size,
     };
     let mut inputs = inputs.into_iter();
     // The first inputs tell whether threads are worth starting (a run of
@@ -118,14 +117,12 @@ struct Sink<'a> {
     origin: Origin,
     verdict: Verdict<'a>,
     baseline: Option<&'a Mutex<Ledger>>,
-    /// The run's limit, for a file read again to place a finding.
-    max_file_size: u64,
 }
 
 impl Sink<'_> {
     fn write(&mut self, mut result: FileResult) -> io::Result<()> {
         if self.origin == Origin::Repo {
-            if let Some(finding) = self.names.check(&result, self.max_file_size) {
+            if let Some(finding) = self.names.check(&result) {
                 result.checked.diagnostics.push(finding.as_warning());
             }
         }
@@ -376,11 +373,20 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
                     Source::Path(path) => Location::file(path, options.max_file_size),
                     Source::Stdin => Location::detached(options.max_file_size),
                 };
-                let checked =
-                    validate_guarded(&bytes, options.mode, &options.limits, location, |checked| {
-                        crate::verdict::suppression::apply(checked, &bytes);
-                        crate::fix::attach(&bytes, checked);
-                    });
+                let checked = validate_guarded(
+                    &bytes,
+                    options.mode,
+                    &options.limits,
+                    location,
+                    |checked, parsed| {
+                        crate::verdict::suppression::apply(checked, parsed);
+                        crate::fix::attach(checked, parsed);
+                        // Only a tree's documents are compared by name.
+                        if matches!(options.mode, Mode::Repository { .. }) {
+                            checked.name_place = crate::validate::name_place(checked, parsed);
+                        }
+                    },
+                );
                 (checked, options.keep_source.then_some(bytes))
             }
         },

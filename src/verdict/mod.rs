@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use crate::config::{Level, Policy};
 use crate::diagnostic::{Diagnostic, Severity, Stage};
-use crate::validate::Checked;
+use crate::validate::{Checked, Parsed};
 
 /// The project's say over findings: its configured levels and `--strict`.
 #[derive(Debug, Clone, Copy)]
@@ -40,8 +40,8 @@ impl Verdict<'_> {
     /// weighs the rest as the file at `path`: what a single document comes
     /// to. A run weighs after its checks across documents instead (see
     /// [`Verdict::weigh`]).
-    pub fn apply(&self, checked: &mut Checked, text: &[u8], path: &Path) {
-        suppression::apply(checked, text);
+    pub fn apply(&self, checked: &mut Checked, parsed: &Parsed<'_>, path: &Path) {
+        suppression::apply(checked, parsed);
         self.weigh(checked, path);
     }
 
@@ -95,6 +95,7 @@ mod tests {
     use crate::config;
     use crate::diagnostic::{Diagnostic, Position, Severity, Stage};
     use crate::validate::Checked;
+    use crate::validate::Parsed;
 
     /// An error and a warning of the rule stage, on lines 2 and 3.
     fn checked() -> Checked {
@@ -126,7 +127,11 @@ mod tests {
     #[test]
     fn unconfigured_keeps_every_finding_and_strict_makes_warnings_errors() {
         let mut plain = checked();
-        Verdict::unconfigured().apply(&mut plain, b"a: 1\n", Path::new("x.yaml"));
+        Verdict::unconfigured().apply(
+            &mut plain,
+            &Parsed::detached(b"a: 1\n"),
+            Path::new("x.yaml"),
+        );
         assert_eq!(
             rules(&plain),
             [
@@ -140,7 +145,11 @@ mod tests {
             policy: &policy,
             strict: true,
         }
-        .apply(&mut strict, b"a: 1\n", Path::new("x.yaml"));
+        .apply(
+            &mut strict,
+            &Parsed::detached(b"a: 1\n"),
+            Path::new("x.yaml"),
+        );
         assert_eq!(
             rules(&strict),
             [
@@ -162,7 +171,7 @@ mod tests {
             policy: &policy,
             strict: false,
         }
-        .apply(&mut weighed, b"", Path::new("x.yaml"));
+        .apply(&mut weighed, &Parsed::detached(b""), Path::new("x.yaml"));
         assert_eq!(
             rules(&weighed),
             [("bundle/context-generation", Severity::Error)]
@@ -173,7 +182,7 @@ mod tests {
     fn a_suppression_with_a_reason_moves_its_finding_aside() {
         let text = b"a: 1\nb: 2  # numi: ignore[evalset/version] kept for replay\nc: 3\n";
         let mut weighed = checked();
-        Verdict::unconfigured().apply(&mut weighed, text, Path::new("x.yaml"));
+        Verdict::unconfigured().apply(&mut weighed, &Parsed::detached(text), Path::new("x.yaml"));
         assert_eq!(
             rules(&weighed),
             [("bundle/context-generation", Severity::Warning)]
@@ -205,7 +214,7 @@ mod tests {
                 policy: &policy,
                 strict: false,
             }
-            .apply(&mut weighed, text, Path::new("x.yaml"));
+            .apply(&mut weighed, &Parsed::detached(text), Path::new("x.yaml"));
             assert_eq!(weighed.suppressed.len(), kept, "{config}");
         }
     }

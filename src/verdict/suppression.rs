@@ -30,7 +30,7 @@ use crate::diagnostic::{Diagnostic, Position, RuleDoc, Stage};
 use crate::kinds::{self, Role};
 use crate::rules;
 use crate::text::{quote, shorten};
-use crate::validate::{Checked, Suppressed};
+use crate::validate::{Checked, Parsed, Suppressed};
 use crate::yaml::LineIndex;
 use crate::yaml::comments::{self, Comment};
 
@@ -54,17 +54,17 @@ struct Suppression {
     reason: String,
 }
 
-/// Moves the findings `text` suppresses from the diagnostics of `checked`
-/// to its suppressed ones.
-pub fn apply(checked: &mut Checked, text: &[u8]) {
+/// Moves the findings the file's comments suppress from the diagnostics of
+/// `checked` to its suppressed ones.
+pub fn apply(checked: &mut Checked, parsed: &Parsed<'_>) {
     // The marker is rare: only a text that holds it is parsed for comments.
-    if MARKER_FINDER.find(text).is_none() {
+    if MARKER_FINDER.find(parsed.bytes()).is_none() {
         return;
     }
-    let Ok(text) = std::str::from_utf8(text) else {
+    let (Some(text), Some(lines)) = (parsed.text(), parsed.lines()) else {
         return;
     };
-    let suppressions = suppressions(text);
+    let suppressions = suppressions(text, lines);
     if suppressions.is_empty() {
         return;
     }
@@ -209,8 +209,7 @@ fn add_note(diagnostic: &mut Diagnostic, note: &str) {
 }
 
 /// The suppressions of a text, none when it is not YAML.
-fn suppressions(text: &str) -> Vec<Suppression> {
-    let lines = LineIndex::new(text);
+fn suppressions(text: &str, lines: &LineIndex<'_>) -> Vec<Suppression> {
     comments::comments(text)
         .unwrap_or_default()
         .iter()
@@ -248,6 +247,11 @@ mod tests {
     use super::*;
     use crate::diagnostic::{Position, RuleDoc};
 
+    /// [`super::apply`] on `text` as numi parses it.
+    fn apply(found: &mut Checked, text: &[u8]) {
+        super::apply(found, &Parsed::detached(text));
+    }
+
     /// A rule no kind declares, so that these tests name it freely.
     const XY: RuleDoc = RuleDoc {
         id: "x/y",
@@ -269,7 +273,7 @@ mod tests {
     fn comments_are_read_at_the_end_of_a_line_and_alone_on_one() {
         let text = "a: 1 # numi: ignore[x/y, x/z] kept on purpose\n  # numi: ignore[x/w] why\nb: '# numi: ignore[x/q] r'\nc: d # x#numi: ignore[x/v] r\n";
         assert_eq!(
-            suppressions(text),
+            suppressions(text, &LineIndex::new(text)),
             vec![
                 Suppression {
                     at: Position { line: 1, column: 6 },

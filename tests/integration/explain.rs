@@ -168,7 +168,7 @@ fn every_rule_the_corpus_triggers_is_documented() {
 fn printed_by_failing_example(doc: &numi::rules::RuleDoc) -> Option<Vec<String>> {
     use numi::location::{DEFAULT_MAX_FILE_SIZE, Location};
     use numi::results::{FileResult, Origin};
-    use numi::validate::{Mode, validate_at};
+    use numi::validate::Mode;
 
     // A finding across documents has no single-document example.
     if doc.failing.is_empty() || doc.id == "repo/duplicate-name" {
@@ -194,16 +194,16 @@ fn printed_by_failing_example(doc: &numi::rules::RuleDoc) -> Option<Vec<String>>
     } else {
         Location::detached(DEFAULT_MAX_FILE_SIZE)
     };
-    let mut checked = validate_at(
+    let parsed = numi::validate::Parsed::load(
         doc.failing.as_bytes(),
-        mode,
         &numi::yaml::Limits::default(),
-        location,
+        &location,
     );
+    let mut checked = numi::validate::validate_parsed(&parsed, mode, location);
     // The document's suppression comments have their say, as in a run.
     numi::verdict::Verdict::unconfigured().apply(
         &mut checked,
-        doc.failing.as_bytes(),
+        &parsed,
         std::path::Path::new("failing.yaml"),
     );
     let mut result = FileResult {

@@ -401,8 +401,7 @@ fn warnings_in_every_format() {
                 kind: Some("EvalSet"),
                 name: Some("warned".into()),
                 diagnostics: vec![warning.clone()],
-                unlisted: 0,
-                suppressed: Vec::new(),
+                ..Checked::default()
             },
             source: None,
         },
@@ -415,8 +414,7 @@ fn warnings_in_every_format() {
                 kind: Some("EvalSet"),
                 name: Some("both".into()),
                 diagnostics: vec![warning, error],
-                unlisted: 0,
-                suppressed: Vec::new(),
+                ..Checked::default()
             },
             source: None,
         },

@@ -66,7 +66,11 @@ impl Default for Limits {
 #[derive(Debug, Clone)]
 pub struct Document {
     pub value: Value,
+    /// Where each node stands, when the load recorded it.
     pub positions: NodePositions,
+    /// Whether the load recorded positions: without them, `positions` is
+    /// empty.
+    pub placed: bool,
     pub text: TextFacts,
 }
 
@@ -1445,6 +1449,7 @@ impl<'a> Builder<'a> {
             Value::Object(_) => Ok(Document {
                 value: root.value,
                 positions: root.positions,
+                placed: self.record,
                 text: TextFacts {
                     printable_one_line: self.printable_one_line,
                     longest: self.longest_text,
@@ -1453,6 +1458,7 @@ impl<'a> Builder<'a> {
             Value::Array(_) if allowed == Root::MappingOrSequence => Ok(Document {
                 value: root.value,
                 positions: root.positions,
+                placed: self.record,
                 text: TextFacts {
                     printable_one_line: self.printable_one_line,
                     longest: self.longest_text,

@@ -4,24 +4,30 @@
 
 use super::*;
 use crate::diagnostic::Position;
+use crate::location::Location;
 use crate::results::Origin;
-use crate::validate::{Mode, validate_bytes};
+use crate::validate::{Mode, Parsed, name_place, validate_bytes, validate_parsed};
 use crate::yaml::Limits;
 
+/// The result of `text` checked as a run of a tree checks it.
 fn document(display_name: &str, text: &str) -> FileResult {
+    let parsed = Parsed::detached(text.as_bytes());
+    let mode = Mode::Repository {
+        enable_alpha: false,
+    };
+    let mut checked = validate_parsed(
+        &parsed,
+        mode,
+        Location::detached(crate::location::DEFAULT_MAX_FILE_SIZE),
+    );
+    checked.name_place = name_place(&checked, &parsed);
     FileResult {
         origin: Origin::Repo,
         display_name: display_name.to_owned(),
         path: display_name.to_owned(),
         read_from: None,
         source: None,
-        checked: validate_bytes(
-            text.as_bytes(),
-            Mode::Repository {
-                enable_alpha: false,
-            },
-            &Limits::default(),
-        ),
+        checked,
     }
 }
 
@@ -42,7 +48,7 @@ fn findings(results: &[FileResult]) -> Vec<Option<String>> {
     results
         .iter()
         .map(|result| {
-            names.check(result, u64::MAX).map(|d| {
+            names.check(result).map(|d| {
                 assert_eq!(d.rule.id, "repo/duplicate-name");
                 assert_eq!(d.stage, Stage::Rule);
                 assert_eq!(d.pointer.as_deref(), Some("/metadata/name"));
@@ -153,7 +159,7 @@ fn the_duplicate_name_examples_fail_and_pass() {
                     ),
                 };
                 assert_eq!(result.checked.diagnostics, vec![], "{part}");
-                names.check(&result, u64::MAX).map(|d| d.rule.id)
+                names.check(&result).map(|d| d.rule.id)
             })
             .collect::<Vec<_>>()
     };
@@ -172,7 +178,7 @@ fn notes(names: &[&str]) -> Vec<Option<String>> {
         .enumerate()
         .map(|(index, name)| {
             let result = document(&format!("{index}.yaml"), &playbook(name));
-            seen.check(&result, u64::MAX).and_then(|d| d.note)
+            seen.check(&result).and_then(|d| d.note)
         })
         .collect()
 }
@@ -198,22 +204,18 @@ fn the_fix_names_a_name_no_document_before_has() {
 }
 
 #[test]
-fn both_names_are_placed_when_the_files_can_be_read_again() {
+fn both_names_are_placed_where_their_checks_found_them_and_no_file_is_read_again() {
     let temp = tempfile::tempdir().unwrap();
-    let on_disk = |file: &str, text: &str| {
-        let path = temp.path().join(file);
-        std::fs::write(&path, text).unwrap();
-        FileResult {
-            read_from: Some(path),
-            path: format!(".numinance/{file}"),
-            ..document(&format!(".numinance/{file}"), text)
-        }
+    let path = temp.path().join("a.yaml");
+    let first = FileResult {
+        // The file named is gone: nothing is read again to place the name.
+        read_from: Some(path),
+        ..document(".numinance/a.yaml", &playbook("same"))
     };
-    let first = on_disk("a.yaml", &playbook("same"));
-    let second = on_disk("b.yaml", &format!("# b\n{}", playbook("same")));
+    let second = document(".numinance/b.yaml", &format!("# b\n{}", playbook("same")));
     let mut names = DuplicateNames::default();
-    assert_eq!(names.check(&first, u64::MAX), None);
-    let finding = names.check(&second, u64::MAX).unwrap();
+    assert_eq!(names.check(&first), None);
+    let finding = names.check(&second).unwrap();
     let at = |line, column| Some(Position { line, column });
     assert_eq!((finding.position, finding.end), (at(4, 18), at(4, 22)));
     assert_eq!(finding.related.len(), 1);
@@ -221,23 +223,29 @@ fn both_names_are_placed_when_the_files_can_be_read_again() {
     assert_eq!(related.path, ".numinance/a.yaml");
     assert_eq!((related.position, related.end), (at(3, 18), at(3, 22)));
     assert_eq!(related.message, "the first Playbook named \"same\"");
+}
 
-    // A file renamed since, or too large to read again: the finding stands,
-    // without the place numi cannot vouch for.
-    std::fs::write(temp.path().join("a.yaml"), playbook("renamed")).unwrap();
-    let finding = names.check(&second, 8).unwrap();
-    assert_eq!(finding.position, None);
-    assert_eq!(finding.related[0].position, None);
-    let finding = names.check(&second, u64::MAX).unwrap();
-    assert_eq!(finding.position, at(4, 18));
-    assert_eq!(finding.related[0].position, None);
-
-    // The bytes a renderer kept are placed as they are, not read again.
-    let kept = FileResult {
-        read_from: None,
-        source: Some(format!("# c\n# c\n{}", playbook("same")).into_bytes()),
-        ..second.clone()
-    };
-    let finding = names.check(&kept, u64::MAX).unwrap();
-    assert_eq!(finding.position, at(5, 18));
+#[test]
+fn a_name_is_placed_in_a_document_of_any_line_ends_and_characters() {
+    let text = "# é\r\n# \u{1F600}\r\napiVersion: numinance.dev/v1\r\nkind: Playbook\r\nmetadata: {name: \"dé\"}\r\nspec: {change_type: bugfix}\r\n";
+    let checked = document(".numinance/a.yaml", text).checked;
+    let place = checked.name_place.unwrap();
+    assert_eq!(
+        place.start,
+        Position {
+            line: 5,
+            column: 18
+        }
+    );
+    assert_eq!(
+        place.end,
+        Position {
+            line: 5,
+            column: 22
+        }
+    );
+    assert_eq!(&text[place.span.range()], "\"dé\"");
+    // A name that is not `metadata.name` has no place there.
+    let unnamed = document(".numinance/b.yaml", "kind: Playbook\n").checked;
+    assert_eq!(unnamed.name_place, None);
 }
