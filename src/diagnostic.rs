@@ -162,9 +162,10 @@ impl Diagnostic {
         self
     }
 
-    pub fn new(stage: Stage, rule: &'static RuleDoc, message: impl Into<String>) -> Self {
+    /// A finding of `rule`, at the rule's stage.
+    pub fn new(rule: &'static RuleDoc, message: impl Into<String>) -> Self {
         Diagnostic {
-            stage,
+            stage: rule.stage,
             severity: Severity::Error,
             rule,
             message: message.into(),

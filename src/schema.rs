@@ -9,7 +9,7 @@ use jsonschema::paths::LocationSegment;
 use jsonschema::{ErrorIterator, ValidationError};
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, RuleDoc, Stage, stages};
+use crate::diagnostic::{Diagnostic, RuleDoc, stages};
 use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
 
 pub mod described;
@@ -146,8 +146,8 @@ struct Ranked {
 
 impl Ranked {
     fn into_diagnostic(self) -> Diagnostic {
-        let diagnostic = Diagnostic::new(Stage::Schema, self.rule, self.message)
-            .at_pointer(format_pointer(&self.path));
+        let diagnostic =
+            Diagnostic::new(self.rule, self.message).at_pointer(format_pointer(&self.path));
         match self.note {
             Some(note) => diagnostic.with_note(note),
             None => diagnostic,

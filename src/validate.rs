@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Position, Severity, Span, Stage};
+use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::held::{self, Kept};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
@@ -249,7 +249,6 @@ pub fn validate_guarded(
     }))
     .unwrap_or_else(|_| Checked {
         diagnostics: vec![Diagnostic::new(
-            Stage::Internal,
             &crate::diagnostic::stages::errors::PANIC,
             "numi failed on this file; please report it",
         )],
@@ -296,7 +295,6 @@ pub fn name_place(checked: &Checked, parsed: &Parsed<'_>) -> Option<Place> {
 /// The finding of a document that could not be read as its tools read it.
 fn loading_finding(error: &YamlError, parsed: &Parsed<'_>) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(
-        Stage::Yaml,
         crate::diagnostic::stages::yaml::rule_of(error.problem),
         crate::text::yaml_message(error),
     );
@@ -422,7 +420,7 @@ fn admit(
     let refuse = |rule, message: String| {
         Err((
             Some(kind),
-            Diagnostic::new(Stage::Kind, rule, message).at_pointer("/kind"),
+            Diagnostic::new(rule, message).at_pointer("/kind"),
         ))
     };
     if let Mode::Repository { enable_alpha } = mode {
@@ -444,7 +442,6 @@ fn admit(
             return Err((
                 Some(kind),
                 Diagnostic::new(
-                    Stage::Kind,
                     &crate::diagnostic::stages::kind::API_VERSION,
                     format!("invalid: apiVersion is not {api_version}"),
                 )

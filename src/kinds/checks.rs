@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc};
 
 /// The autonomy ladder, lowest first (spec 002): AutonomyPolicy levels and
 /// the evals event payloads' promotions climb the same rungs.
@@ -166,7 +166,7 @@ pub fn field_fails(
         field_path(&pointer),
         expected.words()
     );
-    Diagnostic::new(Stage::Rule, rule, message)
+    Diagnostic::new(rule, message)
         .with_reference_words(format!(
             "a value of numinance.kinds.v1.{field} fails its check"
         ))
@@ -219,14 +219,13 @@ pub fn field_path(pointer: &str) -> String {
 
 /// A rule across fields, stated as the sentence that holds.
 pub fn rule_fails(rule: &'static RuleDoc, sentence: &str, pointer: String) -> Diagnostic {
-    Diagnostic::new(Stage::Rule, rule, sentence).at_pointer(pointer)
+    Diagnostic::new(rule, sentence).at_pointer(pointer)
 }
 
 /// A document that passed its schema but does not fit the rules' typed
 /// view: a defect of numi (schema and rules disagree), never of the input.
 pub fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnostic {
     Diagnostic::new(
-        Stage::Internal,
         &crate::diagnostic::stages::errors::SHAPE,
         format!(
             "the {} rules cannot read a document its schema accepts ({error}); please report this",

@@ -149,7 +149,6 @@ fn walk(
 
 fn unnamed_field(kind: &str, pointer: &str) -> Diagnostic {
     Diagnostic::new(
-        Stage::Rule,
         &UNNAMED_FIELD,
         format!(
             "{kind} payloads hold only the fields spec 002 names: {} is not one of them",

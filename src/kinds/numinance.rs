@@ -8,7 +8,7 @@ use super::{
     Family, Kind, autonomy_policy, context_bundle, evalset, events, outcome_corrected,
     outcome_recorded, playbook, promotion_decided, promotion_proposed, qualification_updated,
 };
-use crate::diagnostic::{Diagnostic, Stage};
+use crate::diagnostic::Diagnostic;
 use crate::location::Location;
 use crate::text::{quote, shorten};
 use crate::yaml::json_type_name;
@@ -42,12 +42,7 @@ fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static K
 /// The kind `value` names, or why it names none of the family's.
 pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
     let refused = |message: String| {
-        Diagnostic::new(
-            Stage::Kind,
-            &crate::diagnostic::stages::kind::UNKNOWN,
-            message,
-        )
-        .at_pointer("/kind")
+        Diagnostic::new(&crate::diagnostic::stages::kind::UNKNOWN, message).at_pointer("/kind")
     };
     match super::checks::field(value, "kind") {
         None => Err(refused("the document has no kind".to_owned())),

@@ -259,18 +259,14 @@ mod tests {
         );
         assert_eq!(again.diagnostics, vec![], "{fixed}");
         // A finding no fix repairs gets no action.
-        let other = crate::Diagnostic::new(
-            crate::Stage::Rule,
-            &crate::kinds::evalset::catalogue::CASE_NAME,
-            "m",
-        );
+        let other = crate::Diagnostic::new(&crate::kinds::evalset::catalogue::CASE_NAME, "m");
         assert!(super::FixEngine.fixes(text, UNSAVED, &other).is_empty());
     }
 
     use std::str::FromStr;
 
     use super::*;
-    use crate::diagnostic::Stage;
+
     use crate::validate::Mode;
     use crate::verdict::Verdict;
 
@@ -311,12 +307,8 @@ mod tests {
     }
 
     fn finding(line: u32, column: u32, span: Range<usize>) -> Finding {
-        let mut diagnostic = Diagnostic::new(
-            Stage::Rule,
-            &crate::kinds::evalset::catalogue::VERSION,
-            "bad",
-        )
-        .at_position(crate::Position { line, column });
+        let mut diagnostic = Diagnostic::new(&crate::kinds::evalset::catalogue::VERSION, "bad")
+            .at_position(crate::Position { line, column });
         diagnostic.span = Some(crate::diagnostic::Span::new(span.start, span.end));
         Finding { diagnostic, span }
     }

@@ -177,7 +177,7 @@ pub fn kind_schema(text: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::{Diagnostic, Stage};
+    use crate::diagnostic::Diagnostic;
 
     const TEXT: &str = "apiVersion: numinance.dev/v1alpha1\nkind: EvalSet\nspec:\n  version: x\n";
 
@@ -192,11 +192,7 @@ mod tests {
     fn a_finding_under_the_cursor_shows_its_rule() {
         let at = TEXT.find("x\n").unwrap_or_default();
         let finding = Finding {
-            diagnostic: Diagnostic::new(
-                Stage::Rule,
-                &crate::kinds::evalset::catalogue::VERSION,
-                "bad version",
-            ),
+            diagnostic: Diagnostic::new(&crate::kinds::evalset::catalogue::VERSION, "bad version"),
             span: at..at + 1,
         };
         let shown = hover(TEXT, std::slice::from_ref(&finding), at).unwrap_or_default();
@@ -227,11 +223,7 @@ mod tests {
     fn a_finding_over_a_key_comes_first_then_the_key() {
         let spec = TEXT.find("spec:").unwrap_or_default();
         let finding = Finding {
-            diagnostic: Diagnostic::new(
-                Stage::Rule,
-                &crate::kinds::evalset::catalogue::CASE_COUNT,
-                "no cases",
-            ),
+            diagnostic: Diagnostic::new(&crate::kinds::evalset::catalogue::CASE_COUNT, "no cases"),
             span: spec..TEXT.len(),
         };
         let key = TEXT.find("version:").unwrap_or_default();

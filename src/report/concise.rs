@@ -56,12 +56,11 @@ pub fn line(path: &str, diagnostic: &Diagnostic) -> String {
 #[cfg(test)]
 mod tests {
     use super::line;
-    use crate::diagnostic::{Diagnostic, Position, Stage};
+    use crate::diagnostic::{Diagnostic, Position};
 
     #[test]
     fn a_located_diagnostic_is_path_line_column_severity_rule_message() {
         let diagnostic = Diagnostic::new(
-            Stage::Rule,
             &crate::kinds::evalset::catalogue::CASES_SORTED,
             "cases are sorted",
         )
@@ -76,7 +75,6 @@ mod tests {
     #[test]
     fn a_diagnostic_without_position_names_the_file_and_a_warning_says_so() {
         let diagnostic = Diagnostic::new(
-            Stage::Read,
             &crate::diagnostic::stages::errors::IO,
             "no such file or directory",
         );
@@ -90,8 +88,7 @@ mod tests {
 
     #[test]
     fn a_path_that_could_forge_a_line_is_quoted() {
-        let diagnostic =
-            Diagnostic::new(Stage::Read, &crate::diagnostic::stages::errors::IO, "gone");
+        let diagnostic = Diagnostic::new(&crate::diagnostic::stages::errors::IO, "gone");
         assert_eq!(
             line("a\nb.yaml", &diagnostic),
             "\"a\\nb.yaml\": error[read/io] gone"
@@ -105,7 +102,6 @@ mod tests {
     #[test]
     fn the_secret_of_a_finding_is_masked() {
         let diagnostic = Diagnostic::new(
-            Stage::Rule,
             &crate::kinds::context_bundle::catalogue::CREDENTIAL_IN_REF,
             "holds ghp_x",
         )

@@ -112,7 +112,7 @@ mod tests {
 
     use super::*;
     use crate::diagnostic::stages::yaml::{DUPLICATE_KEY, SYNTAX};
-    use crate::diagnostic::{Diagnostic, Position, Stage};
+    use crate::diagnostic::{Diagnostic, Position};
     use crate::results::Origin;
     use crate::validate::Checked;
 
@@ -152,14 +152,14 @@ mod tests {
     #[test]
     fn each_finding_is_an_issue_with_a_fingerprint_that_survives_a_move() {
         let at = |line| Position { line, column: 3 };
-        let syntax = |line| Diagnostic::new(Stage::Yaml, &SYNTAX, "bad").at_position(at(line));
+        let syntax = |line| Diagnostic::new(&SYNTAX, "bad").at_position(at(line));
         let issues = report(&[
             result(
                 "./.numinance/a.yaml",
                 vec![
                     syntax(4),
                     syntax(9),
-                    Diagnostic::new(Stage::Yaml, &DUPLICATE_KEY, "twice").as_warning(),
+                    Diagnostic::new(&DUPLICATE_KEY, "twice").as_warning(),
                 ],
             ),
             result(".numinance/b.yaml", vec![syntax(4)]),
@@ -192,7 +192,6 @@ mod tests {
     fn a_message_naming_its_line_keeps_its_fingerprint_when_the_line_moves() {
         let duplicate = |line| {
             Diagnostic::new(
-                Stage::Yaml,
                 &DUPLICATE_KEY,
                 format!("duplicate key \"a\" at line {line} column 3"),
             )
@@ -207,18 +206,14 @@ mod tests {
             "duplicate key \"a\" at line 5 column 3"
         );
         // Another key is another finding.
-        let other = Diagnostic::new(
-            Stage::Yaml,
-            &DUPLICATE_KEY,
-            "duplicate key \"b\" at line 4 column 3",
-        );
+        let other = Diagnostic::new(&DUPLICATE_KEY, "duplicate key \"b\" at line 4 column 3");
         let other = report(&[result("a.yaml", vec![other])]);
         assert_ne!(before[0]["fingerprint"], other[0]["fingerprint"]);
     }
 
     #[test]
     fn a_file_reported_twice_gives_each_issue_its_own_fingerprint() {
-        let syntax = || Diagnostic::new(Stage::Yaml, &SYNTAX, "bad");
+        let syntax = || Diagnostic::new(&SYNTAX, "bad");
         let once = report(&[result("a.yaml", vec![syntax(), syntax()])]);
         let twice = report(&[
             result("a.yaml", vec![syntax(), syntax()]),

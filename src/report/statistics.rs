@@ -55,8 +55,8 @@ impl Reporter for StatisticsReporter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Diagnostic;
     use crate::diagnostic::stages::yaml::{DUPLICATE_KEY, SYNTAX};
-    use crate::diagnostic::{Diagnostic, Stage};
     use crate::results::Origin;
     use crate::validate::Checked;
 
@@ -78,8 +78,8 @@ mod tests {
     fn counts_by_rule_most_first() {
         let mut reporter = StatisticsReporter::default();
         let mut out = Vec::new();
-        let syntax = || Diagnostic::new(Stage::Yaml, &SYNTAX, "x");
-        let duplicate = || Diagnostic::new(Stage::Yaml, &DUPLICATE_KEY, "x");
+        let syntax = || Diagnostic::new(&SYNTAX, "x");
+        let duplicate = || Diagnostic::new(&DUPLICATE_KEY, "x");
         for diagnostics in [
             vec![duplicate()],
             vec![syntax(), syntax()],

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
 
 use crate::config::Policy;
-use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
 use crate::location::{read_file, read_stdin};
@@ -356,18 +356,11 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
     };
     let (checked, source) = match &input.source {
         Err(reason) => (
-            failed(
-                Stage::Read,
-                &crate::diagnostic::stages::errors::IO,
-                reason.clone(),
-            ),
+            failed(&crate::diagnostic::stages::errors::IO, reason.clone()),
             None,
         ),
         Ok(source) => match read(source, options.max_file_size) {
-            Err(reason) => (
-                failed(Stage::Read, &crate::diagnostic::stages::errors::IO, reason),
-                None,
-            ),
+            Err(reason) => (failed(&crate::diagnostic::stages::errors::IO, reason), None),
             Ok(bytes) => {
                 let location = match source {
                     Source::Path(path) => Location::file(path, options.max_file_size),
@@ -401,9 +394,9 @@ pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
     }
 }
 
-fn failed(stage: Stage, rule: &'static RuleDoc, message: String) -> Checked {
+fn failed(rule: &'static RuleDoc, message: String) -> Checked {
     Checked {
-        diagnostics: vec![Diagnostic::new(stage, rule, message)],
+        diagnostics: vec![Diagnostic::new(rule, message)],
         ..Checked::default()
     }
 }

@@ -194,8 +194,32 @@ fn is_key_id_character(c: char) -> bool {
     c.is_ascii_uppercase() || c.is_ascii_digit()
 }
 
+/// Whether a byte starts one of the [`PREFIXED`] shapes: a word that
+/// starts with any other byte is passed over without comparing prefixes.
+// Evaluated when numi is built: an index out of bounds (an empty prefix)
+// would fail the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const STARTS_A_SHAPE: [bool; 256] = {
+    let mut starts = [false; 256];
+    let mut shape = 0;
+    while shape < PREFIXED.len() {
+        let first = PREFIXED[shape].prefix.as_bytes()[0];
+        starts[first as usize] = true;
+        shape += 1;
+    }
+    starts
+};
+
 /// The credential that starts `text` by its shape, and its length in bytes.
 fn token_at(text: &str) -> Option<(&'static str, usize)> {
+    let first = *text.as_bytes().first()?;
+    if !STARTS_A_SHAPE
+        .get(usize::from(first))
+        .copied()
+        .unwrap_or(false)
+    {
+        return None;
+    }
     let shape = PREFIXED
         .iter()
         .find(|shape| text.starts_with(shape.prefix))?;
@@ -267,6 +291,12 @@ fn private_key_block(text: &str) -> Option<usize> {
 /// secret.
 fn in_url(word: &str) -> Vec<Credential<'_>> {
     let mut found = Vec::new();
+    // Userinfo ends at an `@`, a query starts at a `?`: a word with
+    // neither holds no credential by its place, and most words have
+    // neither.
+    if memchr::memchr2(b'@', b'?', word.as_bytes()).is_none() {
+        return found;
+    }
     let word = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '<' | '>' | '(' | ')' | ','));
     let (after_scheme, has_scheme) = match word.split_once("://") {
         Some((scheme, rest)) if !scheme.is_empty() && scheme.chars().all(is_scheme_character) => {

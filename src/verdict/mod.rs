@@ -93,7 +93,7 @@ mod tests {
 
     use super::Verdict;
     use crate::config;
-    use crate::diagnostic::{Diagnostic, Position, Severity, Stage};
+    use crate::diagnostic::{Diagnostic, Position, Severity};
     use crate::validate::Checked;
     use crate::validate::Parsed;
 
@@ -102,10 +102,8 @@ mod tests {
         let at = |line| Position { line, column: 1 };
         Checked {
             diagnostics: vec![
-                Diagnostic::new(Stage::Rule, &crate::kinds::evalset::catalogue::VERSION, "v")
-                    .at_position(at(2)),
+                Diagnostic::new(&crate::kinds::evalset::catalogue::VERSION, "v").at_position(at(2)),
                 Diagnostic::new(
-                    Stage::Rule,
                     &crate::kinds::context_bundle::catalogue::CONTEXT_GENERATION,
                     "g",
                 )

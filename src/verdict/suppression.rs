@@ -195,7 +195,7 @@ fn checked_suppressions<'d>(
 }
 
 fn about(rule: &'static RuleDoc, message: String, suppression: &Suppression) -> Diagnostic {
-    Diagnostic::new(Stage::Rule, rule, message)
+    Diagnostic::new(rule, message)
         .at_position(suppression.at)
         .as_warning()
 }
@@ -259,7 +259,7 @@ mod tests {
     };
 
     fn finding(rule: &'static RuleDoc, line: u32) -> Diagnostic {
-        Diagnostic::new(Stage::Rule, rule, "m").at_position(Position { line, column: 3 })
+        Diagnostic::new(rule, "m").at_position(Position { line, column: 3 })
     }
 
     fn checked(diagnostics: Vec<Diagnostic>) -> Checked {
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn only_rule_findings_can_be_silenced() {
-        let schema = Diagnostic::new(Stage::Schema, &crate::diagnostic::stages::schema::TYPE, "m")
+        let schema = Diagnostic::new(&crate::diagnostic::stages::schema::TYPE, "m")
             .at_position(Position { line: 1, column: 1 });
         let mut found = checked(vec![schema]);
         apply(&mut found, b"a: 1 # numi: ignore[schema/type] no\n");
@@ -612,7 +612,6 @@ mod tests {
         apply(&mut unknown, text);
         assert!(unknown.diagnostics.is_empty());
         let mut schema = checked(vec![Diagnostic::new(
-            Stage::Schema,
             &crate::diagnostic::stages::schema::REQUIRED,
             "m",
         )]);

@@ -383,11 +383,11 @@ fn warnings_in_every_format() {
         passing: "",
     };
     let cases_sorted = numi::rules::find("evalset/cases-sorted").expect("a declared rule");
-    let warning = Diagnostic::new(Stage::Rule, &EXAMPLE_WARNING, "a warning, 50%: a, b")
+    let warning = Diagnostic::new(&EXAMPLE_WARNING, "a warning, 50%: a, b")
         .as_warning()
         .at_pointer("/spec")
         .at_position(Position { line: 4, column: 3 });
-    let error = Diagnostic::new(Stage::Rule, cases_sorted, "an error")
+    let error = Diagnostic::new(cases_sorted, "an error")
         .at_pointer("/spec/cases/1")
         .at_position(Position { line: 9, column: 7 })
         .with_note("case \"a\" should come first");

@@ -155,7 +155,12 @@ pub fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
     let mut segments = Vec::new();
     let mut current = Some(value);
     for raw in pointer.split('/').skip(1) {
-        let name = raw.replace("~1", "/").replace("~0", "~");
+        // Most steps hold no escape, and are taken as they are.
+        let name = if raw.contains('~') {
+            raw.replace("~1", "/").replace("~0", "~")
+        } else {
+            raw.to_owned()
+        };
         let segment = match (current, name.parse::<usize>()) {
             (Some(Value::Array(_)), Ok(index)) => PathSegment::Index(index),
             _ => PathSegment::Key(name),

@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
-use crate::diagnostic::{Diagnostic, RuleDoc, Stage};
+use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::held::{self, Kept};
 use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
 use crate::yaml::Limits;
@@ -85,7 +85,6 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
         if !stays_within(&file.root, path) {
             // Its neighbours refuse to read it as the store's; so does its own line.
             return Some(Err(Diagnostic::new(
-                Stage::Rule,
                 &bundle::catalogue::STORE_LINK,
                 format!("{OUTSIDE_THE_STORE}: a link, refused here as by every file that reads it"),
             )));
@@ -165,7 +164,7 @@ fn candidate_file(
 
 /// A rule failure stated as one sentence, at `pointer`.
 fn fails(rule: &'static RuleDoc, message: String, pointer: &str) -> Diagnostic {
-    Diagnostic::new(Stage::Rule, rule, message).at_pointer(pointer)
+    Diagnostic::new(rule, message).at_pointer(pointer)
 }
 
 fn text<'v>(value: &'v Value, field: &str) -> Option<&'v str> {

@@ -10,13 +10,12 @@ fn the_source_shown_cannot_drive_the_terminal() {
 }
 
 fn diagnostic(rule: &'static str, pointer: &str) -> Diagnostic {
-    let stage = if rule.starts_with("schema/") {
+    let _stage = if rule.starts_with("schema/") {
         Stage::Schema
     } else {
         Stage::Rule
     };
     Diagnostic::new(
-        stage,
         crate::rules::find(rule).expect("a declared rule"),
         "message",
     )
@@ -48,18 +47,10 @@ fn help_shows_the_note_the_finding_carries() {
     assert!(
         help(&noted).starts_with("case \"b\" should follow case \"c\"\nMove the case to its place")
     );
-    let read = Diagnostic::new(
-        Stage::Read,
-        &crate::diagnostic::stages::errors::IO,
-        "permission denied",
-    );
+    let read = Diagnostic::new(&crate::diagnostic::stages::errors::IO, "permission denied");
     assert!(help(&read).ends_with("\n`numi explain read/io` tells more"));
-    let kind = Diagnostic::new(
-        Stage::Kind,
-        &crate::diagnostic::stages::kind::UNKNOWN,
-        "unknown kind",
-    )
-    .with_note("did you mean `EvalSet`?");
+    let kind = Diagnostic::new(&crate::diagnostic::stages::kind::UNKNOWN, "unknown kind")
+        .with_note("did you mean `EvalSet`?");
     assert!(help(&kind).starts_with("did you mean `EvalSet`?\n"));
 }
 

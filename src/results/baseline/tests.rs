@@ -8,7 +8,7 @@ use crate::results::Origin;
 use crate::validate::Checked;
 
 fn finding(message: &str, line: u32) -> Diagnostic {
-    Diagnostic::new(Stage::Rule, &RULE, message).at_position(Position { line, column: 1 })
+    Diagnostic::new(&RULE, message).at_position(Position { line, column: 1 })
 }
 
 fn result(path: &str, diagnostics: Vec<Diagnostic>) -> FileResult {
@@ -122,7 +122,7 @@ fn findings_gone_from_a_file_read_are_stale_and_files_not_read_only_after_a_whol
 
 #[test]
 fn findings_before_the_rule_stage_are_never_baselined() {
-    let syntax = Diagnostic::new(Stage::Yaml, &SYNTAX, "bad");
+    let syntax = Diagnostic::new(&SYNTAX, "bad");
     let mut recording = Ledger::record(Baseline::default(), Policy::default());
     assert_eq!(
         left(&mut recording, result("a.yaml", vec![syntax.clone()])),
@@ -168,11 +168,7 @@ fn only_findings_the_run_checked_are_stale_and_a_rewrite_keeps_the_rest() {
             // Read, but stopped before its rules (an alpha kind not enabled).
             result(
                 "b.yaml",
-                vec![Diagnostic::new(
-                    Stage::Kind,
-                    &SYNTAX,
-                    "alpha kind is not enabled",
-                )],
+                vec![Diagnostic::new(&SYNTAX, "alpha kind is not enabled")],
             ),
             // Read, its rules ran, the finding gone.
             result("c.yaml", vec![]),

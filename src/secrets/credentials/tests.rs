@@ -151,3 +151,35 @@ fn several_credentials_in_order() {
         ]
     );
 }
+
+#[test]
+fn every_prefixed_shape_is_found_after_its_first_byte_lets_it_through() {
+    for shape in super::PREFIXED.iter() {
+        let text = match shape.what {
+            super::JSON_WEB_TOKEN => "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2ln".to_owned(),
+            super::PRIVATE_KEY => {
+                "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----".to_owned()
+            }
+            _ => format!("{}{}", shape.prefix, "A".repeat(shape.minimum.max(1))),
+        };
+        let words = format!("see {text} here");
+        assert_eq!(
+            found(&words).first().map(|(what, _)| *what),
+            Some(shape.what),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_word_without_an_at_sign_or_a_question_mark_holds_no_credential_by_its_place() {
+    assert!(found("https://example.com/a/b#frag plain:words").is_empty());
+    assert_eq!(
+        found("https://bot:hunter2@example.com x"),
+        [("URL userinfo (user:pass@)", "bot:hunter2")]
+    );
+    assert_eq!(
+        found("https://x.example/?token=abc"),
+        [("a secret in a query string", "abc")]
+    );
+}

@@ -98,9 +98,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     if subject.location.folder().is_some() {
         return Vec::new();
     }
-    vec![Diagnostic::new(
-        crate::diagnostic::Stage::Rule,
-        &catalogue::PATHS_UNCHECKED,
+    vec![Diagnostic::new(&catalogue::PATHS_UNCHECKED,
         "a manifest read from standard input has no folder: its subject, workdir, out and tasks paths are not checked",
     )
     .at_pointer("/subjects")]
