@@ -28,7 +28,8 @@ use serde_json::{Number, Value};
 const UNSAFE_MAGNITUDE: f64 = 9_007_199_254_740_992.0;
 
 /// Why a value has no canonical form.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}{}", at_pointer(.pointer))]
 pub struct Refusal {
     pub reason: Reason,
     /// The JSON Pointer of the value refused, `""` for the whole document.
@@ -45,13 +46,13 @@ pub enum Reason {
     NotJson,
 }
 
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.pointer.is_empty() {
-            write!(formatter, "{}", self.message)
-        } else {
-            write!(formatter, "{} (at {})", self.message, self.pointer)
-        }
+/// Where a refused value stands, as a refusal ends: nothing for the whole
+/// document.
+fn at_pointer(pointer: &str) -> String {
+    if pointer.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {pointer})")
     }
 }
 

@@ -6,7 +6,6 @@
 //! whose types also write the file's JSON Schema.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -14,7 +13,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::diagnostic::Severity;
-use crate::inputs::PathPatterns;
+use crate::inputs::{BadPattern, PathPatterns};
 use crate::location::{ReadError, read_regular};
 use crate::suggest::nearest;
 use crate::text::{human_size, quote, shorten};
@@ -368,17 +367,71 @@ pub struct Override {
     pub rules: Vec<(String, Level)>,
 }
 
-/// Why a configuration cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a configuration file cannot be used: the file, and what is wrong
+/// with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {problem}", .path.display())]
 pub struct ConfigError {
     pub path: PathBuf,
-    pub message: String,
+    pub problem: Problem,
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
-    }
+/// What is wrong with a configuration file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    /// It holds more than this many bytes.
+    #[error("the file is larger than {}, the most a configuration may hold", human_size(*.0))]
+    TooLarge(u64),
+    /// It cannot be opened or read, or is not a regular file: the reason
+    /// as people read it.
+    #[error("{0}")]
+    Unreadable(String),
+    #[error("the file is not UTF-8")]
+    NotUtf8,
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+}
+
+/// Why the text of a configuration file cannot be used. `at` names the
+/// pattern a variant is about: `exclude[0]`, `overrides[1].paths[2]`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// Not TOML, or a key or a value the file does not take: what is
+    /// wrong, the key it is about (an unknown one with the nearest known
+    /// one) and where it stands.
+    #[error("{0}")]
+    Toml(String),
+    #[error(
+        "{at}: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)"
+    )]
+    TooManyPatterns { at: String },
+    #[error(
+        "{at}: a pattern of {length} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have"
+    )]
+    LongPattern { at: String, length: usize },
+    #[error("{at}: {}: {reason}", quote(.pattern))]
+    Pattern {
+        at: String,
+        pattern: String,
+        reason: BadPattern,
+    },
+}
+
+/// A pattern of a configuration that does not compile into its policy:
+/// the file it is in (none for the defaults), where it stands in the file
+/// (`exclude[0]`, `overrides[1].paths[2]`), and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{at}: {reason}", in_file(.file.as_deref()))]
+pub struct PolicyError {
+    pub file: Option<PathBuf>,
+    pub at: String,
+    pub reason: BadPattern,
+}
+
+/// The file a message is about, as the message starts: `path: `.
+fn in_file(file: Option<&Path>) -> String {
+    file.map(|path| format!("{}: ", path.display()))
+        .unwrap_or_default()
 }
 
 /// The nearest `numi.toml` among the [`folders_upward`] of `start`. Whatever
@@ -408,66 +461,62 @@ pub fn folders_upward(start: &Path) -> impl Iterator<Item = &Path> {
 /// Reads and checks the configuration file at `path`: a regular file of at
 /// most [`MAX_CONFIG_SIZE`] bytes, read as documents are.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let fail = |message: String| ConfigError {
+    let fail = |problem: Problem| ConfigError {
         path: path.to_path_buf(),
-        message,
+        problem,
     };
     let bytes = read_regular(path, MAX_CONFIG_SIZE).map_err(|error| {
         fail(match error {
-            ReadError::TooLarge(limit) => format!(
-                "the file is larger than {}, the most a configuration may hold",
-                human_size(limit)
-            ),
-            ReadError::Unreadable(reason) => reason,
+            ReadError::TooLarge(limit) => Problem::TooLarge(limit),
+            ReadError::Unreadable(reason) => Problem::Unreadable(reason),
         })
     })?;
-    let text = String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8".to_owned()))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail(Problem::NotUtf8))?;
     let root = path
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let mut config = parse(&text).map_err(fail)?;
+    let mut config = parse(&text).map_err(|error| fail(Problem::Parse(error)))?;
     config.path = Some(path.to_path_buf());
     config.root = root;
     Ok(config)
 }
 
 /// Parses the text of a configuration file.
-pub fn parse(text: &str) -> Result<Config, String> {
+pub fn parse(text: &str) -> Result<Config, ParseError> {
     let file: File = serde_path_to_error::deserialize(
-        toml::Deserializer::parse(text).map_err(|error| toml_reason(text, "", &error))?,
+        toml::Deserializer::parse(text)
+            .map_err(|error| ParseError::Toml(toml_reason(text, "", &error)))?,
     )
-    .map_err(|error| toml_reason(text, &error.path().to_string(), error.inner()))?;
+    .map_err(|error| {
+        ParseError::Toml(toml_reason(text, &error.path().to_string(), error.inner()))
+    })?;
     let mut patterns = 0usize;
-    let mut check = |key: &str, globs: &[String], compile: &dyn Fn(&str) -> Result<(), String>| {
+    let mut check = |key: &str, globs: &[String]| {
         for (index, glob) in globs.iter().enumerate() {
             let at = || format!("{key}[{index}]");
             patterns = patterns.saturating_add(1);
             if patterns > MAX_PATTERNS {
-                return Err(format!(
-                    "{}: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)",
-                    at()
-                ));
+                return Err(ParseError::TooManyPatterns { at: at() });
             }
             if glob.len() > MAX_PATTERN_LENGTH {
-                return Err(format!(
-                    "{}: a pattern of {} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have",
-                    at(),
-                    glob.len()
-                ));
+                return Err(ParseError::LongPattern {
+                    at: at(),
+                    length: glob.len(),
+                });
             }
-            compile(glob).map_err(|reason| format!("{}: {}: {reason}", at(), quote(glob)))?;
+            PathPatterns::check(glob).map_err(|reason| ParseError::Pattern {
+                at: at(),
+                pattern: glob.clone(),
+                reason,
+            })?;
         }
         Ok(())
     };
-    check("exclude", &file.exclude, &PathPatterns::check)?;
+    check("exclude", &file.exclude)?;
     for (index, entry) in file.overrides.iter().enumerate() {
-        check(
-            &format!("overrides[{index}].paths"),
-            &entry.paths,
-            &PathPatterns::check,
-        )?;
+        check(&format!("overrides[{index}].paths"), &entry.paths)?;
     }
     Ok(Config {
         path: None,
@@ -558,16 +607,19 @@ impl Config {
     /// The severities to apply, compiled for matching paths; the paths of
     /// a run are relative to `base` (the repository in repository mode, the
     /// current folder with `--files`).
-    pub fn policy(&self, base: &Path) -> Result<Policy, String> {
-        let file = self
-            .path
-            .as_ref()
-            .map(|path| format!("{}: ", path.display()))
-            .unwrap_or_default();
+    pub fn policy(&self, base: &Path) -> Result<Policy, PolicyError> {
+        let refused = |at: String, reason: BadPattern| PolicyError {
+            file: self.path.clone(),
+            at,
+            reason,
+        };
         let mut overrides = Vec::new();
         for (index, entry) in self.overrides.iter().enumerate() {
-            let paths = PathPatterns::new(&entry.paths).map_err(|(at, reason)| {
-                format!("{file}overrides[{index}].paths[{at}]: {reason}")
+            let paths = PathPatterns::new(&entry.paths).map_err(|reason| {
+                refused(
+                    format!("overrides[{index}].paths[{}]", reason.index),
+                    reason,
+                )
             })?;
             overrides.push((paths, entry.rules.clone()));
         }
@@ -584,7 +636,7 @@ impl Config {
             selected: Selected::new(&selection),
             selection,
             exclude: PathPatterns::new(&self.exclude)
-                .map_err(|(index, reason)| format!("{file}exclude[{index}]: {reason}"))?,
+                .map_err(|reason| refused(format!("exclude[{}]", reason.index), reason))?,
         })
     }
 }

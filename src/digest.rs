@@ -14,26 +14,19 @@ pub fn sha256(bytes: &[u8]) -> String {
 }
 
 /// Why a document has no canonical form.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CanonicalError {
     /// The bytes are not one YAML document (numi's loader message).
+    #[error("yaml: {0}")]
     Yaml(String),
     /// A value JSON cannot hold (numi's loader refuses these first, so this
     /// is only reached by values built in code).
+    #[error("json: {0}")]
     NotJson(String),
     /// A value canonical JSON refuses: a number that shares its double with
     /// other numbers (magnitude 2^53 or more).
-    Refused(String),
-}
-
-impl std::fmt::Display for CanonicalError {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CanonicalError::Yaml(message) => write!(formatter, "yaml: {message}"),
-            CanonicalError::NotJson(message) => write!(formatter, "json: {message}"),
-            CanonicalError::Refused(message) => write!(formatter, "canonical json: {message}"),
-        }
-    }
+    #[error("canonical json: {0}")]
+    Refused(canonical::Refusal),
 }
 
 /// The RFC 8785 canonical JSON text of `value`, as [`crate::canonical`]
@@ -42,7 +35,7 @@ impl std::fmt::Display for CanonicalError {
 pub fn canonical_json(value: &Value) -> Result<String, CanonicalError> {
     canonical::to_string(value).map_err(|refusal| match refusal.reason {
         canonical::Reason::NotJson => CanonicalError::NotJson(refusal.message),
-        canonical::Reason::UnsafeNumber => CanonicalError::Refused(refusal.to_string()),
+        canonical::Reason::UnsafeNumber => CanonicalError::Refused(refusal),
     })
 }
 

@@ -72,16 +72,34 @@ impl Default for Selection {
 impl Selection {
     /// Checks every pattern once, so a bad one is a usage error before any
     /// walk.
-    pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, String> {
-        let excluded = PathPatterns::new(globs).map_err(|(index, reason)| {
-            let glob = globs.get(index).map(String::as_str).unwrap_or_default();
-            format!("--exclude {glob:?}: {reason}")
+    pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, BadExclude> {
+        let excluded = PathPatterns::new(globs).map_err(|reason| BadExclude {
+            pattern: globs.get(reason.index).cloned().unwrap_or_default(),
+            reason,
         })?;
         Ok(Selection {
             excluded: Arc::new(excluded),
             claimed,
         })
     }
+}
+
+/// An `--exclude` pattern that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--exclude {pattern:?}: {reason}")]
+pub struct BadExclude {
+    pub pattern: String,
+    pub reason: BadPattern,
+}
+
+/// A path pattern that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct BadPattern {
+    /// Its place in the list it was read from.
+    pub index: usize,
+    /// Why, in the glob matcher's words (without its prefix).
+    pub reason: String,
 }
 
 /// The one dialect of path patterns: gitignore-style, matched against
@@ -101,27 +119,28 @@ impl Default for PathPatterns {
 }
 
 impl PathPatterns {
-    /// Checks every pattern; the error is the index of the first that
-    /// cannot be read, and why.
-    pub fn new(patterns: &[String]) -> Result<Self, (usize, String)> {
+    /// Checks every pattern; the error names the first that cannot be
+    /// read.
+    pub fn new(patterns: &[String]) -> Result<Self, BadPattern> {
         let mut builder = builder();
         for (index, pattern) in patterns.iter().enumerate() {
             builder
                 .add_line(None, pattern)
-                .map_err(|error| (index, glob_reason(&error)))?;
+                .map_err(|error| bad_pattern(index, &error))?;
         }
         builder
             .build()
             .map(PathPatterns)
-            .map_err(|error| (0, glob_reason(&error)))
+            .map_err(|error| bad_pattern(0, &error))
     }
 
-    /// Why one pattern cannot be read, if it cannot.
-    pub fn check(pattern: &str) -> Result<(), String> {
+    /// Why one pattern cannot be read, if it cannot (as the first of a
+    /// list of one).
+    pub fn check(pattern: &str) -> Result<(), BadPattern> {
         builder()
             .add_line(None, pattern)
             .map(|_| ())
-            .map_err(|error| glob_reason(&error))
+            .map_err(|error| bad_pattern(0, &error))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -804,11 +823,12 @@ fn innermost(error: &io::Error) -> &io::Error {
 }
 
 /// A glob error without the crate's own prefix.
-fn glob_reason(error: &ignore::Error) -> String {
-    match error {
+fn bad_pattern(index: usize, error: &ignore::Error) -> BadPattern {
+    let reason = match error {
         ignore::Error::Glob { err, .. } => err.clone(),
         other => other.to_string(),
-    }
+    };
+    BadPattern { index, reason }
 }
 
 #[cfg(test)]
@@ -964,7 +984,9 @@ mod tests {
     #[test]
     fn exclusions_check_their_globs_once() {
         assert!(Selection::new(&["drafts/".to_owned(), "*.yml".to_owned()], |_| false).is_ok());
-        let error = Selection::new(&["a[".to_owned()], |_| false).unwrap_err();
+        let error = Selection::new(&["a[".to_owned()], |_| false)
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("--exclude \"a[\": "), "{error}");
     }
 

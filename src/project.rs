@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::config::{self, Config, Policy, RuleSelection};
+use crate::config::{self, Config, ConfigError, Policy, PolicyError, RuleSelection};
 use crate::diagnostic::Stage;
 use crate::rules;
 use crate::text::{quote, shorten};
@@ -63,7 +63,7 @@ impl Settings {
     /// repository, or the current folder with `--files`), its configuration
     /// read from `file`; a configuration that does not load, or names a
     /// rule that cannot be configured, is refused with the reason.
-    pub fn resolve(flags: Flags, file: ConfigFile<'_>, base: &Path) -> Result<Self, String> {
+    pub fn resolve(flags: Flags, file: ConfigFile<'_>, base: &Path) -> Result<Self, SettingsError> {
         let config = match file {
             ConfigFile::None => Config::default(),
             ConfigFile::Named(path) => configuration(Some(path), base)?,
@@ -82,12 +82,16 @@ impl Settings {
 
     /// These settings with the command line's `--select` and `--ignore`
     /// over the file's, each selector checked against the catalogue.
-    pub fn with_selection(mut self, layer: RuleSelection) -> Result<Self, String> {
-        for selector in distinct(layer.select.iter().flatten()) {
-            check_selector(selector).map_err(|reason| format!("--select: {reason}"))?;
-        }
-        for selector in distinct(&layer.ignore) {
-            check_selector(selector).map_err(|reason| format!("--ignore: {reason}"))?;
+    pub fn with_selection(mut self, layer: RuleSelection) -> Result<Self, SettingsError> {
+        let keyed = [
+            ("--select", layer.select.as_deref().unwrap_or_default()),
+            ("--ignore", &layer.ignore),
+        ];
+        for (option, selectors) in keyed {
+            for selector in distinct(selectors) {
+                check_selector(selector)
+                    .map_err(|reason| SettingsError::OptionSelector { option, reason })?;
+            }
         }
         self.policy.select(layer);
         Ok(self)
@@ -102,10 +106,70 @@ impl Settings {
     }
 }
 
+/// Why the settings of a run cannot be made: its configuration does not
+/// load, or names what cannot be configured or selected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Policy(#[from] PolicyError),
+    /// A rule the file sets a level for that is not of the rule stage.
+    #[error(
+        "{}: {} is not a rule of the rule stage: only those can be configured",
+        .path.display(),
+        quote(.id)
+    )]
+    NotConfigurable { path: PathBuf, id: String },
+    /// A rule id the file sets a level for that no rule has.
+    #[error("{}: unknown rule id {}{}", .path.display(), quote(&shorten(.id)), did_you_mean(*.near))]
+    UnknownRule {
+        path: PathBuf,
+        id: String,
+        near: Option<&'static str>,
+    },
+    /// A selector of the file's `select` or `ignore` (`key`).
+    #[error("{}: {key}: {reason}", .path.display())]
+    FileSelector {
+        path: PathBuf,
+        key: &'static str,
+        reason: SelectorError,
+    },
+    /// A selector of `--select` or `--ignore` (`option`).
+    #[error("{option}: {reason}")]
+    OptionSelector {
+        option: &'static str,
+        reason: SelectorError,
+    },
+}
+
+/// Why a selector of `select` or `ignore` selects nothing it may.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SelectorError {
+    /// A rule, or a family with no rule, of another stage than the rule
+    /// stage.
+    #[error(
+        "{} is not of the rule stage: a document that fails before its rules run is reported whatever the selection",
+        quote(&shorten(.0))
+    )]
+    NotOfTheRuleStage(String),
+    #[error("unknown rule id or family {}{}", quote(&shorten(.selector)), did_you_mean(*.near))]
+    Unknown {
+        selector: String,
+        near: Option<&'static str>,
+    },
+}
+
+/// The hint that ends a message about an unknown word, if there is one.
+fn did_you_mean(near: Option<&str>) -> String {
+    near.map(|near| format!(" (did you mean {}?)", quote(near)))
+        .unwrap_or_default()
+}
+
 /// The configuration in `file`, or the `numi.toml` found from `base`
 /// upward, its rule ids checked against the catalogue: only rules of the
 /// rule stage can be configured. No file found gives the defaults.
-fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
+fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, SettingsError> {
     let path = match file.map(Path::to_path_buf) {
         Some(path) => path,
         None => match config::discover(base) {
@@ -113,26 +177,22 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
             None => return Ok(Config::default()),
         },
     };
-    let config = config::load(&path).map_err(|error| error.to_string())?;
+    let config = config::load(&path)?;
     for id in config.rule_ids() {
         match rules::find(id) {
             Some(doc) if doc.stage == Stage::Rule => {}
             Some(_) => {
-                return Err(format!(
-                    "{}: {} is not a rule of the rule stage: only those can be configured",
-                    path.display(),
-                    quote(id)
-                ));
+                return Err(SettingsError::NotConfigurable {
+                    path,
+                    id: id.to_owned(),
+                });
             }
             None => {
-                let hint = rules::nearest(id)
-                    .map(|near| format!(" (did you mean {}?)", quote(near)))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "{}: unknown rule id {}{hint}",
-                    path.display(),
-                    quote(&shorten(id))
-                ));
+                return Err(SettingsError::UnknownRule {
+                    near: rules::nearest(id),
+                    path,
+                    id: id.to_owned(),
+                });
             }
         }
     }
@@ -143,8 +203,11 @@ fn configuration(file: Option<&Path>, base: &Path) -> Result<Config, String> {
     ];
     for (key, selectors) in keyed {
         for selector in distinct(selectors) {
-            check_selector(selector)
-                .map_err(|reason| format!("{}: {key}: {reason}", path.display()))?;
+            check_selector(selector).map_err(|reason| SettingsError::FileSelector {
+                path: path.clone(),
+                key,
+                reason,
+            })?;
         }
     }
     Ok(config)
@@ -164,13 +227,8 @@ fn distinct<'a>(selectors: impl IntoIterator<Item = &'a String>) -> impl Iterato
 /// a family that has one. Findings of the other stages (a file that cannot
 /// be read, YAML, its kind, its schema) mean the document was not checked,
 /// so no selection can hide them.
-fn check_selector(selector: &str) -> Result<(), String> {
-    let not_selectable = || {
-        format!(
-            "{} is not of the rule stage: a document that fails before its rules run is reported whatever the selection",
-            quote(&shorten(selector))
-        )
-    };
+fn check_selector(selector: &str) -> Result<(), SelectorError> {
+    let not_selectable = || SelectorError::NotOfTheRuleStage(selector.to_owned());
     if let Some(doc) = rules::find(selector) {
         return if doc.stage == Stage::Rule {
             Ok(())
@@ -205,11 +263,69 @@ fn check_selector(selector: &str) -> Result<(), String> {
     } else {
         rules::nearest_family(family).or_else(|| rules::nearest(selector))
     };
-    let hint = near
-        .map(|near| format!(" (did you mean {}?)", quote(near)))
-        .unwrap_or_default();
-    Err(format!(
-        "unknown rule id or family {}{hint}",
-        quote(&shorten(selector))
-    ))
+    Err(SelectorError::Unknown {
+        selector: selector.to_owned(),
+        near,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn why_settings_cannot_be_made_reads_as_before() {
+        let path = PathBuf::from("repo/numi.toml");
+        assert_eq!(
+            SettingsError::NotConfigurable {
+                path: path.clone(),
+                id: "yaml/syntax".to_owned(),
+            }
+            .to_string(),
+            "repo/numi.toml: \"yaml/syntax\" is not a rule of the rule stage: only those can be configured"
+        );
+        assert_eq!(
+            SettingsError::UnknownRule {
+                path: path.clone(),
+                id: "playbook/min-run".to_owned(),
+                near: Some("playbook/min-runs"),
+            }
+            .to_string(),
+            "repo/numi.toml: unknown rule id \"playbook/min-run\" (did you mean \"playbook/min-runs\"?)"
+        );
+        assert_eq!(
+            SettingsError::UnknownRule {
+                path: path.clone(),
+                id: "x".repeat(100),
+                near: None,
+            }
+            .to_string(),
+            format!(
+                "repo/numi.toml: unknown rule id {}",
+                quote(&shorten(&"x".repeat(100)))
+            )
+        );
+        let stage = SelectorError::NotOfTheRuleStage("yaml".to_owned());
+        assert_eq!(
+            SettingsError::FileSelector {
+                path,
+                key: "select",
+                reason: stage.clone(),
+            }
+            .to_string(),
+            "repo/numi.toml: select: \"yaml\" is not of the rule stage: a document that fails before its rules run is reported whatever the selection"
+        );
+        assert_eq!(
+            SettingsError::OptionSelector {
+                option: "--ignore",
+                reason: SelectorError::Unknown {
+                    selector: "playbok".to_owned(),
+                    near: Some("playbook"),
+                },
+            }
+            .to_string(),
+            "--ignore: unknown rule id or family \"playbok\" (did you mean \"playbook\"?)"
+        );
+        assert_eq!(check_selector("yaml"), Err(stage));
+    }
 }

@@ -33,16 +33,13 @@ pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
     let mut exit = Exit::Valid;
     for path in &args.files {
         let shown = display(&path.to_string_lossy());
-        let digest = read(path, args.max_file_size)
-            .map_err(|reason| format!("read: {reason}"))
-            .and_then(|bytes| {
-                if args.canonical {
-                    digest::canonical_sha256(&bytes, &Limits::default())
-                        .map_err(|error: CanonicalError| error.to_string())
-                } else {
-                    Ok(digest::sha256(&bytes))
-                }
-            });
+        let digest = read(path, args.max_file_size).and_then(|bytes| {
+            if args.canonical {
+                Ok(digest::canonical_sha256(&bytes, &Limits::default())?)
+            } else {
+                Ok(digest::sha256(&bytes))
+            }
+        });
         match digest {
             Ok(digest) => {
                 if writeln!(out, "{digest}  {shown}").is_err() {
@@ -64,14 +61,25 @@ pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
     exit
 }
 
+/// Why a file has no digest.
+#[derive(Debug, thiserror::Error)]
+enum Undigested {
+    /// It cannot be read: the reason as people read it.
+    #[error("read: {0}")]
+    Read(String),
+    #[error(transparent)]
+    Canonical(#[from] CanonicalError),
+}
+
 /// The bytes to digest, as every command reads a file: a regular file
 /// only, within the size limit.
-fn read(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Undigested> {
     if path.as_os_str() == "-" {
         read_stdin(limit)
     } else {
         read_file(path, limit)
     }
+    .map_err(Undigested::Read)
 }
 
 /// The path as given (lossily: a byte no character holds shows as `�`),

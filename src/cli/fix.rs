@@ -250,7 +250,7 @@ impl Document<'_> {
                     if let Err(refused) =
                         write_atomically(&root, path, text.as_bytes(), &fixed.text)
                     {
-                        return self.failed(counts, report, &refused.reason);
+                        return self.failed(counts, report, &refused.to_string());
                     }
                 }
                 _ => {}

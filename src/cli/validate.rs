@@ -360,7 +360,7 @@ pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Wri
     if let Some(path) = read_as_named.iter().find(|path| written.holds(path)) {
         return usage(
             stderr,
-            &format!(
+            format!(
                 "{} is both read and written by this run; write the report or the baseline to another file",
                 crate::text::quote(&inputs::given_name(path))
             ),
@@ -636,7 +636,7 @@ fn place_of(path: &Path) -> Option<PathBuf> {
 
 /// A usage error found after clap parsed the command line, written as
 /// clap writes its own.
-pub fn usage(stderr: &mut dyn Write, message: &str) -> Exit {
+pub fn usage(stderr: &mut dyn Write, message: impl std::fmt::Display) -> Exit {
     let _ = writeln!(
         stderr,
         "error: {message}\n\nFor more information, try '--help'."

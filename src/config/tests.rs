@@ -19,6 +19,11 @@ paths = [".numinance/legacy/**"]
 rules = { "evalset/cases-sorted" = "off", "playbook/min-runs" = "error" }
 "#;
 
+/// What `parse` says of `text`: nothing, or the message a user reads.
+fn refusal(text: &str) -> Result<(), String> {
+    parse(text).map(|_| ()).map_err(|error| error.to_string())
+}
+
 #[test]
 fn a_full_configuration_is_read() {
     let config = parse(FULL).expect("valid");
@@ -63,18 +68,18 @@ fn an_empty_file_sets_nothing() {
 #[test]
 fn unknown_keys_are_refused_with_the_nearest_known_one() {
     assert_eq!(
-        parse("strcit = true").map(|_| ()),
+        refusal("strcit = true"),
         Err("unknown key \"strcit\" (did you mean \"strict\"?) at line 1 column 1".to_owned())
     );
     assert_eq!(
-        parse("[[overrides]]\npath = [\"a\"]").map(|_| ()),
+        refusal("[[overrides]]\npath = [\"a\"]"),
         Err(
             "unknown key \"overrides[0].path\" (did you mean \"overrides[0].paths\"?) at line 2 column 1"
                 .to_owned()
         )
     );
     assert_eq!(
-        parse("colour = 1").map(|_| ()),
+        refusal("colour = 1"),
         Err("unknown key \"colour\" at line 1 column 1".to_owned())
     );
 }
@@ -82,30 +87,28 @@ fn unknown_keys_are_refused_with_the_nearest_known_one() {
 #[test]
 fn wrong_values_are_refused_with_where_they_are() {
     assert_eq!(
-        parse("strict = \"yes\"").map(|_| ()),
+        refusal("strict = \"yes\""),
         Err(
             "strict: invalid type: string \"yes\", expected a boolean at line 1 column 10"
                 .to_owned()
         )
     );
     assert_eq!(
-        parse("[rules]\n\"a/b\" = \"loud\"").map(|_| ()),
+        refusal("[rules]\n\"a/b\" = \"loud\""),
         Err(
             "rules.a/b: unknown variant `loud`, expected one of `off`, `warning`, `error` at line 2 column 9"
                 .to_owned()
         )
     );
     assert_eq!(
-        parse("exclude = [\"a/{b\"]")
-            .map(|_| ())
-            .map_err(|e| e.starts_with("exclude[0]: \"a/{b\"")),
+        refusal("exclude = [\"a/{b\"]").map_err(|e| e.starts_with("exclude[0]: \"a/{b\"")),
         Err(true)
     );
     assert_eq!(
-        parse("[[overrides]]\nrules = {}").map(|_| ()),
+        refusal("[[overrides]]\nrules = {}"),
         Err("overrides[0]: missing field `paths` at line 1 column 1".to_owned())
     );
-    let syntax = parse("strict = ").map(|_| ()).expect_err("not TOML");
+    let syntax = refusal("strict = ").expect_err("not TOML");
     assert!(syntax.ends_with("at line 1 column 10"), "{syntax}");
 }
 
@@ -117,7 +120,7 @@ fn patterns_are_bounded_in_number_and_length() {
     // The count holds for the file: exclude and overrides together.
     let text = format!("{text}\n[[overrides]]\npaths = [\"b\"]");
     assert_eq!(
-        parse(&text).map(|_| ()),
+        refusal(&text),
         Err(format!(
             "overrides[0].paths[0]: more than {MAX_PATTERNS} patterns in the file (exclude and overrides' paths together)"
         ))
@@ -125,7 +128,7 @@ fn patterns_are_bounded_in_number_and_length() {
     let long = "a".repeat(MAX_PATTERN_LENGTH);
     assert!(parse(&format!("exclude = [\"{long}\"]")).is_ok());
     assert_eq!(
-        parse(&format!("exclude = [\"x\", \"{long}b\"]")).map(|_| ()),
+        refusal(&format!("exclude = [\"x\", \"{long}b\"]")),
         Err(format!(
             "exclude[1]: a pattern of {} bytes, longer than the {MAX_PATTERN_LENGTH} a pattern may have",
             MAX_PATTERN_LENGTH + 1
@@ -427,4 +430,54 @@ fn a_finding_costs_one_look_whatever_the_number_of_selectors() {
     assert_eq!(policy.level("family7/x", at), None);
     assert_eq!(policy.level("playbook/min-runs", at), Some(Level::Off));
     assert_eq!(take_looks(), 2);
+}
+
+#[test]
+fn a_configuration_refused_reads_as_before() {
+    let path = std::path::PathBuf::from("conf/numi.toml");
+    let error = |problem| {
+        ConfigError {
+            path: path.clone(),
+            problem,
+        }
+        .to_string()
+    };
+    assert_eq!(
+        error(Problem::TooLarge(MAX_CONFIG_SIZE)),
+        "conf/numi.toml: the file is larger than 1 MiB, the most a configuration may hold"
+    );
+    assert_eq!(
+        error(Problem::NotUtf8),
+        "conf/numi.toml: the file is not UTF-8"
+    );
+    assert_eq!(
+        error(Problem::Unreadable("Is a directory".to_owned())),
+        "conf/numi.toml: Is a directory"
+    );
+    assert_eq!(
+        error(Problem::Parse(parse("colour = 1").unwrap_err())),
+        "conf/numi.toml: unknown key \"colour\" at line 1 column 1"
+    );
+    let reason = PathPatterns::check("a[").unwrap_err();
+    let refused = |file: Option<std::path::PathBuf>| {
+        PolicyError {
+            file,
+            at: "exclude[2]".to_owned(),
+            reason: reason.clone(),
+        }
+        .to_string()
+    };
+    assert_eq!(
+        refused(Some(path.clone())),
+        format!("conf/numi.toml: exclude[2]: {}", reason.reason)
+    );
+    assert_eq!(refused(None), format!("exclude[2]: {}", reason.reason));
+    // Through `load`, the file named as it was given.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join(FILE_NAME);
+    std::fs::write(&file, b"strict = \xff").expect("write");
+    assert_eq!(
+        load(&file).expect_err("not UTF-8").to_string(),
+        format!("{}: the file is not UTF-8", file.display())
+    );
 }

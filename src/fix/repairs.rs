@@ -41,7 +41,7 @@ pub(super) fn offer(
             Err(reason) => unfixable.push(Unfixable {
                 rule: diagnostic.rule.id,
                 pointer: pointer.to_owned(),
-                reason,
+                reason: reason.to_string(),
             }),
         }
     }
@@ -70,25 +70,50 @@ fn node_at<'d>(
     Some((value, node))
 }
 
-const LAYOUT: &str = "numi cannot move these entries without changing the layout around them";
+/// Why a finding's repair cannot be made into edits.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unrepairable {
+    /// The pointer of the node that is not one.
+    #[error("{0} is not a sequence")]
+    NotASequence(String),
+    /// The sequence's pointer, and the key its entries are sorted by.
+    #[error("an entry of {pointer} has no {key}")]
+    NoKey { pointer: String, key: &'static str },
+    /// What an entry is (`case`), and the name two entries share.
+    #[error("{noun} {} is a duplicate: numi cannot know which one to keep", quote(&shorten(.name)))]
+    Duplicate { noun: &'static str, name: String },
+    #[error("numi cannot move these entries without changing the layout around them")]
+    Layout,
+    #[error("a comment at the end of a line would land before more of that line")]
+    TrailingComment,
+    /// The pointer of the node that is not one.
+    #[error("{0} is not a string")]
+    NotAString(String),
+    #[error("only a digest in upper-case hex is fixable: numi cannot know the right digest")]
+    NotUpperCase,
+    #[error(
+        "the digest is not written as it reads (escapes, a tag or line breaks); fix it by hand"
+    )]
+    NotVerbatim,
+}
 
 fn sort(
     text: &str,
     document: &Document,
     path: &[PathSegment],
     key: &'static str,
-    noun: &str,
+    noun: &'static str,
     rule: &'static str,
-) -> Result<Fix, String> {
+) -> Result<Fix, Unrepairable> {
     let pointer = format_pointer(path);
     let Some((Value::Array(items), node)) = node_at(document, path) else {
-        return Err(format!("{pointer} is not a sequence"));
+        return Err(Unrepairable::NotASequence(pointer));
     };
     let mut names = Vec::with_capacity(items.len());
     for item in items {
         match item.get(key).and_then(Value::as_str) {
             Some(name) => names.push(name),
-            None => return Err(format!("an entry of {pointer} has no {key}")),
+            None => return Err(Unrepairable::NoKey { pointer, key }),
         }
     }
     let mut order: Vec<usize> = (0..names.len()).collect();
@@ -102,10 +127,10 @@ fn sort(
         .collect();
     if let Some(pair) = sorted.windows(2).find(|pair| pair.first() == pair.get(1)) {
         let name = pair.first().copied().unwrap_or_default();
-        return Err(format!(
-            "{noun} {} is a duplicate: numi cannot know which one to keep",
-            quote(&shorten(name))
-        ));
+        return Err(Unrepairable::Duplicate {
+            noun,
+            name: name.to_owned(),
+        });
     }
     let sequence = node.span().start();
     let starts: Vec<usize> = node
@@ -114,12 +139,11 @@ fn sort(
         .map(|child| child.span().start())
         .collect();
     if starts.len() != names.len() {
-        return Err(LAYOUT.to_owned());
+        return Err(Unrepairable::Layout);
     }
-    let spans = sequence_items(text, sequence, &starts).ok_or(LAYOUT)?;
-    let (range, replacement) = permute(text, &spans, &order).ok_or_else(|| {
-        "a comment at the end of a line would land before more of that line".to_owned()
-    })?;
+    let spans = sequence_items(text, sequence, &starts).ok_or(Unrepairable::Layout)?;
+    let (range, replacement) =
+        permute(text, &spans, &order).ok_or(Unrepairable::TrailingComment)?;
     Ok(Fix {
         rule,
         title: format!("sort {pointer} by {key}"),
@@ -136,20 +160,17 @@ fn lowercase_digest(
     document: &Document,
     path: &[PathSegment],
     rule: &'static str,
-) -> Result<Fix, String> {
+) -> Result<Fix, Unrepairable> {
     let pointer = format_pointer(path);
     let Some((Value::String(value), node)) = node_at(document, path) else {
-        return Err(format!("{pointer} is not a string"));
+        return Err(Unrepairable::NotAString(pointer));
     };
     let hex = value.strip_prefix("sha256:").unwrap_or_default();
     let upper_case_only = hex.len() == 64
         && hex.bytes().all(|b| b.is_ascii_hexdigit())
         && hex.bytes().any(|b| b.is_ascii_uppercase());
     if !upper_case_only {
-        return Err(
-            "only a digest in upper-case hex is fixable: numi cannot know the right digest"
-                .to_owned(),
-        );
+        return Err(Unrepairable::NotUpperCase);
     }
     let start = node.span().start();
     let written = text.get(start..).unwrap_or_default();
@@ -158,10 +179,7 @@ fn lowercase_digest(
         .get(quote_length..)
         .is_some_and(|rest| rest.starts_with(value.as_str()));
     if !verbatim {
-        return Err(
-            "the digest is not written as it reads (escapes, a tag or line breaks); fix it by hand"
-                .to_owned(),
-        );
+        return Err(Unrepairable::NotVerbatim);
     }
     let hex_start = start + quote_length + "sha256:".len();
     Ok(Fix {
@@ -175,4 +193,56 @@ fn lowercase_digest(
             path: path.to_vec(),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unrepairable;
+
+    #[test]
+    fn why_a_repair_cannot_be_made_reads_as_before() {
+        let cases = [
+            (
+                Unrepairable::NotASequence("/spec/cases".to_owned()),
+                "/spec/cases is not a sequence",
+            ),
+            (
+                Unrepairable::NoKey {
+                    pointer: "/spec/cases".to_owned(),
+                    key: "name",
+                },
+                "an entry of /spec/cases has no name",
+            ),
+            (
+                Unrepairable::Duplicate {
+                    noun: "case",
+                    name: "bugfix".to_owned(),
+                },
+                "case \"bugfix\" is a duplicate: numi cannot know which one to keep",
+            ),
+            (
+                Unrepairable::Layout,
+                "numi cannot move these entries without changing the layout around them",
+            ),
+            (
+                Unrepairable::TrailingComment,
+                "a comment at the end of a line would land before more of that line",
+            ),
+            (
+                Unrepairable::NotAString("/spec/outcome".to_owned()),
+                "/spec/outcome is not a string",
+            ),
+            (
+                Unrepairable::NotUpperCase,
+                "only a digest in upper-case hex is fixable: numi cannot know the right digest",
+            ),
+            (
+                Unrepairable::NotVerbatim,
+                "the digest is not written as it reads (escapes, a tag or line breaks); fix it by hand",
+            ),
+        ];
+        for (reason, message) in cases {
+            assert_eq!(reason.to_string(), message);
+        }
+    }
 }

@@ -3,26 +3,27 @@
 //! never through a link that leads out of the tree being fixed.
 
 use std::fs;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::Path;
 
 use crate::location::{io_reason, stays_within};
 use crate::whole_file::{Refusal, Staged};
 
 /// Why a fixed file was not written; the file is as it was.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WriteRefused {
-    pub reason: String,
-}
-
-fn refused(reason: impl Into<String>) -> WriteRefused {
-    WriteRefused {
-        reason: reason.into(),
-    }
-}
-
-fn nothing_written(error: &std::io::Error) -> WriteRefused {
-    refused(format!("{}; nothing written", io_reason(error)))
+#[derive(Debug, thiserror::Error)]
+pub enum WriteRefused {
+    /// The file could not be looked at (resolved, or its metadata read).
+    #[error("{}", io_reason(.0))]
+    Unseen(io::Error),
+    #[error("the file lies outside the tree being fixed (a link leads out); nothing written")]
+    OutsideTheTree,
+    #[error("not a regular file; nothing written")]
+    NotARegularFile,
+    #[error("the file changed since numi read it; nothing written")]
+    Changed,
+    /// The fixed text could not be written beside it or put in its place.
+    #[error("{}; nothing written", io_reason(.0))]
+    NotWritten(io::Error),
 }
 
 /// Replaces the file at `path`, whose content was `read`, with `text`,
@@ -36,26 +37,24 @@ pub fn write_atomically(
     read: &[u8],
     text: &str,
 ) -> Result<(), WriteRefused> {
-    let target = fs::canonicalize(path).map_err(|error| refused(io_reason(&error)))?;
+    let target = fs::canonicalize(path).map_err(WriteRefused::Unseen)?;
     if !stays_within(root, &target) {
-        return Err(refused(
-            "the file lies outside the tree being fixed (a link leads out); nothing written",
-        ));
+        return Err(WriteRefused::OutsideTheTree);
     }
-    let metadata = fs::metadata(&target).map_err(|error| refused(io_reason(&error)))?;
+    let metadata = fs::metadata(&target).map_err(WriteRefused::Unseen)?;
     if !metadata.is_file() {
-        return Err(refused("not a regular file; nothing written"));
+        return Err(WriteRefused::NotARegularFile);
     }
     let mut staged = Staged::with_permissions(&target, Some(&metadata.permissions()))
-        .map_err(|error| nothing_written(&error))?;
+        .map_err(WriteRefused::NotWritten)?;
     staged
         .write_all(text.as_bytes())
-        .map_err(|error| nothing_written(&error))?;
+        .map_err(WriteRefused::NotWritten)?;
     staged
         .commit_if_unchanged(read)
         .map_err(|refusal| match refusal {
-            Refusal::Changed => refused("the file changed since numi read it; nothing written"),
-            Refusal::Io(error) => nothing_written(&error),
+            Refusal::Changed => WriteRefused::Changed,
+            Refusal::Io(error) => WriteRefused::NotWritten(error),
         })
 }
 
@@ -79,11 +78,10 @@ mod tests {
         // Edited after it was read: the edit stays, the fix is not written.
         fs::write(&path, "kind: edited\n").unwrap();
         let refusal = write_atomically(&root, &path, b"kind: fixed\n", "kind: again\n");
+        assert!(matches!(refusal, Err(WriteRefused::Changed)), "{refusal:?}");
         assert_eq!(
-            refusal,
-            Err(refused(
-                "the file changed since numi read it; nothing written"
-            ))
+            refusal.unwrap_err().to_string(),
+            "the file changed since numi read it; nothing written"
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), "kind: edited\n");
         // Longer or shorter than what was read counts as changed too.
@@ -92,5 +90,35 @@ mod tests {
         }
         assert_eq!(fs::read_to_string(&path).unwrap(), "kind: edited\n");
         assert_eq!(files_in(&root), ["x.yaml"], "no temporary file is left");
+    }
+
+    #[test]
+    fn why_a_fix_is_not_written_reads_as_before() {
+        let folder = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(folder.path()).unwrap();
+        let refused = |path: &Path| {
+            write_atomically(&root, path, b"a", "b")
+                .unwrap_err()
+                .to_string()
+        };
+        fs::create_dir(root.join("d.yaml")).unwrap();
+        assert_eq!(
+            refused(&root.join("d.yaml")),
+            "not a regular file; nothing written"
+        );
+        let elsewhere = tempfile::tempdir().unwrap();
+        let outside = elsewhere.path().join("x.yaml");
+        fs::write(&outside, "a").unwrap();
+        assert_eq!(
+            refused(&outside),
+            "the file lies outside the tree being fixed (a link leads out); nothing written"
+        );
+        let missing = root.join("missing.yaml");
+        let error = fs::canonicalize(&missing).unwrap_err();
+        assert_eq!(refused(&missing), io_reason(&error));
+        assert_eq!(
+            WriteRefused::NotWritten(io::Error::other("No space left on device")).to_string(),
+            "no space left on device; nothing written"
+        );
     }
 }

@@ -43,13 +43,60 @@ pub struct Rejected {
     pub message: String,
 }
 
-impl Rejected {
-    fn parse(message: impl Into<String>) -> Self {
-        Rejected {
-            id: Value::Null,
-            code: ErrorCode::ParseError as i32,
-            message: message.into(),
+/// Why a message cannot be served: the message of its error response.
+#[derive(Debug, thiserror::Error)]
+enum Unreadable {
+    #[error("a header line longer than {MAX_HEADER_LINE} bytes")]
+    LongHeaderLine,
+    /// The line, as read (lossily UTF-8).
+    #[error("a malformed header line: {}", crate::text::quote(.0))]
+    MalformedHeaderLine(String),
+    #[error("two different Content-Length headers")]
+    TwoLengths,
+    /// The value, as written.
+    #[error("a Content-Length that is not a number: {}", crate::text::quote(.0))]
+    LengthNotANumber(String),
+    #[error("a message without a Content-Length header")]
+    NoLength,
+    /// The length the header says.
+    #[error("a message of {0} bytes, more than the {MAX_MESSAGE} bytes numi reads")]
+    TooLarge(u64),
+    #[error("the message is not UTF-8")]
+    NotUtf8,
+    #[error("a message of more than {MAX_VALUES} JSON values, more than numi reads")]
+    TooManyValues,
+    #[error("invalid JSON: {0}")]
+    NotJson(serde_json::Error),
+    /// The id, as written.
+    #[error("a request id must be a string or an integer of 32 bits; got {0}")]
+    RequestId(Value),
+    #[error("not a JSON-RPC message numi reads: {0}")]
+    NotAMessage(serde_json::Error),
+}
+
+impl Unreadable {
+    /// The JSON-RPC error code the answer carries: a message that could
+    /// not be read is a parse error, one read but not a request the
+    /// protocol allows an invalid request.
+    fn code(&self) -> ErrorCode {
+        match self {
+            Unreadable::RequestId(_) | Unreadable::NotAMessage(_) => ErrorCode::InvalidRequest,
+            _ => ErrorCode::ParseError,
         }
+    }
+}
+
+impl Rejected {
+    fn new(id: Value, why: &Unreadable) -> Self {
+        Rejected {
+            id,
+            code: why.code() as i32,
+            message: why.to_string(),
+        }
+    }
+
+    fn parse(why: &Unreadable) -> Self {
+        Rejected::new(Value::Null, why)
     }
 
     /// The error response, as written to the client.
@@ -101,17 +148,15 @@ impl<R: BufRead> Reader<R> {
                 return Ok(None);
             }
         }
-        let mut length: Option<Result<u64, String>> = None;
-        let mut fault: Option<String> = None;
+        let mut length: Option<Result<u64, Unreadable>> = None;
+        let mut fault: Option<Unreadable> = None;
         let mut headers = 0usize;
         loop {
             let mut line = match self.line()? {
                 Line::End => return Ok(None),
                 Line::TooLong(tail) if self.lost => tail,
                 Line::TooLong(_) => {
-                    fault.get_or_insert_with(|| {
-                        format!("a header line longer than {MAX_HEADER_LINE} bytes")
-                    });
+                    fault.get_or_insert(Unreadable::LongHeaderLine);
                     headers += 1;
                     continue;
                 }
@@ -137,23 +182,24 @@ impl<R: BufRead> Reader<R> {
             match header(&line) {
                 Some((name, value)) if name.eq_ignore_ascii_case("content-length") => {
                     let value = content_length(value);
-                    match &length {
-                        None => length = Some(value),
+                    match (&length, &value) {
+                        (None, _) => length = Some(value),
                         // Said twice alike: one length.
-                        Some(said) if *said == value => {}
+                        (Some(Ok(said)), Ok(again)) if said == again => {}
+                        // A length that is no number, said twice alike:
+                        // still the first reason.
+                        (
+                            Some(Err(Unreadable::LengthNotANumber(said))),
+                            Err(Unreadable::LengthNotANumber(again)),
+                        ) if said == again => {}
                         // Two lengths: where the body ends is unknown.
-                        Some(_) => {
-                            length = Some(Err("two different Content-Length headers".into()));
-                        }
+                        (Some(_), _) => length = Some(Err(Unreadable::TwoLengths)),
                     }
                 }
                 Some(_) => {}
                 None => {
                     fault.get_or_insert_with(|| {
-                        format!(
-                            "a malformed header line: {}",
-                            crate::text::quote(&String::from_utf8_lossy(&line))
-                        )
+                        Unreadable::MalformedHeaderLine(String::from_utf8_lossy(&line).into_owned())
                     });
                 }
             }
@@ -161,26 +207,25 @@ impl<R: BufRead> Reader<R> {
         let length = match length {
             None => {
                 self.lost = true;
-                let why =
-                    fault.unwrap_or_else(|| "a message without a Content-Length header".into());
-                return Ok(Some(Incoming::Rejected(Rejected::parse(why))));
+                let why = fault.unwrap_or(Unreadable::NoLength);
+                return Ok(Some(Incoming::Rejected(Rejected::parse(&why))));
             }
             Some(Err(why)) => {
                 self.lost = true;
-                return Ok(Some(Incoming::Rejected(Rejected::parse(why))));
+                return Ok(Some(Incoming::Rejected(Rejected::parse(&why))));
             }
             Some(Ok(length)) => length,
         };
         if let Some(why) = fault {
             self.skip = length;
-            return Ok(Some(Incoming::Rejected(Rejected::parse(why))));
+            return Ok(Some(Incoming::Rejected(Rejected::parse(&why))));
         }
         if length > MAX_MESSAGE {
             // Answered at once, then dropped as it arrives: never held.
             self.skip = length;
-            return Ok(Some(Incoming::Rejected(Rejected::parse(format!(
-                "a message of {length} bytes, more than the {MAX_MESSAGE} bytes numi reads"
-            )))));
+            return Ok(Some(Incoming::Rejected(Rejected::parse(
+                &Unreadable::TooLarge(length),
+            ))));
         }
         let mut body = Vec::new();
         (&mut self.input).take(length).read_to_end(&mut body)?;
@@ -251,12 +296,9 @@ fn header(line: &[u8]) -> Option<(&str, &str)> {
 
 /// A `Content-Length` value: decimal digits. One too large for 64 bits is
 /// larger than any message read, and is skipped to the stream's end.
-fn content_length(value: &str) -> Result<u64, String> {
+fn content_length(value: &str) -> Result<u64, Unreadable> {
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "a Content-Length that is not a number: {}",
-            crate::text::quote(value)
-        ));
+        return Err(Unreadable::LengthNotANumber(value.to_owned()));
     }
     Ok(value.parse().unwrap_or(u64::MAX))
 }
@@ -278,12 +320,10 @@ pub const MAX_VALUES: usize = 100_000;
 /// A body read whole: one JSON-RPC message.
 pub fn decode(body: &[u8]) -> Incoming {
     let Ok(text) = std::str::from_utf8(body) else {
-        return Incoming::Rejected(Rejected::parse("the message is not UTF-8"));
+        return Incoming::Rejected(Rejected::parse(&Unreadable::NotUtf8));
     };
     if values_beyond(body, MAX_VALUES) {
-        return Incoming::Rejected(Rejected::parse(format!(
-            "a message of more than {MAX_VALUES} JSON values, more than numi reads"
-        )));
+        return Incoming::Rejected(Rejected::parse(&Unreadable::TooManyValues));
     }
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
@@ -295,7 +335,7 @@ pub fn decode(body: &[u8]) -> Incoming {
         {
             Some(value) => value,
             None => {
-                return Incoming::Rejected(Rejected::parse(format!("invalid JSON: {error}")));
+                return Incoming::Rejected(Rejected::parse(&Unreadable::NotJson(error)));
             }
         },
     };
@@ -309,22 +349,15 @@ pub fn decode(body: &[u8]) -> Incoming {
     // a notification and left unanswered.
     if value.get("method").is_some() {
         if let Some(written) = value.get("id").filter(|id| !is_request_id(id)) {
-            return Incoming::Rejected(Rejected {
-                id: written.clone(),
-                code: ErrorCode::InvalidRequest as i32,
-                message: format!(
-                    "a request id must be a string or an integer of 32 bits; got {written}"
-                ),
-            });
+            return Incoming::Rejected(Rejected::new(
+                written.clone(),
+                &Unreadable::RequestId(written.clone()),
+            ));
         }
     }
     match serde_json::from_value::<Message>(value) {
         Ok(message) => Incoming::Message(message),
-        Err(error) => Incoming::Rejected(Rejected {
-            id,
-            code: ErrorCode::InvalidRequest as i32,
-            message: format!("not a JSON-RPC message numi reads: {error}"),
-        }),
+        Err(error) => Incoming::Rejected(Rejected::new(id, &Unreadable::NotAMessage(error))),
     }
 }
 

@@ -48,7 +48,7 @@ pub fn serve_stream<R, W>(
     output: W,
     flags: Flags,
     fixer: Arc<dyn Fixer>,
-) -> Result<(), String>
+) -> Result<(), Ended>
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
@@ -67,8 +67,7 @@ where
                         break;
                     }
                 }
-            })
-            .map_err(|e| e.to_string())?
+            })?
     };
     // Not joined: once the server is done, the process may end with the
     // reader still waiting on a client that keeps its end open.
@@ -93,8 +92,7 @@ where
                     }
                 }
             }
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
     let connection = Connection {
         sender: to_client,
         receiver: from_client,
@@ -111,7 +109,7 @@ where
 /// and offering the fixes of `fixer`. It ends well after `shutdown` then
 /// `exit`; on `exit` without `shutdown`, or when the client goes away
 /// first, it ends with an error.
-pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Result<(), String> {
+pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Result<(), Ended> {
     let (id, params) = initialize_start(connection)?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let encoding = Encoding::negotiate(
@@ -138,8 +136,7 @@ pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Re
         let sender = connection.sender.clone();
         std::thread::Builder::new()
             .name("numi-lsp-check".to_owned())
-            .spawn(move || store::work(&queue, &store, &sender, flags))
-            .map_err(|e| e.to_string())?
+            .spawn(move || store::work(&queue, &store, &sender, flags))?
     };
     let server = Server {
         connection,
@@ -157,7 +154,7 @@ pub fn serve(connection: &Connection, flags: Flags, fixer: Arc<dyn Fixer>) -> Re
 
 /// Waits for `initialize`, answering every other request with the error the
 /// protocol says (`ServerNotInitialized`) and dropping notifications.
-fn initialize_start(connection: &Connection) -> Result<(RequestId, Value), String> {
+fn initialize_start(connection: &Connection) -> Result<(RequestId, Value), Ended> {
     for message in &connection.receiver {
         match message {
             Message::Request(request) if request.method == Initialize::METHOD => {
@@ -172,16 +169,25 @@ fn initialize_start(connection: &Connection) -> Result<(RequestId, Value), Strin
                 let _ = connection.sender.send(refused.into());
             }
             Message::Notification(notification) if notification.method == Exit::METHOD => {
-                return Err(NOT_SHUT_DOWN.to_owned());
+                return Err(Ended::NotShutDown);
             }
             Message::Notification(_) | Message::Response(_) => {}
         }
     }
-    Err(GONE.to_owned())
+    Err(Ended::Gone)
 }
 
-const NOT_SHUT_DOWN: &str = "the client sent exit without shutdown";
-const GONE: &str = "the client closed the connection without exit";
+/// Why the server ended other than after `shutdown` then `exit`.
+#[derive(Debug, thiserror::Error)]
+pub enum Ended {
+    #[error("the client sent exit without shutdown")]
+    NotShutDown,
+    #[error("the client closed the connection without exit")]
+    Gone,
+    /// A thread of the server could not be started.
+    #[error(transparent)]
+    Thread(#[from] std::io::Error),
+}
 
 /// Flags the client passes as `initializationOptions`
 /// (`{"enableAlpha": true, "strict": true}`), added to those of the command line.
@@ -227,7 +233,7 @@ struct Server<'a> {
 }
 
 impl Server<'_> {
-    fn run(&self) -> Result<(), String> {
+    fn run(&self) -> Result<(), Ended> {
         let mut shut_down = false;
         for message in &self.connection.receiver {
             match message {
@@ -260,7 +266,7 @@ impl Server<'_> {
                     return if shut_down {
                         Ok(())
                     } else {
-                        Err(NOT_SHUT_DOWN.to_owned())
+                        Err(Ended::NotShutDown)
                     };
                 }
                 // After shutdown, notifications are dropped.
@@ -269,7 +275,7 @@ impl Server<'_> {
                 Message::Response(_) => {}
             }
         }
-        Err(GONE.to_owned())
+        Err(Ended::Gone)
     }
 
     fn send(&self, message: Message) {
@@ -338,7 +344,7 @@ impl Server<'_> {
         };
         match answered {
             Ok(result) => Response::new_ok(id, result),
-            Err(message) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+            Err(error) => Response::new_err(id, ErrorCode::InvalidParams as i32, error.to_string()),
         }
     }
 
@@ -396,10 +402,37 @@ impl Server<'_> {
     }
 }
 
-fn from<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, String> {
-    serde_json::from_value(params).map_err(|e| format!("invalid params: {e}"))
+fn from<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, InvalidParams> {
+    serde_json::from_value(params).map_err(InvalidParams)
 }
+
+/// Params a request's method cannot read, answered with `InvalidParams`.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid params: {0}")]
+struct InvalidParams(serde_json::Error);
 
 fn to_value(value: impl serde::Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn why_the_server_ended_and_why_params_are_refused_read_as_before() {
+        assert_eq!(
+            Ended::NotShutDown.to_string(),
+            "the client sent exit without shutdown"
+        );
+        assert_eq!(
+            Ended::Gone.to_string(),
+            "the client closed the connection without exit"
+        );
+        let error = serde_json::from_value::<HoverParams>(Value::Null).unwrap_err();
+        assert_eq!(
+            from::<HoverParams>(Value::Null).unwrap_err().to_string(),
+            format!("invalid params: {error}")
+        );
+    }
 }

@@ -41,6 +41,23 @@ struct File {
     findings: Vec<Entry>,
 }
 
+/// Why a baseline cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum BaselineError {
+    /// The file holds more than this many bytes.
+    #[error("the file is larger than {}, the most a baseline may hold", human_size(*.0))]
+    TooLarge(u64),
+    /// It cannot be opened or read, or is not a regular file: the reason
+    /// as people read it.
+    #[error("{0}")]
+    Unreadable(String),
+    #[error("not a numi baseline: {0}")]
+    NotABaseline(serde_json::Error),
+    /// The version the file says it is.
+    #[error("a baseline of version {0}, where numi reads version {VERSION}")]
+    Version(u32),
+}
+
 /// A baseline's findings, by fingerprint.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Baseline {
@@ -50,26 +67,19 @@ pub struct Baseline {
 impl Baseline {
     /// Reads the baseline at `path`; the reason when it cannot be read or
     /// is not a baseline of this version.
-    pub fn load(path: &Path) -> Result<Self, String> {
+    pub fn load(path: &Path) -> Result<Self, BaselineError> {
         let bytes = read_regular(path, MAX_BASELINE_SIZE).map_err(|error| match error {
-            ReadError::TooLarge(limit) => format!(
-                "the file is larger than {}, the most a baseline may hold",
-                human_size(limit)
-            ),
-            ReadError::Unreadable(reason) => reason,
+            ReadError::TooLarge(limit) => BaselineError::TooLarge(limit),
+            ReadError::Unreadable(reason) => BaselineError::Unreadable(reason),
         })?;
         Self::parse(&bytes)
     }
 
     /// Reads a baseline's text.
-    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
-        let file: File = serde_json::from_slice(bytes)
-            .map_err(|error| format!("not a numi baseline: {error}"))?;
+    pub fn parse(bytes: &[u8]) -> Result<Self, BaselineError> {
+        let file: File = serde_json::from_slice(bytes).map_err(BaselineError::NotABaseline)?;
         if file.version != VERSION {
-            return Err(format!(
-                "a baseline of version {}, where numi reads version {VERSION}",
-                file.version
-            ));
+            return Err(BaselineError::Version(file.version));
         }
         let mut entries = BTreeMap::new();
         for entry in file.findings {

@@ -270,3 +270,108 @@ fn values_are_counted_outside_strings_only() {
     );
     assert!(matches!(decode(few.as_bytes()), Incoming::Message(_)));
 }
+
+#[test]
+fn each_rejection_says_what_it_said_before_its_reasons_were_typed() {
+    let rejected = |input: &str| -> Vec<(i32, String)> {
+        all(Cursor::new(input.to_owned()))
+            .into_iter()
+            .filter_map(|incoming| match incoming {
+                Incoming::Rejected(rejected) => Some((rejected.code, rejected.message)),
+                Incoming::Message(_) => None,
+            })
+            .collect()
+    };
+    let parse = ErrorCode::ParseError as i32;
+    let invalid = ErrorCode::InvalidRequest as i32;
+    let cases: Vec<(String, (i32, String))> = vec![
+        (
+            format!(
+                "X-Long: {}\r\nContent-Length: 2\r\n\r\n{{}}",
+                "a".repeat(2000)
+            ),
+            (parse, "a header line longer than 1024 bytes".to_owned()),
+        ),
+        (
+            "no colon\r\nContent-Length: 2\r\n\r\n{}".to_owned(),
+            (parse, "a malformed header line: \"no colon\"".to_owned()),
+        ),
+        (
+            "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}".to_owned(),
+            (parse, "two different Content-Length headers".to_owned()),
+        ),
+        (
+            "Content-Length: two\r\n\r\n{}".to_owned(),
+            (
+                parse,
+                "a Content-Length that is not a number: \"two\"".to_owned(),
+            ),
+        ),
+        (
+            "X-Other: 1\r\n\r\n{}".to_owned(),
+            (
+                parse,
+                "a message without a Content-Length header".to_owned(),
+            ),
+        ),
+        (
+            format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE + 1),
+            (
+                parse,
+                format!(
+                    "a message of {} bytes, more than the {MAX_MESSAGE} bytes numi reads",
+                    MAX_MESSAGE + 1
+                ),
+            ),
+        ),
+        (
+            framed("[1,"),
+            (
+                parse,
+                format!(
+                    "invalid JSON: {}",
+                    serde_json::from_str::<Value>("[1,").unwrap_err()
+                ),
+            ),
+        ),
+        (
+            framed(r#"{"jsonrpc":"2.0","id":1.5,"method":"hover"}"#),
+            (
+                invalid,
+                "a request id must be a string or an integer of 32 bits; got 1.5".to_owned(),
+            ),
+        ),
+        (
+            framed(r#"{"jsonrpc":"2.0","id":1}"#),
+            (
+                invalid,
+                format!(
+                    "not a JSON-RPC message numi reads: {}",
+                    serde_json::from_value::<Message>(json!({"jsonrpc": "2.0", "id": 1}))
+                        .unwrap_err()
+                ),
+            ),
+        ),
+    ];
+    for (input, expected) in cases {
+        let shown = format!("{expected:?}");
+        assert_eq!(rejected(&input), [expected], "{shown}");
+    }
+    // What no stream of text can hold, decoded as a body.
+    let body = |incoming: Incoming| match incoming {
+        Incoming::Rejected(rejected) => (rejected.code, rejected.message),
+        Incoming::Message(message) => panic!("read {message:?}"),
+    };
+    assert_eq!(
+        body(decode(b"\"\xff\"")),
+        (parse, "the message is not UTF-8".to_owned())
+    );
+    let many = format!("[{}0]", "0,".repeat(MAX_VALUES));
+    assert_eq!(
+        body(decode(many.as_bytes())),
+        (
+            parse,
+            format!("a message of more than {MAX_VALUES} JSON values, more than numi reads")
+        )
+    );
+}

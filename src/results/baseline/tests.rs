@@ -133,7 +133,7 @@ fn findings_before_the_rule_stage_are_never_baselined() {
 
 #[test]
 fn a_malformed_baseline_or_another_version_is_refused_with_the_reason() {
-    let refused = |text: &str| Baseline::parse(text.as_bytes()).unwrap_err();
+    let refused = |text: &str| Baseline::parse(text.as_bytes()).unwrap_err().to_string();
     assert!(
         refused("[]").starts_with("not a numi baseline: "),
         "{}",
@@ -144,6 +144,22 @@ fn a_malformed_baseline_or_another_version_is_refused_with_the_reason() {
     assert_eq!(
         refused("{\"version\": 2, \"findings\": []}"),
         "a baseline of version 2, where numi reads version 1"
+    );
+}
+
+#[test]
+fn a_baseline_too_large_or_unreadable_is_refused_as_before() {
+    assert_eq!(
+        BaselineError::TooLarge(MAX_BASELINE_SIZE).to_string(),
+        "the file is larger than 64 MiB, the most a baseline may hold"
+    );
+    let folder = tempfile::tempdir().unwrap();
+    let BaselineError::Unreadable(reason) = Baseline::load(folder.path()).unwrap_err() else {
+        panic!("a folder is not read as a baseline");
+    };
+    assert_eq!(
+        Baseline::load(folder.path()).unwrap_err().to_string(),
+        reason
     );
 }
 

@@ -150,11 +150,20 @@ fn from_list(list: &Value, base: &str, file: Option<&str>) -> Vec<Task> {
         .collect()
 }
 
+/// Why a file beside the manifest has no text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unread {
+    /// It cannot be opened or read: the reason as people read it.
+    #[error("{0}")]
+    Read(String),
+    #[error("is not UTF-8 text")]
+    NotUtf8,
+}
+
 /// The text of a file beside the manifest, or why it cannot be read.
-fn read_text(location: &Location<'_>, path: &Path) -> Result<String, String> {
-    location
-        .read(path)
-        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned()))
+fn read_text(location: &Location<'_>, path: &Path) -> Result<String, Unread> {
+    let bytes = location.read(path).map_err(Unread::Read)?;
+    String::from_utf8(bytes).map_err(|_| Unread::NotUtf8)
 }
 
 fn task_file(
@@ -219,7 +228,7 @@ fn task_file(
     from_list(&document.value, "/tasks", Some(raw))
 }
 
-fn case_fails(shown: &str, reason: &str) -> Diagnostic {
+fn case_fails(shown: &str, reason: impl std::fmt::Display) -> Diagnostic {
     rule_fails(
         &super::catalogue::EVAL_CASE,
         &format!(
@@ -272,6 +281,54 @@ struct FrontMatter<'t> {
     misread: Vec<Misread>,
 }
 
+/// Why an eval case does not compile into a task as context-report
+/// compiles it. Each message follows the name of the case's `prompt.md`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum Uncompiled {
+    #[error("has no front matter (a first line `---`)")]
+    NoOpening,
+    #[error("has no front matter (no closing `---`)")]
+    NoClosing,
+    /// The line and the column of the tab, from 1.
+    #[error(
+        "has front matter PyYAML cannot read, as context-report reads it: line {line} holds a tab \
+         at column {column}, where PyYAML's scanner takes spaces alone; use spaces"
+    )]
+    Tab { line: usize, column: usize },
+    #[error("has front matter that is not a YAML mapping")]
+    NotAMapping,
+    /// What the loader says, and the line (from 1) where it stopped.
+    #[error("has front matter that is not YAML ({problem}{})", at_line(*.line))]
+    NotYaml {
+        problem: yaml::Problem,
+        line: Option<u32>,
+    },
+    /// A plain scalar PyYAML cannot read or build, on its line (from 1).
+    #[error(
+        "has front matter PyYAML cannot read, as context-report reads it: line {line} holds {}; quote it",
+        .reading.described()
+    )]
+    Unreadable { line: u32, reading: Reading },
+    /// An entry of `field` (from 1) that PyYAML reads as no text.
+    #[error(
+        "has a {field} entry on line {line} that PyYAML, which context-report reads front matter with, takes as {} rather than text (YAML 1.1): quote it",
+        .reading.described()
+    )]
+    Misread {
+        field: &'static str,
+        line: u32,
+        reading: Reading,
+    },
+    #[error("has {0} that are not a list of strings")]
+    NotStrings(&'static str),
+}
+
+/// Where a loader's message stands, as the message ends: ` at line N`.
+fn at_line(line: Option<u32>) -> String {
+    line.map(|line| format!(" at line {line}"))
+        .unwrap_or_default()
+}
+
 /// A plain scalar that is text to YAML 1.2 and no text to PyYAML.
 struct Misread {
     pointer: String,
@@ -285,15 +342,13 @@ struct Misread {
 /// context-report reads it with PyYAML's `safe_load`, YAML 1.1: each
 /// plain scalar is taken as PyYAML takes it (`no` is false, `1:30` is 90),
 /// and a value PyYAML cannot build fails the case, as it fails the run.
-fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
+fn front_matter(text: &str) -> Result<FrontMatter<'_>, Uncompiled> {
     let rest = text
         .strip_prefix("---\n")
         .or_else(|| text.strip_prefix("---\r\n"))
-        .ok_or("has no front matter (a first line `---`)")?;
+        .ok_or(Uncompiled::NoOpening)?;
     // The block ends at the first `---` that starts a line.
-    let end = rest
-        .find("\n---")
-        .ok_or("has no front matter (no closing `---`)")?;
+    let end = rest.find("\n---").ok_or(Uncompiled::NoClosing)?;
     let block = rest.get(..end).unwrap_or_default();
     let block = block.strip_suffix('\r').unwrap_or(block);
     let after = rest.get(end + 4..).unwrap_or_default();
@@ -313,11 +368,10 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
     }
     // PyYAML's scanner takes no tab between tokens, where YAML 1.2 does.
     if let Some((line, column)) = pyyaml::stray_tab(block) {
-        return Err(format!(
-            "has front matter PyYAML cannot read, as context-report reads it: line {} holds a tab \
-             at column {column}, where PyYAML's scanner takes spaces alone; use spaces",
-            line + 1
-        ));
+        return Err(Uncompiled::Tab {
+            line: line + 1,
+            column,
+        });
     }
     // A YAML 1.1 set (`!!set {a, b}`), which PyYAML's safe loader builds
     // and numi's YAML 1.2 loader does not know: loaded as the mapping it
@@ -354,17 +408,13 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
             return Ok(empty());
         }
         Err(error) if error.problem == yaml::Problem::RootNotMapping => {
-            return Err("has front matter that is not a YAML mapping".to_owned());
+            return Err(Uncompiled::NotAMapping);
         }
         Err(error) => {
-            return Err(format!(
-                "has front matter that is not YAML ({}{})",
-                error.problem,
-                error
-                    .position
-                    .map(|position| format!(" at line {}", position.line + 1))
-                    .unwrap_or_default()
-            ));
+            return Err(Uncompiled::NotYaml {
+                problem: error.problem,
+                line: error.position.map(|position| position.line + 1),
+            });
         }
     };
     for path in sets.iter().filter_map(|set| set.path.as_deref()) {
@@ -380,10 +430,7 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
         let reading = pyyaml::read_plain(&scalar.text);
         let line = scalar.position.line + 1;
         if let Reading::Unreadable(_) | Reading::Unbuildable(_) = reading {
-            return Err(format!(
-                "has front matter PyYAML cannot read, as context-report reads it: line {line} holds {}; quote it",
-                reading.described()
-            ));
+            return Err(Uncompiled::Unreadable { line, reading });
         }
         let pointer = format_pointer(&scalar.path);
         let Some(slot) = meta.pointer_mut(&pointer) else {
@@ -473,12 +520,12 @@ fn eval_case(
         .map_err(|reason| {
             found.push(case_fails(
                 &prompt_shown,
-                &format!("cannot be read: {reason}"),
+                format!("cannot be read: {reason}"),
             ))
         })
         .ok()?;
     let meta = front_matter(&text)
-        .map_err(|reason| found.push(case_fails(&prompt_shown, &reason)))
+        .map_err(|reason| found.push(case_fails(&prompt_shown, reason)))
         .ok()?;
     let body = meta.body;
     if body.trim().is_empty() {
@@ -492,7 +539,7 @@ fn eval_case(
     );
     // context-report takes `list(meta.get(field) or [])`: a false value
     // is no entry.
-    let strings = |field: &str| -> Result<Vec<String>, String> {
+    let strings = |field: &'static str| -> Result<Vec<String>, Uncompiled> {
         let value = meta.meta.get(field);
         if !truthy(value) {
             return Ok(Vec::new());
@@ -502,15 +549,15 @@ fn eval_case(
             .iter()
             .find(|misread| misread.pointer == format!("/{field}/{index}"))
         {
-            Some(misread) => Err(format!(
-                "has a {field} entry on line {} that PyYAML, which context-report reads front matter with, takes as {} rather than text (YAML 1.1): quote it",
-                misread.line,
-                misread.reading.described()
-            )),
+            Some(misread) => Err(Uncompiled::Misread {
+                field,
+                line: misread.line,
+                reading: misread.reading.clone(),
+            }),
             None => item
                 .as_str()
                 .map(str::to_owned)
-                .ok_or_else(|| format!("has {field} that are not a list of strings")),
+                .ok_or(Uncompiled::NotStrings(field)),
         };
         match value {
             Some(Value::Array(list)) => list
@@ -518,20 +565,20 @@ fn eval_case(
                 .enumerate()
                 .map(|(index, item)| entry(index, item))
                 .collect(),
-            _ => Err(format!("has {field} that are not a list of strings")),
+            _ => Err(Uncompiled::NotStrings(field)),
         }
     };
     let tags = match strings("tags") {
         Ok(tags) => tags,
         Err(reason) => {
-            found.push(case_fails(&prompt_shown, &reason));
+            found.push(case_fails(&prompt_shown, reason));
             return None;
         }
     };
     let plugins = match strings("plugins") {
         Ok(plugins) => plugins,
         Err(reason) => {
-            found.push(case_fails(&prompt_shown, &reason));
+            found.push(case_fails(&prompt_shown, reason));
             return None;
         }
     };
@@ -575,12 +622,12 @@ fn eval_case(
                 .map_err(|reason| {
                     found.push(case_fails(
                         &grader_shown,
-                        &format!("cannot be read: {reason}"),
+                        format!("cannot be read: {reason}"),
                     ))
                 })
                 .ok()?;
             let meta = front_matter(&text)
-                .map_err(|reason| found.push(case_fails(&grader_shown, &reason)))
+                .map_err(|reason| found.push(case_fails(&grader_shown, reason)))
                 .ok()?
                 .meta;
             let kind = meta.get("type");
@@ -592,7 +639,7 @@ fn eval_case(
             if !GRADER_TYPES.contains(&kind) {
                 found.push(case_fails(
                     &grader_shown,
-                    &format!("has a type that is none of {}", GRADER_TYPES.join(", ")),
+                    format!("has a type that is none of {}", GRADER_TYPES.join(", ")),
                 ));
                 return None;
             }
@@ -752,4 +799,61 @@ pub fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnost
         }
     }
     found
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::{Uncompiled, Unread};
+    use crate::yaml::Problem;
+
+    #[test]
+    fn why_a_case_does_not_compile_reads_as_before() {
+        let cases = [
+            (
+                Uncompiled::NoOpening,
+                "has no front matter (a first line `---`)",
+            ),
+            (
+                Uncompiled::NoClosing,
+                "has no front matter (no closing `---`)",
+            ),
+            (
+                Uncompiled::Tab { line: 3, column: 7 },
+                "has front matter PyYAML cannot read, as context-report reads it: line 3 holds a tab at column 7, where PyYAML's scanner takes spaces alone; use spaces",
+            ),
+            (
+                Uncompiled::NotAMapping,
+                "has front matter that is not a YAML mapping",
+            ),
+            (
+                Uncompiled::NotStrings("plugins"),
+                "has plugins that are not a list of strings",
+            ),
+        ];
+        for (reason, message) in cases {
+            assert_eq!(reason.to_string(), message);
+        }
+        let problem = Problem::DuplicateKey;
+        assert_eq!(
+            Uncompiled::NotYaml {
+                problem,
+                line: Some(4)
+            }
+            .to_string(),
+            "has front matter that is not YAML (yaml/duplicate-key at line 4)"
+        );
+        assert_eq!(
+            Uncompiled::NotYaml {
+                problem,
+                line: None
+            }
+            .to_string(),
+            "has front matter that is not YAML (yaml/duplicate-key)"
+        );
+        assert_eq!(Unread::NotUtf8.to_string(), "is not UTF-8 text");
+        assert_eq!(
+            Unread::Read("no such file".to_owned()).to_string(),
+            "no such file"
+        );
+    }
 }
