@@ -165,10 +165,17 @@ fn core_count(options: &Options) -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
+/// A `NUMI_THREADS` that asks for no number of workers numi can start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("NUMI_THREADS must be a positive whole number of threads, not {}", quote(.given))]
+pub struct BadThreads {
+    /// The value as given, lossily UTF-8.
+    pub given: String,
+}
+
 /// The workers `NUMI_THREADS` (its value given) asks for: `None` when it
-/// is unset, the reason it cannot be used when it is anything but a
-/// positive whole number.
-pub fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, String> {
+/// is unset; refused when it is anything but a positive whole number.
+pub fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, BadThreads> {
     let Some(value) = value else {
         return Ok(None);
     };
@@ -177,11 +184,8 @@ pub fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, String>
         .and_then(|text| text.parse::<usize>().ok())
         .filter(|&threads| threads > 0)
         .map(Some)
-        .ok_or_else(|| {
-            format!(
-                "NUMI_THREADS must be a positive whole number of threads, not {}",
-                quote(&value.to_string_lossy())
-            )
+        .ok_or_else(|| BadThreads {
+            given: value.to_string_lossy().into_owned(),
         })
 }
 
@@ -586,7 +590,10 @@ mod tests {
         assert_eq!(requested_threads(Some(OsStr::new("4"))), Ok(Some(4)));
         for bad in ["", "0", "four", "-1", "2.5"] {
             let problem = requested_threads(Some(OsStr::new(bad))).expect_err(bad);
-            assert!(problem.starts_with("NUMI_THREADS must be"), "{problem}");
+            assert_eq!(
+                problem.to_string(),
+                format!("NUMI_THREADS must be a positive whole number of threads, not \"{bad}\"")
+            );
         }
     }
 
