@@ -3,10 +3,12 @@
 //! types stand apart from it so that kinds can name their fixes without
 //! depending on the engine, which validates documents.
 
+use crate::diagnostic::RuleDoc;
+
 /// A fixable rule of a kind, and the repair that answers its findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleFix {
-    pub rule: &'static str,
+    pub rule: &'static RuleDoc,
     pub repair: Repair,
 }
 

@@ -295,7 +295,7 @@ impl Document<'_> {
                 let unfixable = fixed
                     .unfixable
                     .iter()
-                    .find(|u| u.rule == error.rule.id && u.pointer == pointer);
+                    .find(|u| u.rule.id == error.rule.id && u.pointer == pointer);
                 let rest = match unfixable {
                     Some(unfixable) => {
                         format!("{}: not fixable: {}", error.rule.id, unfixable.reason)

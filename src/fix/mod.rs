@@ -40,7 +40,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Edit, Span, Stage, SuggestedFix};
+use crate::diagnostic::{Diagnostic, Edit, RuleDoc, Span, Stage, SuggestedFix};
 use crate::kinds;
 use crate::location::Location;
 pub use crate::repair::{Repair, RuleFix};
@@ -81,7 +81,7 @@ impl Change {
 /// One safe fix of one finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fix {
-    pub rule: &'static str,
+    pub rule: &'static RuleDoc,
     /// What the fix does, for people: `sort /spec/cases by name`.
     pub title: String,
     pub edits: Vec<TextEdit>,
@@ -96,7 +96,7 @@ impl Fix {
             return false;
         };
         let changed = yaml::format_pointer(self.change.path());
-        self.rule == diagnostic.rule.id
+        self.rule.id == diagnostic.rule.id
             && pointer
                 .strip_prefix(changed.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
@@ -132,7 +132,7 @@ pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
         return;
     };
     let fixable =
-        |diagnostic: &Diagnostic| kind.fixes.iter().any(|fix| fix.rule == diagnostic.rule.id);
+        |diagnostic: &Diagnostic| kind.fixes.iter().any(|fix| fix.rule.id == diagnostic.rule.id);
     if !checked.diagnostics.iter().any(fixable)
         || !checked.diagnostics.iter().all(|d| d.stage == Stage::Rule)
     {
@@ -170,7 +170,7 @@ pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
 /// A finding of a fixable rule that numi will not fix, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unfixable {
-    pub rule: &'static str,
+    pub rule: &'static RuleDoc,
     pub pointer: String,
     pub reason: String,
 }
@@ -312,7 +312,7 @@ pub struct Fixed {
     /// The fixed text; the original when nothing was fixed.
     pub text: String,
     /// Each fix applied, in the order applied: its rule and title.
-    pub applied: Vec<(&'static str, String)>,
+    pub applied: Vec<(&'static RuleDoc, String)>,
     /// Findings of fixable rules left unfixed, and why.
     pub unfixable: Vec<Unfixable>,
     /// The validation of the fixed text.

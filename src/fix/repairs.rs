@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::spans::{permute, sequence_items};
 use super::{Change, Fix, Repair, RuleFix, TextEdit, Unfixable};
+use crate::diagnostic::RuleDoc;
 use crate::text::{quote, shorten};
 use crate::validate::Checked;
 use crate::yaml::{Document, NodePositions, PathSegment, format_pointer, parse_pointer};
@@ -21,7 +22,7 @@ pub(super) fn offer(
     let mut offered: Vec<Fix> = Vec::new();
     let mut unfixable: Vec<Unfixable> = Vec::new();
     for diagnostic in &checked.diagnostics {
-        let Some(rule_fix) = fixes.iter().find(|fix| fix.rule == diagnostic.rule.id) else {
+        let Some(rule_fix) = fixes.iter().find(|fix| fix.rule.id == diagnostic.rule.id) else {
             continue;
         };
         let Some(pointer) = diagnostic.pointer.as_deref() else {
@@ -31,15 +32,15 @@ pub(super) fn offer(
         let made = match rule_fix.repair {
             Repair::SortBy { key, noun } => {
                 let parent = path.get(..path.len().saturating_sub(1)).unwrap_or_default();
-                sort(text, document, parent, key, noun, diagnostic.rule.id)
+                sort(text, document, parent, key, noun, diagnostic.rule)
             }
-            Repair::LowercaseDigest => lowercase_digest(text, document, &path, diagnostic.rule.id),
+            Repair::LowercaseDigest => lowercase_digest(text, document, &path, diagnostic.rule),
         };
         match made {
             Ok(fix) if offered.iter().any(|other| other.change == fix.change) => {}
             Ok(fix) => offered.push(fix),
             Err(reason) => unfixable.push(Unfixable {
-                rule: diagnostic.rule.id,
+                rule: diagnostic.rule,
                 pointer: pointer.to_owned(),
                 reason: reason.to_string(),
             }),
@@ -103,7 +104,7 @@ fn sort(
     path: &[PathSegment],
     key: &'static str,
     noun: &'static str,
-    rule: &'static str,
+    rule: &'static RuleDoc,
 ) -> Result<Fix, Unrepairable> {
     let pointer = format_pointer(path);
     let Some((Value::Array(items), node)) = node_at(document, path) else {
@@ -159,7 +160,7 @@ fn lowercase_digest(
     text: &str,
     document: &Document,
     path: &[PathSegment],
-    rule: &'static str,
+    rule: &'static RuleDoc,
 ) -> Result<Fix, Unrepairable> {
     let pointer = format_pointer(path);
     let Some((Value::String(value), node)) = node_at(document, path) else {

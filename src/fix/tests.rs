@@ -27,7 +27,7 @@ fn fixed(text: &str) -> Fixed {
 }
 
 fn rules_of(offered: &Offered) -> Vec<&'static str> {
-    offered.fixes.iter().map(|fix| fix.rule).collect()
+    offered.fixes.iter().map(|fix| fix.rule.id).collect()
 }
 
 #[test]

@@ -18,9 +18,10 @@ const LAYERS: &[&[&str]] = &[
     // The one credential detector, and masking secrets in shown text.
     &["secrets"],
     // Shared text helpers (shortening masks a credential before it cuts
-    // one), "did you mean", and the diagnostic model. What a fix is, as
-    // kinds declare it.
-    &["text", "suggest", "diagnostic", "repair"],
+    // one), "did you mean", and the diagnostic model.
+    &["text", "suggest", "diagnostic"],
+    // What a fix is, as kinds declare it: a rule and its repair.
+    &["repair"],
     // The one way to read a file beside a document, and the documents a
     // run keeps loaded.
     &["location"],

@@ -3,6 +3,6 @@
 use crate::repair::{Repair, RuleFix};
 
 pub const FIXES: &[RuleFix] = &[RuleFix {
-    rule: super::catalogue::DIGEST.id,
+    rule: &super::catalogue::DIGEST,
     repair: Repair::LowercaseDigest,
 }];

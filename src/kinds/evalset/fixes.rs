@@ -5,18 +5,18 @@ use crate::repair::{Repair, RuleFix};
 
 pub const FIXES: &[RuleFix] = &[
     RuleFix {
-        rule: super::catalogue::OUTCOME_DIGEST.id,
+        rule: &super::catalogue::OUTCOME_DIGEST,
         repair: Repair::LowercaseDigest,
     },
     RuleFix {
-        rule: super::catalogue::CASES_SORTED.id,
+        rule: &super::catalogue::CASES_SORTED,
         repair: Repair::SortBy {
             key: "name",
             noun: "case",
         },
     },
     RuleFix {
-        rule: super::catalogue::FAILURES_SORTED.id,
+        rule: &super::catalogue::FAILURES_SORTED,
         repair: Repair::SortBy {
             key: "layer",
             noun: "layer",
