@@ -210,6 +210,10 @@ fn extent(
 ) -> Option<Option<(usize, usize)>> {
     let end = spanned.len();
     match style {
+        // An empty plain scalar (a key's missing value) holds no text,
+        // whatever its span covers: saphyr spans the value of a key
+        // written alone in a flow mapping over what follows it.
+        ScalarStyle::Plain if value.is_empty() => Some(None),
         ScalarStyle::Plain => Some((node < end).then_some((node, end))),
         ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
             let quoted = spanned.get(node..)?;

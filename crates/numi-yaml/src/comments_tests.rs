@@ -271,3 +271,24 @@ fn a_tab_after_a_colon_leaves_the_comments_readable() {
         [(1, false, "# real"), (2, true, "# real")]
     );
 }
+
+#[test]
+fn a_comment_after_a_flow_mapping_with_a_key_alone_is_found() {
+    // saphyr spans the empty value of a key written alone from the key to
+    // the next token, over the `}` and the comment after it: an empty plain
+    // scalar holds no text of the document.
+    for (text, at) in [
+        ("{ab}  # c\n", 6),
+        ("m: {a:b}  # c\n", 10),
+        ("m: {name:f low}  # c\n", 17),
+        ("m: {a, b: c}  # c\n", 14),
+    ] {
+        let found = comments(text).unwrap_or_default();
+        assert_eq!(
+            found.iter().map(|comment| comment.offset).collect::<Vec<_>>(),
+            [at],
+            "{text:?}"
+        );
+        assert_eq!(crate::comments::disagreement(text), None, "{text:?}");
+    }
+}
