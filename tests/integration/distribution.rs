@@ -1064,8 +1064,8 @@ fn binstall_points_at_the_archives_the_release_uploads() {
     );
     assert!(workflow.contains("\"dist/$name.tar.gz\""), "{workflow}");
     assert!(workflow.contains("\"../dist/$name.zip\""), "{workflow}");
-    assert!(workflow.contains("cp \"target/$TARGET/release/numi\" staging/"));
-    assert!(workflow.contains("cp \"target/$TARGET/release/numi.exe\" staging/"));
+    assert!(workflow.contains("cp \"target/$TARGET/dist/numi\" staging/"));
+    assert!(workflow.contains("cp \"target/$TARGET/dist/numi.exe\" staging/"));
     assert_eq!(binstall["bin-dir"].as_str(), Some("{ bin }{ binary-ext }"));
     for target in [
         "x86_64-unknown-linux-musl",
@@ -1102,6 +1102,58 @@ fn binstall_points_at_the_archives_the_release_uploads() {
                 env!("CARGO_PKG_REPOSITORY"),
                 version = env!("CARGO_PKG_VERSION"),
             )
+        );
+    }
+}
+
+/// What is shipped (the release archives, the wheels) and what the
+/// benchmarks time is built with the dist profile, whole-program LTO in one
+/// codegen unit; every other build takes the release profile, which leaves
+/// both at rustc's defaults so a fresh build takes minutes.
+#[test]
+fn what_is_shipped_and_benchmarked_is_built_with_the_dist_profile() {
+    let manifest: toml::Value =
+        toml::from_str(&fs::read_to_string(checkout().join("Cargo.toml")).unwrap()).unwrap();
+    let profiles = &manifest["profile"];
+    let dist = &profiles["dist"];
+    assert_eq!(dist["inherits"].as_str(), Some("release"));
+    assert_eq!(dist["lto"].as_str(), Some("fat"));
+    assert_eq!(dist["codegen-units"].as_integer(), Some(1));
+    let release = profiles["release"].as_table().unwrap();
+    assert_eq!(
+        release.get("strip").and_then(toml::Value::as_bool),
+        Some(true)
+    );
+    for slow in ["lto", "codegen-units", "opt-level"] {
+        assert!(!release.contains_key(slow), "[profile.release] sets {slow}");
+    }
+
+    let workflow = fs::read_to_string(checkout().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        workflow.contains("run: cargo build --profile dist --locked --target \"$TARGET\""),
+        "{workflow}"
+    );
+    assert!(
+        workflow.contains("args: --profile dist --locked --out dist"),
+        "{workflow}"
+    );
+    assert!(!workflow.contains("--release"), "{workflow}");
+
+    let bench = fs::read_to_string(checkout().join("bench/bench.py")).unwrap();
+    assert!(
+        bench.contains(r#"["cargo", "build", "--profile", "dist"]"#),
+        "bench/bench.py builds another profile"
+    );
+    for script in [
+        "bench.py",
+        "lsp.py",
+        "autocontext_store.py",
+        "output_memory.py",
+    ] {
+        let text = fs::read_to_string(checkout().join("bench").join(script)).unwrap();
+        assert!(
+            !text.contains("release/numi") && !text.contains("--release"),
+            "bench/{script} names the release profile's build"
         );
     }
 }
