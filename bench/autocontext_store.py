@@ -24,7 +24,7 @@
 3. Prints the figures and the ratios; exits 1 when numi does not report
    every file `ok`.
 
-Standard library only. Build numi first (`cargo build --release`) or pass
+Standard library only. Build numi first (`cargo build --profile dist`) or pass
 --numi.
 """
 
@@ -174,7 +174,7 @@ def main() -> int:
     parser.add_argument("--autocontext-python", help="a Python with autocontext 0.18.0: it writes the store")
     parser.add_argument("--rounds", type=int, default=120, help="with --autocontext-python: rounds of three candidates")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--numi", default="target/release/numi")
+    parser.add_argument("--numi", default="target/dist/numi")
     args = parser.parse_args()
 
     here = Path(__file__).resolve().parent

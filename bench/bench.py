@@ -11,7 +11,7 @@ What it does, in order:
    shared reference generator) into bench/corpus-n<FILES>-f<FRACTION>-s<SEED>/,
    or reuses that directory when its MANIFEST.json was made with the same
    arguments by the same generator.
-2. Builds numi with `cargo build --release`.
+2. Builds numi with `cargo build --profile dist` (what is shipped).
 3. Times, as medians of --runs runs after one untimed warm-up run:
    - `numi validate --files <corpus>` (wall, user+sys CPU, peak RSS);
    - `cat` of every corpus file (the floor: reading the bytes, nothing else);
@@ -272,14 +272,14 @@ def ensure_corpus(files: int, fraction: float, seed: int) -> tuple:
 
 
 def build_numi() -> str:
-    log("build: cargo build --release")
-    subprocess.run(["cargo", "build", "--release"], cwd=REPO, check=True, stdout=sys.stderr)
+    log("build: cargo build --profile dist")
+    subprocess.run(["cargo", "build", "--profile", "dist"], cwd=REPO, check=True, stdout=sys.stderr)
     # Ask cargo where the binary is, so CARGO_TARGET_DIR and config are honoured.
     meta = subprocess.run(
         ["cargo", "metadata", "--format-version", "1", "--no-deps"],
         cwd=REPO, check=True, capture_output=True, text=True,
     )
-    binary = os.path.join(json.loads(meta.stdout)["target_directory"], "release", "numi")
+    binary = os.path.join(json.loads(meta.stdout)["target_directory"], "dist", "numi")
     if not os.access(binary, os.X_OK):
         sys.exit("bench: no numi binary at %s after the build" % binary)
     return binary

@@ -2,7 +2,7 @@
 """Benchmark `numi lsp`: time from a one-character didChange to the
 publishDiagnostics of that version, on a 256-case EvalSet.
 
-    python3 bench/lsp.py                      # builds nothing: times target/release/numi
+    python3 bench/lsp.py                      # builds nothing: times target/dist/numi
     python3 bench/lsp.py --numi PATH --changes 200
 
 Standard library only. Prints the median, the 90th percentile and the
@@ -82,12 +82,12 @@ class Server:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--numi", type=Path, default=ROOT / "target/release/numi")
+    parser.add_argument("--numi", type=Path, default=ROOT / "target/dist/numi")
     parser.add_argument("--cases", type=int, default=256)
     parser.add_argument("--changes", type=int, default=100)
     args = parser.parse_args()
     if not args.numi.is_file():
-        print(f"{args.numi} not found: run `cargo build --release` first", file=sys.stderr)
+        print(f"{args.numi} not found: run `cargo build --profile dist` first", file=sys.stderr)
         return 1
 
     uri = "file:///numi-bench/evals/replay.yaml"

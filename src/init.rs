@@ -45,12 +45,57 @@ pub const NUMI_TOML: &str = "\
 strict = true
 ";
 
+/// Where the hook and the CI files `numi init` writes take numi from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// This version's published release: pre-commit and GitLab install its
+    /// wheel from PyPI, GitHub runs numi's action pinned to `commit`, the
+    /// tag's, which downloads the release binary.
+    Release { commit: &'static str },
+    /// A build from source, which cannot tell whether its version has been
+    /// released: the hook runs the numi on `PATH` and the CI jobs build
+    /// numi from its repository, so nothing needs a package that may not
+    /// be published. Each file says in a comment what to change once the
+    /// release is out.
+    Source,
+}
+
+/// The origin this build writes into the hook and the CI files: the
+/// release only when the release workflow built this numi for its tag
+/// (the archives and the wheels are built there, and the tag's commit is
+/// known); every other build is a build from source.
+pub fn origin_of_this_build() -> Origin {
+    match built_for_the_release_tag() {
+        Some(commit) => Origin::Release { commit },
+        None => Origin::Source,
+    }
+}
+
 /// The pre-commit hook: the staged files of the configuration tree, with
-/// the gates of `numi validate .`, so the hook and CI agree. pre-commit
-/// installs this version's wheel from PyPI into the hook's environment
-/// (`language: python`): seconds, and no Rust toolchain, where the shipped
-/// `language: rust` hooks compile numi (docs/integrations.md).
-pub fn pre_commit_config() -> String {
+/// the gates of `numi validate .`, so the hook and CI agree. From a
+/// release, pre-commit installs this version's wheel from PyPI into the
+/// hook's environment (`language: python`): seconds, and no Rust
+/// toolchain, where the shipped `language: rust` hooks compile numi
+/// (docs/integrations.md). From source, the numi on `PATH` runs it
+/// (`language: system`, which every pre-commit version reads).
+pub fn pre_commit_config(origin: Origin) -> String {
+    let language = match origin {
+        Origin::Release { .. } => format!(
+            "        language: python\n        additional_dependencies: [{PACKAGE}=={version}]\n",
+            version = env!("CARGO_PKG_VERSION"),
+        ),
+        Origin::Source => format!(
+            "        # The numi on PATH runs this hook (from numi's checkout: cargo
+        # install --locked --path .). Once {PACKAGE} {version} is on
+        # PyPI, pre-commit can install it for the hook instead: replace
+        # the next line with
+        #   language: python
+        #   additional_dependencies: [{PACKAGE}=={version}]
+        language: system
+",
+            version = env!("CARGO_PKG_VERSION"),
+        ),
+    };
     format!(
         "\
 repos:
@@ -59,13 +104,9 @@ repos:
       - id: numi-validate
         name: numi validate
         entry: numi validate --only
-        language: python
-        additional_dependencies: [{package}=={version}]
-        files: ^\\.numinance/.*\\.ya?ml$
+{language}        files: ^\\.numinance/.*\\.ya?ml$
         require_serial: true
-",
-        package = PACKAGE,
-        version = env!("CARGO_PKG_VERSION"),
+"
     )
 }
 
@@ -81,6 +122,14 @@ pub const PACKAGE: &str = env!("CARGO_PKG_NAME");
 /// and `cargo install --tag` name (docs/release.md).
 pub fn release_tag() -> String {
     format!("v{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// How a CI job written by a build from source gets numi: compiled from
+/// the head of its repository's default branch, the one ref such a build
+/// can name. The package is named so that the command still picks numi
+/// once the repository holds more than one package.
+fn cargo_install_from_repository() -> String {
+    format!("cargo install --locked --git {REPOSITORY} {PACKAGE}")
 }
 
 /// actions/checkout pinned to the commit of its release (see docs/integrations.md).
@@ -115,32 +164,41 @@ fn release_commit<'a>(
     (built_from == REPOSITORY && reference == Some(tag.as_str()) && commit).then_some(sha)
 }
 
-/// The `uses:` line of numi's action for this version. A release build
-/// pins the tag's commit, as zizmor's `unpinned-uses` asks of every
-/// third-party action; a build from source cannot know that commit (the
-/// tag may not exist yet), so it names the tag and says how to pin it.
-fn action_step(commit: Option<&str>) -> String {
+/// The step that validates. From a release: numi's action pinned to the
+/// tag's commit, as zizmor's `unpinned-uses` asks of every third-party
+/// action. From source: the runner's cargo builds numi first, and the
+/// comment gives the action's line for once the tag exists (a build from
+/// source cannot know its commit).
+fn validate_step(origin: Origin) -> String {
     let action = REPOSITORY
         .strip_prefix("https://github.com/")
         .unwrap_or(REPOSITORY);
     let tag = release_tag();
-    match commit {
-        Some(commit) => format!("      - uses: {action}@{commit} # {tag}\n"),
-        None => format!(
-            "      # Pin the action to the tag's commit, as for any action:\n      # {action}@<commit> # {tag}, the commit being what\n      # git ls-remote {REPOSITORY} 'refs/tags/{tag}^{{}}' prints.\n      - uses: {action}@{tag} # zizmor: ignore[unpinned-uses]\n"
+    match origin {
+        Origin::Release { commit } => format!(
+            "      - uses: {action}@{commit} # {tag}\n        with:\n          format: github # findings as annotations on their lines\n"
+        ),
+        Origin::Source => format!(
+            "      # Builds numi from its repository (minutes). Once {tag} is released,
+      # numi's action downloads its binary instead (seconds, findings as
+      # annotations): replace this step with the line
+      #   - uses: {action}@<commit> # {tag}
+      # the commit being what
+      # git ls-remote {REPOSITORY} 'refs/tags/{tag}^{{}}' prints.
+      - name: numi validate
+        run: |
+          {install}
+          numi validate . --format github
+",
+            install = cargo_install_from_repository(),
         ),
     }
 }
 
-/// The GitHub Actions workflow: numi's action, which downloads this
-/// version's release binary checked against the release's SHA-256 sums,
-/// validates the configuration tree and shows each finding as an
-/// annotation on its line; read-only permissions, every action pinned.
-pub fn github_actions_workflow() -> String {
-    github_actions_workflow_pinned(built_for_the_release_tag())
-}
-
-fn github_actions_workflow_pinned(commit: Option<&str>) -> String {
+/// The GitHub Actions workflow: validates the configuration tree and shows
+/// each finding as an annotation on its line; read-only permissions, every
+/// action pinned.
+pub fn github_actions_workflow(origin: Origin) -> String {
     format!(
         "\
 name: numi
@@ -159,39 +217,59 @@ jobs:
       - uses: {checkout}
         with:
           persist-credentials: false
-{action}        with:
-          format: github # findings as annotations on their lines
-",
+{step}",
         checkout = CHECKOUT_ACTION,
-        action = action_step(commit),
+        step = validate_step(origin),
     )
 }
 
-/// The Python image the GitLab job runs in: pinned to a minor version, one
-/// the wheel supports (docs/install.md).
+/// The Python image the GitLab job of a release runs in: pinned to a minor
+/// version, one the wheel supports (docs/install.md).
 pub const GITLAB_PYTHON_IMAGE: &str = "python:3.13-slim";
 
-/// The GitLab CI job: installs this version's wheel (seconds, no Rust
-/// toolchain) and writes a Code Quality report, uploaded whether or not
-/// numi finds something, while numi's exit status fails the job.
-pub fn gitlab_ci_job() -> String {
-    format!(
-        "\
-numi:
-  image: {image}
+/// The Rust image the GitLab job of a build from source runs in: the newest
+/// stable Rust, since the head of numi's default branch may need a newer
+/// one than this build did. It holds the C compiler mimalloc needs.
+pub const GITLAB_RUST_IMAGE: &str = "rust:1-slim";
+
+/// The GitLab CI job: gets numi, then writes a Code Quality report,
+/// uploaded whether or not numi finds something, while numi's exit status
+/// fails the job. From a release it installs this version's wheel
+/// (seconds, no Rust toolchain); from source it builds numi from its
+/// repository, and says what to change once the wheel is on PyPI.
+pub fn gitlab_ci_job(origin: Origin) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let pip = format!("python -m pip install --quiet {PACKAGE}=={version}");
+    let head = match origin {
+        Origin::Release { .. } => format!(
+            "  image: {GITLAB_PYTHON_IMAGE}
   variables:
     PIP_DISABLE_PIP_VERSION_CHECK: \"1\"
   script:
-    - python -m pip install --quiet {package}=={version}
-    - numi validate . --format gitlab --output-file gl-code-quality-report.json
+    - {pip}
+"
+        ),
+        Origin::Source => format!(
+            "  # Builds numi from its repository (minutes). Once {PACKAGE} {version}
+  # is on PyPI, its wheel installs in seconds with no Rust: use the image
+  # {GITLAB_PYTHON_IMAGE} and replace the cargo line with
+  #   - {pip}
+  image: {GITLAB_RUST_IMAGE}
+  script:
+    - {install}
+",
+            install = cargo_install_from_repository(),
+        ),
+    };
+    format!(
+        "\
+numi:
+{head}    - numi validate . --format gitlab --output-file gl-code-quality-report.json
   artifacts:
     when: always
     reports:
       codequality: gl-code-quality-report.json
-",
-        image = GITLAB_PYTHON_IMAGE,
-        package = PACKAGE,
-        version = env!("CARGO_PKG_VERSION"),
+"
     )
 }
 
@@ -220,6 +298,10 @@ pub struct Template {
     /// even with `--force`, and prints the part to add to it, named by
     /// this word (`hook`, `job`).
     pub shared_part: Option<&'static str>,
+    /// What the user needs to know of the file once it is written, said
+    /// beside its name: that it runs numi from somewhere they must put it,
+    /// or that it changes what passes.
+    pub note: Option<&'static str>,
 }
 
 impl Template {
@@ -228,40 +310,49 @@ impl Template {
     }
 }
 
-/// The files `numi init` writes, in the order it writes them.
-pub fn templates(ci: Option<Ci>) -> Vec<Template> {
+/// The files `numi init` writes, in the order it writes them, taking numi
+/// from `origin` ([`origin_of_this_build`] for what this build writes).
+pub fn templates(ci: Option<Ci>, origin: Origin) -> Vec<Template> {
+    let from_source = origin == Origin::Source;
     let mut templates = vec![
         Template {
             path: PLAYBOOK_PATH,
             contents: PLAYBOOK.to_owned(),
             shared_part: None,
+            note: None,
         },
         Template {
             path: AUTONOMY_POLICY_PATH,
             contents: AUTONOMY_POLICY.to_owned(),
             shared_part: None,
+            note: None,
         },
         Template {
             path: NUMI_TOML_PATH,
             contents: NUMI_TOML.to_owned(),
             shared_part: None,
+            note: Some("strict = true: producer-side checks fail a document"),
         },
         Template {
             path: PRE_COMMIT_CONFIG_PATH,
-            contents: pre_commit_config(),
+            contents: pre_commit_config(origin),
             shared_part: Some("hook"),
+            note: from_source.then_some("the hook runs the numi on PATH"),
         },
     ];
+    let built_in_ci = from_source.then_some("the job builds numi from source");
     match ci {
         Some(Ci::GithubActions) => templates.push(Template {
             path: GITHUB_ACTIONS_WORKFLOW_PATH,
-            contents: github_actions_workflow(),
+            contents: github_actions_workflow(origin),
             shared_part: None,
+            note: built_in_ci,
         }),
         Some(Ci::Gitlab) => templates.push(Template {
             path: GITLAB_CI_PATH,
-            contents: gitlab_ci_job(),
+            contents: gitlab_ci_job(origin),
             shared_part: Some("job"),
+            note: built_in_ci,
         }),
         None => {}
     }
@@ -441,7 +532,7 @@ mod tests {
     #[test]
     fn a_ci_file_is_only_written_for_its_system() {
         let paths = |ci| {
-            templates(ci)
+            templates(ci, Origin::Source)
                 .iter()
                 .map(|template| template.path)
                 .collect::<Vec<_>>()
@@ -461,7 +552,7 @@ mod tests {
         );
         assert_eq!(paths(Some(Ci::Gitlab)).last(), Some(&GITLAB_CI_PATH));
         let shared = |ci| {
-            templates(ci)
+            templates(ci, RELEASE)
                 .into_iter()
                 .filter(|template| template.never_replace())
                 .map(|template| template.path)
@@ -477,7 +568,7 @@ mod tests {
     #[test]
     fn writes_every_file_into_an_empty_folder() {
         let root = folder();
-        let all = templates(Some(Ci::GithubActions));
+        let all = templates(Some(Ci::GithubActions), Origin::Source);
         let outcomes = write(root.path(), &all, false).unwrap();
         assert_eq!(
             outcomes,
@@ -494,7 +585,7 @@ mod tests {
     #[test]
     fn an_existing_file_is_kept_and_the_missing_ones_written() {
         let root = folder();
-        let all = templates(Some(Ci::GithubActions));
+        let all = templates(Some(Ci::GithubActions), RELEASE);
         let playbook = target(root.path(), PLAYBOOK_PATH);
         fs::create_dir_all(playbook.parent().unwrap()).unwrap();
         fs::write(&playbook, "mine\n").unwrap();
@@ -521,6 +612,7 @@ mod tests {
     }
 
     const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+    const RELEASE: Origin = Origin::Release { commit: COMMIT };
 
     #[test]
     fn only_a_release_build_of_this_tag_in_numis_repository_knows_the_commit() {
@@ -553,8 +645,8 @@ mod tests {
     }
 
     #[test]
-    fn the_workflow_uses_numis_action_pinned_to_the_tags_commit_when_known() {
-        let pinned = github_actions_workflow_pinned(Some(COMMIT));
+    fn the_workflow_of_a_release_uses_numis_action_pinned_to_the_tags_commit() {
+        let pinned = github_actions_workflow(RELEASE);
         insta::assert_snapshot!(with_version_placeholder(&pinned), @r"
         name: numi
         on: [push, pull_request]
@@ -576,8 +668,13 @@ mod tests {
                 with:
                   format: github # findings as annotations on their lines
         ");
-        let tagged = github_actions_workflow_pinned(None);
-        insta::assert_snapshot!(with_version_placeholder(&tagged), @r"
+        assert_ne!(PACKAGE, "numi");
+    }
+
+    #[test]
+    fn the_workflow_of_a_build_from_source_builds_numi_and_names_the_action_for_later() {
+        let built = github_actions_workflow(Origin::Source);
+        insta::assert_snapshot!(with_version_placeholder(&built), @r"
         name: numi
         on: [push, pull_request]
         permissions: {}
@@ -594,19 +691,44 @@ mod tests {
               - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1
                 with:
                   persist-credentials: false
-              # Pin the action to the tag's commit, as for any action:
-              # numinance/numi@<commit> # v[version], the commit being what
+              # Builds numi from its repository (minutes). Once v[version] is released,
+              # numi's action downloads its binary instead (seconds, findings as
+              # annotations): replace this step with the line
+              #   - uses: numinance/numi@<commit> # v[version]
+              # the commit being what
               # git ls-remote https://github.com/numinance/numi 'refs/tags/v[version]^{}' prints.
-              - uses: numinance/numi@v[version] # zizmor: ignore[unpinned-uses]
-                with:
-                  format: github # findings as annotations on their lines
+              - name: numi validate
+                run: |
+                  cargo install --locked --git https://github.com/numinance/numi numinance-numi
+                  numi validate . --format github
         ");
-        assert_ne!(PACKAGE, "numi");
+        // Nothing in it needs the release: no step uses numi's action.
+        let document = crate::yaml::load(&built, &Limits::default()).unwrap();
+        let steps = document.value["jobs"]["validate"]["steps"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let uses: Vec<&str> = steps
+            .iter()
+            .filter_map(|step| step["uses"].as_str())
+            .collect();
+        assert_eq!(uses, [CHECKOUT_ACTION.split(' ').next().unwrap()]);
+        // The line the comment gives is the release's own, the commit left
+        // to fill in; the action's `format` is `github` by default.
+        let release = github_actions_workflow(RELEASE);
+        let action = release
+            .lines()
+            .find(|line| line.contains("@0123456789abcdef"))
+            .unwrap()
+            .replace(COMMIT, "<commit>");
+        let commented = action.replacen("      - ", "      #   - ", 1);
+        assert!(built.contains(&format!("{commented}\n")), "{built}");
     }
 
     #[test]
-    fn the_gitlab_job_installs_this_versions_wheel_and_keeps_the_report_of_a_failed_run() {
-        let job = gitlab_ci_job();
+    fn the_gitlab_job_of_a_release_installs_this_versions_wheel_and_keeps_the_report_of_a_failed_run()
+     {
+        let job = gitlab_ci_job(RELEASE);
         let document = crate::yaml::load(&job, &Limits::default()).unwrap();
         let numi = &document.value["numi"];
         assert_eq!(numi["image"], GITLAB_PYTHON_IMAGE);
@@ -630,8 +752,38 @@ mod tests {
     }
 
     #[test]
-    fn the_pre_commit_hook_installs_this_versions_wheel_and_never_the_name_numi() {
-        let config = pre_commit_config();
+    fn the_gitlab_job_of_a_build_from_source_builds_numi_and_names_the_wheel_for_later() {
+        let job = gitlab_ci_job(Origin::Source);
+        insta::assert_snapshot!(with_version_placeholder(&job), @r#"
+        numi:
+          # Builds numi from its repository (minutes). Once numinance-numi [version]
+          # is on PyPI, its wheel installs in seconds with no Rust: use the image
+          # python:3.13-slim and replace the cargo line with
+          #   - python -m pip install --quiet numinance-numi==[version]
+          image: rust:1-slim
+          script:
+            - cargo install --locked --git https://github.com/numinance/numi numinance-numi
+            - numi validate . --format gitlab --output-file gl-code-quality-report.json
+          artifacts:
+            when: always
+            reports:
+              codequality: gl-code-quality-report.json
+        "#);
+        // The image and the line the comment gives are the release's own.
+        let release = gitlab_ci_job(RELEASE);
+        let document = crate::yaml::load(&release, &Limits::default()).unwrap();
+        let pip = document.value["numi"]["script"][0].as_str().unwrap();
+        let image = document.value["numi"]["image"].as_str().unwrap();
+        assert!(job.contains(&format!("  #   - {pip}\n")), "{job}");
+        assert!(
+            job.contains(&format!("  # {image} and replace the cargo line with\n")),
+            "{job}"
+        );
+    }
+
+    #[test]
+    fn the_pre_commit_hook_of_a_release_installs_this_versions_wheel_and_never_the_name_numi() {
+        let config = pre_commit_config(RELEASE);
         let document = crate::yaml::load(&config, &Limits::default()).unwrap();
         let hook = &document.value["repos"][0]["hooks"][0];
         assert_eq!(hook["language"], "python");
@@ -647,9 +799,79 @@ mod tests {
     }
 
     #[test]
+    fn the_pre_commit_hook_of_a_build_from_source_runs_the_numi_on_path() {
+        let config = pre_commit_config(Origin::Source);
+        insta::assert_snapshot!(with_version_placeholder(&config), @r"
+        repos:
+          - repo: local
+            hooks:
+              - id: numi-validate
+                name: numi validate
+                entry: numi validate --only
+                # The numi on PATH runs this hook (from numi's checkout: cargo
+                # install --locked --path .). Once numinance-numi [version] is on
+                # PyPI, pre-commit can install it for the hook instead: replace
+                # the next line with
+                #   language: python
+                #   additional_dependencies: [numinance-numi==[version]]
+                language: system
+                files: ^\.numinance/.*\.ya?ml$
+                require_serial: true
+        ");
+        let document = crate::yaml::load(&config, &Limits::default()).unwrap();
+        let hook = &document.value["repos"][0]["hooks"][0];
+        assert!(hook.get("additional_dependencies").is_none(), "{config}");
+        // The lines the comment gives are the release's own, so following
+        // it gives the release's hook.
+        let release = pre_commit_config(RELEASE);
+        let commented: Vec<&str> = config
+            .lines()
+            .filter_map(|line| line.strip_prefix("        #   "))
+            .collect();
+        let followed = config
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .flat_map(|line| {
+                if line == "        language: system" {
+                    commented
+                        .iter()
+                        .map(|replacement| format!("        {replacement}\n"))
+                        .collect()
+                } else {
+                    vec![format!("{line}\n")]
+                }
+            })
+            .collect::<String>();
+        assert_eq!(followed, release);
+    }
+
+    #[test]
+    fn only_a_build_from_source_says_where_numi_comes_from() {
+        let notes = |origin| {
+            templates(Some(Ci::Gitlab), origin)
+                .into_iter()
+                .filter_map(|template| Some((template.path, template.note?)))
+                .collect::<Vec<_>>()
+        };
+        let strict = (
+            NUMI_TOML_PATH,
+            "strict = true: producer-side checks fail a document",
+        );
+        assert_eq!(notes(RELEASE), [strict]);
+        assert_eq!(
+            notes(Origin::Source),
+            [
+                strict,
+                (PRE_COMMIT_CONFIG_PATH, "the hook runs the numi on PATH"),
+                (GITLAB_CI_PATH, "the job builds numi from source"),
+            ]
+        );
+    }
+
+    #[test]
     fn force_overwrites_but_keeps_the_pre_commit_configuration() {
         let root = folder();
-        let all = templates(None);
+        let all = templates(None, Origin::Source);
         let playbook = target(root.path(), PLAYBOOK_PATH);
         fs::create_dir_all(playbook.parent().unwrap()).unwrap();
         fs::write(&playbook, "mine\n").unwrap();
@@ -675,7 +897,7 @@ mod tests {
         let root = folder();
         let pre_commit = root.path().join(PRE_COMMIT_CONFIG_PATH);
         fs::write(&pre_commit, "repos: []\n").unwrap();
-        let outcomes = write(root.path(), &templates(None), false).unwrap();
+        let outcomes = write(root.path(), &templates(None, RELEASE), false).unwrap();
         assert_eq!(
             outcomes.last(),
             Some(&Outcome::Kept(PRE_COMMIT_CONFIG_PATH))

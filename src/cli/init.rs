@@ -38,7 +38,7 @@ pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         CiSystem::GithubActions => Ci::GithubActions,
         CiSystem::Gitlab => Ci::Gitlab,
     });
-    let templates = init::templates(ci);
+    let templates = init::templates(ci, init::origin_of_this_build());
     match init::write(&args.dir, &templates, args.force) {
         Ok(outcomes) => {
             if let Some(top) = git_top_above(&args.dir) {
@@ -93,6 +93,14 @@ fn shared<'a>(templates: &'a [Template], path: &str) -> Option<(&'static str, &'
         .and_then(|template| Some((template.shared_part?, template.contents.as_str())))
 }
 
+/// What the user needs to know of the file at `path` once it is written.
+fn note(templates: &[Template], path: &str) -> Option<&'static str> {
+    templates
+        .iter()
+        .find(|template| template.path == path)
+        .and_then(|template| template.note)
+}
+
 fn report(
     dir: &Path,
     templates: &[Template],
@@ -100,20 +108,17 @@ fn report(
     stdout: &mut dyn Write,
 ) -> Exit {
     let mut text = String::new();
+    let written = |action: &str, path: &str, text: &mut String| {
+        text.push_str(&format!("{action} {}", shown(dir, path)));
+        if let Some(note) = note(templates, path) {
+            text.push_str(&format!(" ({note})"));
+        }
+        text.push('\n');
+    };
     for outcome in outcomes {
         match outcome {
-            Outcome::Created(path) if *path == init::NUMI_TOML_PATH => {
-                text.push_str(&format!(
-                    "created      {} (strict = true: producer-side checks fail a document)\n",
-                    shown(dir, path)
-                ));
-            }
-            Outcome::Created(path) => {
-                text.push_str(&format!("created      {}\n", shown(dir, path)));
-            }
-            Outcome::Overwritten(path) => {
-                text.push_str(&format!("overwritten  {}\n", shown(dir, path)));
-            }
+            Outcome::Created(path) => written("created     ", path, &mut text),
+            Outcome::Overwritten(path) => written("overwritten ", path, &mut text),
             Outcome::Kept(path) => match shared(templates, path) {
                 Some((part, contents)) => {
                     text.push_str(&format!(

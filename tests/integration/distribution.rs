@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::numi;
+use ::numi::init::{self, Ci, Origin};
 use serde_json::Value;
 
 fn checkout() -> &'static Path {
@@ -277,24 +278,76 @@ fn a_digest_from_numi_digest_pins_an_evalset_outcome() {
 
 // --- init
 
-/// The hook `numi init` prints pins this version of the wheel; snapshots
-/// name it `[version]`, so a release does not rewrite them.
+/// The hook `numi init` prints names this version; snapshots name it
+/// `[version]`, so a release does not rewrite them.
 fn with_version_placeholder(transcript: &str) -> String {
     transcript.replace(env!("CARGO_PKG_VERSION"), "[version]")
+}
+
+/// What `numi init` wrote or printed, as a build from source writes it.
+/// The release workflow's own test run builds numi for the tag, and that
+/// numi writes the release's hook and jobs without the notes a build from
+/// source adds: they are put back to the source's, so the snapshots below
+/// hold on that run too. For any other build this changes nothing.
+fn as_from_source(text: &str) -> String {
+    let release = init::origin_of_this_build();
+    if release == Origin::Source {
+        return text.to_owned();
+    }
+    let mut text = text
+        .replace(
+            &init::pre_commit_config(release),
+            &init::pre_commit_config(Origin::Source),
+        )
+        .replace(
+            &init::gitlab_ci_job(release),
+            &init::gitlab_ci_job(Origin::Source),
+        )
+        .replace(
+            &init::github_actions_workflow(release),
+            &init::github_actions_workflow(Origin::Source),
+        );
+    let notes: Vec<(&str, &str)> = [Ci::GithubActions, Ci::Gitlab]
+        .into_iter()
+        .flat_map(|ci| init::templates(Some(ci), Origin::Source))
+        .zip(
+            [Ci::GithubActions, Ci::Gitlab]
+                .into_iter()
+                .flat_map(|ci| init::templates(Some(ci), release)),
+        )
+        .filter_map(|(source, release)| match (source.note, release.note) {
+            (Some(note), None) => Some((source.path, note)),
+            _ => None,
+        })
+        .collect();
+    text = text
+        .lines()
+        .map(|line| {
+            let written = line.starts_with("created ") || line.starts_with("overwritten ");
+            let note = notes
+                .iter()
+                .find(|(path, _)| written && line.ends_with(path));
+            match note {
+                Some((_, note)) => format!("{line} ({note})\n"),
+                None => format!("{line}\n"),
+            }
+        })
+        .collect();
+    text
 }
 
 #[test]
 fn init_writes_a_tree_that_validates() {
     let dir = tempfile::tempdir().unwrap();
     let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
-    insta::assert_snapshot!(result.transcript(), @"
+    insta::assert_snapshot!(as_from_source(&result.transcript()), @"
     exit: 0
     --- stdout
     created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
     created      repo/.numinance/policy/autonomy-policy.yaml
     created      repo/numi.toml (strict = true: producer-side checks fail a document)
-    created      repo/.pre-commit-config.yaml
-    created      repo/.github/workflows/numi.yml
+    created      repo/.pre-commit-config.yaml (the hook runs the numi on PATH)
+    created      repo/.github/workflows/numi.yml (the job builds numi from source)
     ");
     let validated = numi(dir.path(), &["validate", "repo"]);
     insta::assert_snapshot!(validated.transcript(), @r#"
@@ -314,16 +367,31 @@ fn init_writes_a_tree_that_validates() {
         "  change_type: bugfix\n  max_repair_attempts: 2\n  qualification: {min_runs: 20, max_rework_rate: 1000, max_regression_rate: 0, max_rollback_rate: 50, zero_security_escapes: true}\n"
     ));
 
+    // Each file is the library's template for where this build's numi
+    // comes from (src/init.rs tests both).
+    for template in init::templates(Some(Ci::GithubActions), init::origin_of_this_build()) {
+        let written = fs::read_to_string(repo.join(template.path)).unwrap();
+        assert_eq!(written, template.contents, "{}", template.path);
+    }
     let workflow = load_yaml(&repo.join(".github/workflows/numi.yml"));
     let steps = workflow["jobs"]["validate"]["steps"].as_array().unwrap();
-    let action = steps.last().unwrap();
-    let uses = action["uses"].as_str().unwrap();
-    assert!(uses.starts_with("numinance/numi@"), "{uses}");
-    assert_eq!(action["with"]["format"], "github");
-    assert!(
-        steps.iter().all(|step| step.get("run").is_none()),
-        "{steps:?}"
-    );
+    let last = steps.last().unwrap();
+    match init::origin_of_this_build() {
+        Origin::Release { commit } => {
+            assert_eq!(last["uses"], format!("numinance/numi@{commit}"));
+            assert_eq!(last["with"]["format"], "github");
+        }
+        Origin::Source => {
+            let script = last["run"].as_str().unwrap();
+            assert_eq!(
+                script.lines().collect::<Vec<_>>(),
+                [
+                    "cargo install --locked --git https://github.com/numinance/numi numinance-numi",
+                    "numi validate . --format github"
+                ]
+            );
+        }
+    }
 
     let pre_commit = load_yaml(&repo.join(".pre-commit-config.yaml"));
     let hook = &pre_commit["repos"][0]["hooks"][0];
@@ -365,7 +433,7 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
     .unwrap();
 
     let result = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
-    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r"
+    insta::assert_snapshot!(with_version_placeholder(&as_from_source(&result.transcript())), @r"
     exit: 0
     --- stdout
     kept         repo/.numinance/policy/playbook-bugfix-bounded.yaml (exists; --force overwrites)
@@ -378,11 +446,16 @@ fn init_twice_keeps_what_exists_and_adds_what_is_missing() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: python
-            additional_dependencies: [numinance-numi==[version]]
+            # The numi on PATH runs this hook (from numi's checkout: cargo
+            # install --locked --path .). Once numinance-numi [version] is on
+            # PyPI, pre-commit can install it for the hook instead: replace
+            # the next line with
+            #   language: python
+            #   additional_dependencies: [numinance-numi==[version]]
+            language: system
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
-    created      repo/.github/workflows/numi.yml
+    created      repo/.github/workflows/numi.yml (the job builds numi from source)
     ");
     assert_eq!(fs::read_to_string(&playbook).unwrap(), "mine\n");
     let before = tree(dir.path());
@@ -403,7 +476,7 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
     fs::write(dir.path().join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
 
     let result = numi(dir.path(), &["init", "--force"]);
-    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r"
+    insta::assert_snapshot!(with_version_placeholder(&as_from_source(&result.transcript())), @r"
     exit: 0
     --- stdout
     overwritten  .numinance/policy/playbook-bugfix-bounded.yaml
@@ -416,8 +489,13 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: python
-            additional_dependencies: [numinance-numi==[version]]
+            # The numi on PATH runs this hook (from numi's checkout: cargo
+            # install --locked --path .). Once numinance-numi [version] is on
+            # PyPI, pre-commit can install it for the hook instead: replace
+            # the next line with
+            #   language: python
+            #   additional_dependencies: [numinance-numi==[version]]
+            language: system
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
     ");
@@ -432,23 +510,25 @@ fn init_force_overwrites_and_keeps_the_pre_commit_configuration() {
 fn init_for_gitlab_writes_a_code_quality_job() {
     let dir = tempfile::tempdir().unwrap();
     let result = numi(dir.path(), &["init", "repo", "--ci", "gitlab"]);
-    insta::assert_snapshot!(result.transcript(), @"
+    insta::assert_snapshot!(as_from_source(&result.transcript()), @"
     exit: 0
     --- stdout
     created      repo/.numinance/policy/playbook-bugfix-bounded.yaml
     created      repo/.numinance/policy/autonomy-policy.yaml
     created      repo/numi.toml (strict = true: producer-side checks fail a document)
-    created      repo/.pre-commit-config.yaml
-    created      repo/.gitlab-ci.yml
+    created      repo/.pre-commit-config.yaml (the hook runs the numi on PATH)
+    created      repo/.gitlab-ci.yml (the job builds numi from source)
     ");
     let job = fs::read_to_string(dir.path().join("repo/.gitlab-ci.yml")).unwrap();
-    insta::assert_snapshot!(with_version_placeholder(&job), @r#"
+    insta::assert_snapshot!(with_version_placeholder(&as_from_source(&job)), @r#"
     numi:
-      image: python:3.13-slim
-      variables:
-        PIP_DISABLE_PIP_VERSION_CHECK: "1"
+      # Builds numi from its repository (minutes). Once numinance-numi [version]
+      # is on PyPI, its wheel installs in seconds with no Rust: use the image
+      # python:3.13-slim and replace the cargo line with
+      #   - python -m pip install --quiet numinance-numi==[version]
+      image: rust:1-slim
       script:
-        - python -m pip install --quiet numinance-numi==[version]
+        - cargo install --locked --git https://github.com/numinance/numi numinance-numi
         - numi validate . --format gitlab --output-file gl-code-quality-report.json
       artifacts:
         when: always
@@ -495,7 +575,7 @@ fn init_for_gitlab_keeps_an_existing_ci_file_and_prints_the_job() {
     fs::write(dir.path().join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
 
     let result = numi(dir.path(), &["init", "--ci", "gitlab", "--force"]);
-    insta::assert_snapshot!(with_version_placeholder(&result.transcript()), @r#"
+    insta::assert_snapshot!(with_version_placeholder(&as_from_source(&result.transcript())), @r#"
     exit: 0
     --- stdout
     created      .numinance/policy/playbook-bugfix-bounded.yaml
@@ -508,17 +588,24 @@ fn init_for_gitlab_keeps_an_existing_ci_file_and_prints_the_job() {
           - id: numi-validate
             name: numi validate
             entry: numi validate --only
-            language: python
-            additional_dependencies: [numinance-numi==[version]]
+            # The numi on PATH runs this hook (from numi's checkout: cargo
+            # install --locked --path .). Once numinance-numi [version] is on
+            # PyPI, pre-commit can install it for the hook instead: replace
+            # the next line with
+            #   language: python
+            #   additional_dependencies: [numinance-numi==[version]]
+            language: system
             files: ^\.numinance/.*\.ya?ml$
             require_serial: true
     kept         .gitlab-ci.yml (exists; add this job to it)
     numi:
-      image: python:3.13-slim
-      variables:
-        PIP_DISABLE_PIP_VERSION_CHECK: "1"
+      # Builds numi from its repository (minutes). Once numinance-numi [version]
+      # is on PyPI, its wheel installs in seconds with no Rust: use the image
+      # python:3.13-slim and replace the cargo line with
+      #   - python -m pip install --quiet numinance-numi==[version]
+      image: rust:1-slim
       script:
-        - python -m pip install --quiet numinance-numi==[version]
+        - cargo install --locked --git https://github.com/numinance/numi numinance-numi
         - numi validate . --format gitlab --output-file gl-code-quality-report.json
       artifacts:
         when: always
@@ -1064,8 +1151,8 @@ fn binstall_points_at_the_archives_the_release_uploads() {
     );
     assert!(workflow.contains("\"dist/$name.tar.gz\""), "{workflow}");
     assert!(workflow.contains("\"../dist/$name.zip\""), "{workflow}");
-    assert!(workflow.contains("cp \"target/$TARGET/release/numi\" staging/"));
-    assert!(workflow.contains("cp \"target/$TARGET/release/numi.exe\" staging/"));
+    assert!(workflow.contains("cp \"target/$TARGET/dist/numi\" staging/"));
+    assert!(workflow.contains("cp \"target/$TARGET/dist/numi.exe\" staging/"));
     assert_eq!(binstall["bin-dir"].as_str(), Some("{ bin }{ binary-ext }"));
     for target in [
         "x86_64-unknown-linux-musl",
@@ -1102,6 +1189,59 @@ fn binstall_points_at_the_archives_the_release_uploads() {
                 env!("CARGO_PKG_REPOSITORY"),
                 version = env!("CARGO_PKG_VERSION"),
             )
+        );
+    }
+}
+
+/// What is shipped (the release archives, the wheels) and what the
+/// benchmarks time is built with the dist profile, whole-program LTO in one
+/// codegen unit; every other build takes the release profile, without LTO
+/// and in rustc's default codegen units, so a fresh build takes minutes.
+#[test]
+fn what_is_shipped_and_benchmarked_is_built_with_the_dist_profile() {
+    let manifest: toml::Value =
+        toml::from_str(&fs::read_to_string(checkout().join("Cargo.toml")).unwrap()).unwrap();
+    let profiles = &manifest["profile"];
+    let dist = &profiles["dist"];
+    assert_eq!(dist["inherits"].as_str(), Some("release"));
+    assert_eq!(dist["lto"].as_str(), Some("fat"));
+    assert_eq!(dist["codegen-units"].as_integer(), Some(1));
+    let release = profiles["release"].as_table().unwrap();
+    assert_eq!(
+        release.get("strip").and_then(toml::Value::as_bool),
+        Some(true)
+    );
+    assert_eq!(release.get("lto").and_then(toml::Value::as_str), Some("off"));
+    for slow in ["codegen-units", "opt-level"] {
+        assert!(!release.contains_key(slow), "[profile.release] sets {slow}");
+    }
+
+    let workflow = fs::read_to_string(checkout().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        workflow.contains("run: cargo build --profile dist --locked --target \"$TARGET\""),
+        "{workflow}"
+    );
+    assert!(
+        workflow.contains("args: --profile dist --locked --out dist"),
+        "{workflow}"
+    );
+    assert!(!workflow.contains("--release"), "{workflow}");
+
+    let bench = fs::read_to_string(checkout().join("bench/bench.py")).unwrap();
+    assert!(
+        bench.contains(r#"["cargo", "build", "--profile", "dist"]"#),
+        "bench/bench.py builds another profile"
+    );
+    for script in [
+        "bench.py",
+        "lsp.py",
+        "autocontext_store.py",
+        "output_memory.py",
+    ] {
+        let text = fs::read_to_string(checkout().join("bench").join(script)).unwrap();
+        assert!(
+            !text.contains("release/numi") && !text.contains("--release"),
+            "bench/{script} names the release profile's build"
         );
     }
 }
@@ -1175,7 +1315,7 @@ fn is_concrete(word: &str) -> bool {
 
 /// Every release of numi `text` names, with its line: (line, as written,
 /// whether it is this version's tag or version as the marker asks).
-fn release_references(text: &str) -> Vec<(usize, String, bool)> {
+pub(crate) fn release_references(text: &str) -> Vec<(usize, String, bool)> {
     let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
     let mut found = Vec::new();
     let mut previous = "";
@@ -1243,7 +1383,8 @@ fn release_naming_files() -> Vec<PathBuf> {
 }
 
 /// What `numi init` writes and prints, with every CI system, a file that
-/// exists printed as the part to add to it.
+/// exists printed as the part to add to it; and the files of the origin
+/// this build does not write (a release's, or a build from source's).
 fn init_output() -> Vec<(String, String)> {
     let dir = tempfile::tempdir().unwrap();
     let mut written = Vec::new();
@@ -1254,6 +1395,19 @@ fn init_output() -> Vec<(String, String)> {
         written.push((format!("numi init --ci {ci}, again"), again.stdout));
         for (name, text) in tree(&dir.path().join(ci)) {
             written.push((format!("numi init --ci {ci}: {name}"), text));
+        }
+    }
+    let release = Origin::Release {
+        commit: "0123456789abcdef0123456789abcdef01234567",
+    };
+    for (origin, label) in [
+        (release, "a release"),
+        (Origin::Source, "a build from source"),
+    ] {
+        for ci in [Ci::GithubActions, Ci::Gitlab] {
+            for template in init::templates(Some(ci), origin) {
+                written.push((format!("{} of {label}", template.path), template.contents));
+            }
         }
     }
     written
@@ -1293,6 +1447,12 @@ fn every_release_named_is_this_versions_tag() {
         "numi init --ci github-actions: .github/workflows/numi.yml",
         "numi init --ci gitlab: .gitlab-ci.yml",
         "numi init --ci gitlab: .pre-commit-config.yaml",
+        ".github/workflows/numi.yml of a release",
+        ".github/workflows/numi.yml of a build from source",
+        ".gitlab-ci.yml of a release",
+        ".gitlab-ci.yml of a build from source",
+        ".pre-commit-config.yaml of a release",
+        ".pre-commit-config.yaml of a build from source",
     ] {
         assert!(
             named.contains_key(name),

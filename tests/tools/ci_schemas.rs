@@ -9,6 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use ::numi::init::{self, Origin};
+
 use crate::common::numi;
 use crate::{Program, Tool};
 
@@ -75,6 +77,30 @@ fn the_ci_files_numi_init_writes_follow_their_schemas(tool: &Program) {
     for (schema, file) in &written {
         let (ok, said) = follows(tool, schema, file);
         assert!(ok, "{}: {said}", file.display());
+    }
+    // Both origins' files, whichever this build writes.
+    let release = Origin::Release {
+        commit: "0123456789abcdef0123456789abcdef01234567",
+    };
+    for (label, origin) in [("release", release), ("source", Origin::Source)] {
+        let files = [
+            (
+                "vendor.github-workflows",
+                format!("{label}-numi.yml"),
+                init::github_actions_workflow(origin),
+            ),
+            (
+                "vendor.gitlab-ci",
+                format!("{label}.gitlab-ci.yml"),
+                init::gitlab_ci_job(origin),
+            ),
+        ];
+        for (schema, name, text) in files {
+            let file = dir.path().join(name);
+            std::fs::write(&file, text).expect("write");
+            let (ok, said) = follows(tool, schema, &file);
+            assert!(ok, "{}: {said}", file.display());
+        }
     }
 
     // The same files with a mistake each schema knows: the check can fail.

@@ -1,7 +1,9 @@
-//! The shipped `.pre-commit-hooks.yaml`, driven by the real `pre-commit`
-//! the way a user installs it: a repository whose `.pre-commit-config.yaml`
-//! names this checkout, so pre-commit builds numi with `language: rust`
-//! (cargo, offline) and runs both hooks, with `args`, on each commit.
+//! numi's pre-commit hooks, driven by the real `pre-commit` the way a user
+//! installs them: the shipped `.pre-commit-hooks.yaml`, from a repository
+//! whose `.pre-commit-config.yaml` names this checkout, so pre-commit
+//! builds numi with `language: rust` (cargo, offline) and runs both hooks,
+//! with `args`, on each commit; and the hook `numi init` writes from a
+//! build from source, which runs the numi on PATH and needs nothing else.
 
 use std::ffi::OsString;
 use std::fs;
@@ -9,16 +11,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
 
+use ::numi::init::{self, Origin};
+
 use crate::{Program, Tool};
 
 pub const TOOL: Tool = Tool {
     name: "pre-commit",
     install: ".ci/run installs pre-commit==4.7.0 with pip into target/ci-tools",
     locate,
-    tests: &[(
-        "pre_commit::the_hooks_guard_commits_with_their_args",
-        the_hooks_guard_commits_with_their_args,
-    )],
+    tests: &[
+        (
+            "pre_commit::the_hooks_guard_commits_with_their_args",
+            the_hooks_guard_commits_with_their_args,
+        ),
+        (
+            "pre_commit::the_hook_numi_init_writes_runs_the_numi_on_path_alone",
+            the_hook_numi_init_writes_runs_the_numi_on_path_alone,
+        ),
+    ],
 };
 
 const VALID_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
@@ -297,4 +307,140 @@ fn the_hooks_guard_commits_with_their_args(pre_commit: &Program) {
     let (passed, output) = commit("outside");
     assert!(passed, "{output}");
     assert_eq!(output.matches("(no files to check)").count(), 2, "{output}");
+}
+
+/// `program` as a path that does not depend on the PATH: a bare name is
+/// looked up on this process's PATH, so the tool still starts under a
+/// PATH that holds numi and the system's folders alone.
+fn absolute(program: &Path) -> PathBuf {
+    if program.components().count() > 1 {
+        return program.to_path_buf();
+    }
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|folder| folder.join(program))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| program.to_path_buf())
+}
+
+/// What a user who built numi from source gets from `numi init`: in a
+/// fresh git repository, with that numi the only one on the PATH (beside
+/// the system's folders, for git), the hook init writes runs it, with no
+/// package to install and no index to reach. init's tree passes; a typo
+/// of an enum value in its Playbook fails, and the output names the
+/// finding; the installed hook refuses the commit.
+fn the_hook_numi_init_writes_runs_the_numi_on_path_alone(pre_commit: &Program) {
+    const SYSTEM: [&str; 2] = ["/usr/bin", "/bin"];
+    for folder in SYSTEM {
+        let other = Path::new(folder).join("numi");
+        assert!(!other.exists(), "{} is on the PATH too", other.display());
+    }
+    assert!(
+        SYSTEM
+            .iter()
+            .any(|folder| Path::new(folder).join("git").is_file()),
+        "git is in neither of {SYSTEM:?}"
+    );
+    let temp = tempfile::tempdir().unwrap();
+    let bin = temp.path().join("bin");
+    fs::create_dir(&bin).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_numi"), bin.join("numi")).unwrap();
+    let path =
+        std::env::join_paths(std::iter::once(bin.clone()).chain(SYSTEM.iter().map(PathBuf::from)))
+            .unwrap();
+    let home = temp.path().join("home");
+    let project = temp.path().join("project");
+    fs::create_dir(&project).unwrap();
+    let command = |program: &Path| {
+        let mut command = Command::new(program);
+        command
+            .current_dir(&project)
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", &home)
+            .env("PRE_COMMIT_HOME", home.join("pre-commit"))
+            .env("PRE_COMMIT_COLOR", "never")
+            .env("NO_COLOR", "1")
+            // Were a package wanted, pip would find no index to get it from.
+            .env("PIP_CONFIG_FILE", "/dev/null")
+            .env("PIP_NO_INDEX", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "numi test")
+            .env("GIT_AUTHOR_EMAIL", "numi@example.invalid")
+            .env("GIT_COMMITTER_NAME", "numi test")
+            .env("GIT_COMMITTER_EMAIL", "numi@example.invalid");
+        command
+    };
+    let run =
+        |program: &str, args: &[&str]| command(Path::new(program)).args(args).output().unwrap();
+    let git = |args: &[&str]| {
+        let output = run("git", args);
+        assert!(output.status.success(), "git {args:?}: {}", text(&output));
+    };
+    let pre_commit_path = absolute(&pre_commit.path);
+    let run_pre_commit = |args: &[&str]| {
+        git(&["add", "--all"]);
+        let output = command(&pre_commit_path)
+            .args(&pre_commit.leading)
+            .args(args)
+            .output()
+            .unwrap();
+        (output.status.success(), text(&output))
+    };
+
+    git(&["init", "--quiet"]);
+    // `numi` by name: the one on the PATH.
+    let init = run("numi", &["init"]);
+    assert!(init.status.success(), "numi init: {}", text(&init));
+    let config_path = project.join(".pre-commit-config.yaml");
+    let config = fs::read_to_string(&config_path).unwrap();
+    let origin = init::origin_of_this_build();
+    assert_eq!(config, init::pre_commit_config(origin));
+    if origin != Origin::Source {
+        // A numi built by the release workflow for its tag writes the
+        // wheel's hook, which needs the wheel from PyPI (tests/tools/wheel.rs
+        // installs it): here the hook of a build from source is checked.
+        fs::write(&config_path, init::pre_commit_config(Origin::Source)).unwrap();
+    } else {
+        assert!(
+            text(&init).contains(".pre-commit-config.yaml (the hook runs the numi on PATH)"),
+            "{}",
+            text(&init)
+        );
+    }
+
+    let (passed, output) = run_pre_commit(&["run", "--all-files"]);
+    assert!(passed, "{output}");
+    assert!(output.contains("numi validate"), "{output}");
+    assert_eq!(output.matches("Passed").count(), 1, "{output}");
+
+    let playbook = project.join(init::PLAYBOOK_PATH);
+    let valid = fs::read_to_string(&playbook).unwrap();
+    let typo = valid.replace("scope: SCOPE_REPO", "scope: SCOPE_REOP");
+    assert_ne!(typo, valid);
+    fs::write(&playbook, &typo).unwrap();
+    let (passed, output) = run_pre_commit(&["run", "--all-files"]);
+    assert!(!passed, "{output}");
+    assert!(output.contains("Failed"), "{output}");
+    let finding = format!(
+        "invalid  repo \"{}\": kind: does not match the kind schema: ",
+        init::PLAYBOOK_PATH
+    );
+    assert!(output.contains(&finding), "{output}");
+    assert!(output.contains("/metadata/scope\\\": enum"), "{output}");
+
+    // Installed, the hook refuses the commit.
+    let (installed, output) = run_pre_commit(&["install"]);
+    assert!(installed, "{output}");
+    let commit = run("git", &["commit", "--quiet", "-m", "typo"]);
+    assert!(!commit.status.success(), "{}", text(&commit));
+    assert!(
+        text(&commit).contains("/metadata/scope"),
+        "{}",
+        text(&commit)
+    );
+    fs::write(&playbook, &valid).unwrap();
+    git(&["add", "--all"]);
+    let commit = run("git", &["commit", "--quiet", "-m", "starter"]);
+    assert!(commit.status.success(), "{}", text(&commit));
 }

@@ -1,9 +1,9 @@
 //! The Python package (pyproject.toml, maturin's `bin` bindings), built and
 //! used with the real tools: pip and maturin build the wheel, a fresh
 //! virtual environment gets `numi` on its PATH from it, and the real
-//! pre-commit installs the hook `numi init` writes from that wheel with no
-//! Rust toolchain on the PATH. The sdist's file list and the cargo-binstall
-//! metadata are checked too.
+//! pre-commit installs the hook `numi init` writes from a release build
+//! from that wheel with no Rust toolchain on the PATH. The sdist's file
+//! list and the cargo-binstall metadata are checked too.
 //!
 //! `.ci/run` installs the tools at exact versions (no network at test time):
 //! pip and maturin in `target/wheel-tools`, with the setuptools wheel that
@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::Instant;
+
+use ::numi::init::{self, Origin};
 
 use crate::pre_commit::RATE_PLAYBOOK;
 use crate::{Program, Tool};
@@ -435,9 +437,9 @@ fn expect_run(project: &Project, passes: bool, shows: &str) -> Result<String, St
     Ok(output)
 }
 
-/// The hook `numi init` writes, installed by the real pre-commit from the
-/// wheel in a local folder with no index and no Rust toolchain on the
-/// PATH: what init writes passes, a typo of an enum value fails, the gates
+/// The hook `numi init` writes from a release build, installed by the real
+/// pre-commit from the wheel in a local folder with no index and no Rust
+/// toolchain on the PATH: what init writes passes, a typo of an enum value fails, the gates
 /// of `numi validate .` hold (an alpha kind is refused) and `args` reach
 /// numi.
 pub fn pre_commit_installs_the_init_hook_from_the_wheel() -> Result<(), String> {
@@ -451,14 +453,14 @@ pub fn pre_commit_installs_the_init_hook_from_the_wheel() -> Result<(), String> 
     }
     let wheel = wheel()?;
     let project = Project::new(wheel)?;
-    let init = Command::new(env!("CARGO_BIN_EXE_numi"))
-        .arg("init")
-        .arg(&project.root)
-        .output()
-        .map_err(|error| error.to_string())?;
-    if !init.status.success() {
-        return Err(format!("numi init failed:\n{}", text(&init)));
-    }
+    // What `numi init` writes from a release build; this test's numi may be
+    // built from source, whose hook runs the numi on PATH instead
+    // (tests/tools/pre_commit.rs).
+    let release = Origin::Release {
+        commit: "0123456789abcdef0123456789abcdef01234567",
+    };
+    init::write(&project.root, &init::templates(None, release), false)
+        .map_err(|error| format!("the release's files were not written: {error:?}"))?;
     let config = fs::read_to_string(project.root.join(".pre-commit-config.yaml"))
         .map_err(|error| error.to_string())?;
     if !config.contains(&format!("[numinance-numi=={VERSION}]")) {

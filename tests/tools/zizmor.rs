@@ -1,10 +1,14 @@
-//! The workflow `numi init --ci github-actions` writes, audited by zizmor
+//! The workflows `numi init --ci github-actions` writes, audited by zizmor
 //! (offline, pedantic persona) as `.ci/run` audits this repository's own:
-//! no finding. The same workflow with numi's action named by its tag alone
-//! is a finding, so the audit can fail. `.ci/run` installs
-//! zizmor into target/ci-tools; `NUMI_ZIZMOR` names another one.
+//! no finding, for a release's (numi's action pinned to the tag's commit)
+//! and a build from source's (numi built by the job). The release's with
+//! numi's action named by its tag alone is a finding, so the audit can
+//! fail. `.ci/run` installs zizmor into target/ci-tools; `NUMI_ZIZMOR`
+//! names another one.
 
 use std::path::{Path, PathBuf};
+
+use ::numi::init::{self, Origin};
 
 use crate::common::numi;
 use crate::{Program, Tool};
@@ -14,8 +18,8 @@ pub const TOOL: Tool = Tool {
     install: ".ci/run installs zizmor==1.32.0 with pip into target/ci-tools",
     locate,
     tests: &[(
-        "zizmor::the_workflow_numi_init_writes_has_no_finding",
-        the_workflow_numi_init_writes_has_no_finding,
+        "zizmor::the_workflows_numi_init_writes_have_no_finding",
+        the_workflows_numi_init_writes_have_no_finding,
     )],
 };
 
@@ -48,7 +52,7 @@ fn audit(tool: &Program, workflow: &Path) -> (i32, String) {
     (output.status.code().expect("an exit status"), said)
 }
 
-fn the_workflow_numi_init_writes_has_no_finding(tool: &Program) {
+fn the_workflows_numi_init_writes_have_no_finding(tool: &Program) {
     let dir = tempfile::tempdir().expect("tempdir");
     let run = numi(dir.path(), &["init", "repo", "--ci", "github-actions"]);
     assert_eq!(run.code, 0, "{}", run.transcript());
@@ -56,17 +60,31 @@ fn the_workflow_numi_init_writes_has_no_finding(tool: &Program) {
     let (status, said) = audit(tool, &workflow);
     assert_eq!(status, 0, "{said}");
 
+    let release = Origin::Release {
+        commit: "0123456789abcdef0123456789abcdef01234567",
+    };
+    let mut written = String::new();
+    for (name, origin) in [("release.yml", release), ("source.yml", Origin::Source)] {
+        let file = dir.path().join(name);
+        let text = init::github_actions_workflow(origin);
+        std::fs::write(&file, &text).expect("write");
+        let (status, said) = audit(tool, &file);
+        assert_eq!(status, 0, "{name}: {said}");
+        if origin == release {
+            written = text;
+        }
+    }
+
     // The action named by its tag alone, with no reason given: a finding.
-    let written = std::fs::read_to_string(&workflow).expect("the workflow");
     let action = format!(
         "      - uses: {}@",
-        numi::init::REPOSITORY.trim_start_matches("https://github.com/")
+        init::REPOSITORY.trim_start_matches("https://github.com/")
     );
     let tag_only: String = written
         .lines()
         .map(|line| {
             if line.starts_with(&action) {
-                format!("{action}{}\n", numi::init::release_tag())
+                format!("{action}{}\n", init::release_tag())
             } else {
                 format!("{line}\n")
             }
