@@ -406,7 +406,7 @@ pub fn write(root: &Path, templates: &[Template], force: bool) -> Result<Vec<Out
         };
         let landing = match landing_place(root_place, &path) {
             Ok(landing) => landing,
-            Err(reason) => return Err(failed(outcomes, reason)),
+            Err(unlanded) => return Err(failed(outcomes, unlanded.to_string())),
         };
         match write_whole(&landing, &template.contents, present) {
             Ok(()) => outcomes.push(if present {
@@ -447,7 +447,19 @@ fn write_whole(landing: &Path, contents: &str, replacing: bool) -> io::Result<()
 /// Where a write to `path` lands once the links on its way are followed,
 /// when that place lies within `root` (resolved): the part of `path` that
 /// exists is resolved, and what does not exist yet is made inside it.
-fn landing_place(root: &Path, path: &Path) -> Result<PathBuf, String> {
+/// Why a template has no place to land inside the repository.
+#[derive(Debug, thiserror::Error)]
+enum Unlanded {
+    #[error("{}: {} (a link that leads nowhere?); nothing written", .existing.display(), io_reason(.error))]
+    Unresolved { existing: PathBuf, error: io::Error },
+    #[error("{} leads out of the repository, to {} (a link); nothing written", .existing.display(), .resolved.display())]
+    OutOfRepository {
+        existing: PathBuf,
+        resolved: PathBuf,
+    },
+}
+
+fn landing_place(root: &Path, path: &Path) -> Result<PathBuf, Unlanded> {
     let mut existing = path;
     let mut missing = Vec::new();
     while fs::symlink_metadata(existing).is_err() {
@@ -461,19 +473,15 @@ fn landing_place(root: &Path, path: &Path) -> Result<PathBuf, String> {
             parent
         };
     }
-    let resolved = fs::canonicalize(existing).map_err(|error| {
-        format!(
-            "{}: {} (a link that leads nowhere?); nothing written",
-            existing.display(),
-            io_reason(&error)
-        )
+    let resolved = fs::canonicalize(existing).map_err(|error| Unlanded::Unresolved {
+        existing: existing.to_path_buf(),
+        error,
     })?;
     if !resolved.starts_with(root) {
-        return Err(format!(
-            "{} leads out of the repository, to {} (a link); nothing written",
-            existing.display(),
-            resolved.display()
-        ));
+        return Err(Unlanded::OutOfRepository {
+            existing: existing.to_path_buf(),
+            resolved,
+        });
     }
     Ok(missing
         .into_iter()

@@ -131,8 +131,11 @@ pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
     let Some(kind) = checked.kind.and_then(kinds::find) else {
         return;
     };
-    let fixable =
-        |diagnostic: &Diagnostic| kind.fixes.iter().any(|fix| fix.rule.id == diagnostic.rule.id);
+    let fixable = |diagnostic: &Diagnostic| {
+        kind.fixes
+            .iter()
+            .any(|fix| fix.rule.id == diagnostic.rule.id)
+    };
     if !checked.diagnostics.iter().any(fixable)
         || !checked.diagnostics.iter().all(|d| d.stage == Stage::Rule)
     {

@@ -1211,7 +1211,10 @@ fn what_is_shipped_and_benchmarked_is_built_with_the_dist_profile() {
         release.get("strip").and_then(toml::Value::as_bool),
         Some(true)
     );
-    assert_eq!(release.get("lto").and_then(toml::Value::as_str), Some("off"));
+    assert_eq!(
+        release.get("lto").and_then(toml::Value::as_str),
+        Some("off")
+    );
     for slow in ["codegen-units", "opt-level"] {
         assert!(!release.contains_key(slow), "[profile.release] sets {slow}");
     }

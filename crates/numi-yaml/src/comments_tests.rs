@@ -285,7 +285,10 @@ fn a_comment_after_a_flow_mapping_with_a_key_alone_is_found() {
     ] {
         let found = comments(text).unwrap_or_default();
         assert_eq!(
-            found.iter().map(|comment| comment.offset).collect::<Vec<_>>(),
+            found
+                .iter()
+                .map(|comment| comment.offset)
+                .collect::<Vec<_>>(),
             [at],
             "{text:?}"
         );
