@@ -16,7 +16,7 @@ use ignore::{DirEntry, WalkBuilder};
 use crate::location::{NOT_A_REGULAR_FILE, io_reason};
 
 /// The folder that holds a repository's configuration tree.
-pub const CONFIGURATION_TREE: &str = ".numinance";
+pub(crate) const CONFIGURATION_TREE: &str = ".numinance";
 
 /// Where a document comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Input {
 /// gitignore-style, relative to the folder argument (`--files`) or to the
 /// repository (DIR).
 #[derive(Debug, Clone)]
-pub struct Selection {
+pub(crate) struct Selection {
     excluded: Arc<PathPatterns>,
     /// Whether a file of another name is read, by its path.
     claimed: fn(&Path) -> bool,
@@ -72,7 +72,7 @@ impl Default for Selection {
 impl Selection {
     /// Checks every pattern once, so a bad one is a usage error before any
     /// walk.
-    pub fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, BadExclude> {
+    pub(crate) fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, BadExclude> {
         let excluded = PathPatterns::new(globs).map_err(|reason| BadExclude {
             pattern: globs.get(reason.index).cloned().unwrap_or_default(),
             reason,
@@ -87,7 +87,7 @@ impl Selection {
 /// An `--exclude` pattern that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("--exclude {pattern:?}: {reason}")]
-pub struct BadExclude {
+pub(crate) struct BadExclude {
     pub pattern: String,
     pub reason: BadPattern,
 }
@@ -110,7 +110,7 @@ pub struct BadPattern {
 /// with a `/` is anchored to the folder, one without matches a name at any
 /// depth, and a pattern that names a folder matches what it holds.
 #[derive(Debug, Clone)]
-pub struct PathPatterns(Gitignore);
+pub(crate) struct PathPatterns(Gitignore);
 
 impl Default for PathPatterns {
     fn default() -> Self {
@@ -121,7 +121,7 @@ impl Default for PathPatterns {
 impl PathPatterns {
     /// Checks every pattern; the error names the first that cannot be
     /// read.
-    pub fn new(patterns: &[String]) -> Result<Self, BadPattern> {
+    pub(crate) fn new(patterns: &[String]) -> Result<Self, BadPattern> {
         let mut builder = builder();
         for (index, pattern) in patterns.iter().enumerate() {
             builder
@@ -136,20 +136,20 @@ impl PathPatterns {
 
     /// Why one pattern cannot be read, if it cannot (as the first of a
     /// list of one).
-    pub fn check(pattern: &str) -> Result<(), BadPattern> {
+    pub(crate) fn check(pattern: &str) -> Result<(), BadPattern> {
         builder()
             .add_line(None, pattern)
             .map(|_| ())
             .map_err(|error| bad_pattern(0, &error))
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Whether the file at `relative` (`/` separated, relative to the
     /// patterns' folder) or a folder it is in matches a pattern.
-    pub fn matches(&self, relative: &str) -> bool {
+    pub(crate) fn matches(&self, relative: &str) -> bool {
         self.excludes_path(Path::new(relative), false)
     }
 
@@ -180,14 +180,17 @@ fn builder() -> GitignoreBuilder {
 /// always read; the ignore rules and `selection` apply inside folders. An
 /// argument is any path the system takes, UTF-8 or not: it is read as
 /// given and named lossily, as a walk names what it finds.
-pub fn from_arguments<P: AsRef<Path> + Sync>(arguments: &[P], selection: &Selection) -> Vec<Input> {
+pub(crate) fn from_arguments<P: AsRef<Path> + Sync>(
+    arguments: &[P],
+    selection: &Selection,
+) -> Vec<Input> {
     stream_arguments(arguments, selection).collect()
 }
 
 /// [`from_arguments`] one input at a time, as the walk finds them: a run
 /// starts on the first file while the walk goes on, and holds no list of
 /// every path.
-pub fn stream_arguments<'a, P: AsRef<Path> + Sync>(
+pub(crate) fn stream_arguments<'a, P: AsRef<Path> + Sync>(
     arguments: &'a [P],
     selection: &'a Selection,
 ) -> impl Iterator<Item = Input> + Send + 'a {
@@ -238,24 +241,28 @@ pub fn stream_arguments<'a, P: AsRef<Path> + Sync>(
 }
 
 /// Why a second `-` is not read.
-pub const STDIN_ALREADY_READ: &str = "standard input is read once (- is given more than once)";
+pub(crate) const STDIN_ALREADY_READ: &str =
+    "standard input is read once (- is given more than once)";
 
 /// Why a link in the configuration tree is not followed.
-pub const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository";
+pub(crate) const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository";
 
 /// Why a link in a folder named with `--files` is not followed.
-pub const OUTSIDE_THE_FOLDER: &str = "the link leads outside the folder given";
+pub(crate) const OUTSIDE_THE_FOLDER: &str = "the link leads outside the folder given";
 
 /// The inputs of `numi validate [DIR]`: the configuration tree
 /// `DIR/.numinance/`, with display names relative to DIR. Links are followed
 /// only while they stay inside DIR: a pull request must not make numi read
 /// files elsewhere on the machine that runs it.
-pub fn from_repository(root: &Path, selection: &Selection) -> Vec<Input> {
+pub(crate) fn from_repository(root: &Path, selection: &Selection) -> Vec<Input> {
     stream_repository(root, selection).collect()
 }
 
 /// [`from_repository`] one input at a time, as the walk finds them.
-pub fn stream_repository(root: &Path, selection: &Selection) -> impl Iterator<Item = Input> + Send {
+pub(crate) fn stream_repository(
+    root: &Path,
+    selection: &Selection,
+) -> impl Iterator<Item = Input> + Send {
     let tree = root.join(CONFIGURATION_TREE);
     let confine = fs::canonicalize(root).ok();
     let refused = |reason: String| {
@@ -295,7 +302,7 @@ pub fn stream_repository(root: &Path, selection: &Selection) -> impl Iterator<It
 /// same lines; a named folder of the tree is walked. Paths outside the tree
 /// are not the tree's documents and are passed over, as `numi validate`
 /// never reads them. One report order: display names in byte order.
-pub fn from_named_in_repository<P: AsRef<Path>>(
+pub(crate) fn from_named_in_repository<P: AsRef<Path>>(
     root: &Path,
     names: &[P],
     selection: &Selection,
@@ -738,7 +745,7 @@ fn file_display_name(path: &Path) -> String {
 /// separated, and lossily UTF-8 (a byte no character holds shows as `�`),
 /// as a walk names the files it finds. The file itself is read by its
 /// path, whatever bytes it holds.
-pub fn given_name(path: &Path) -> String {
+pub(crate) fn given_name(path: &Path) -> String {
     slashed(&path.to_string_lossy()).into_owned()
 }
 

@@ -27,7 +27,7 @@ pub struct Flags {
 
 /// Which configuration file a run reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConfigFile<'a> {
+pub(crate) enum ConfigFile<'a> {
     /// `--no-config`: none, the defaults hold.
     None,
     /// `--config FILE`.
@@ -38,7 +38,7 @@ pub enum ConfigFile<'a> {
 
 impl<'a> ConfigFile<'a> {
     /// The file the options `--no-config` and `--config FILE` choose.
-    pub fn from_options(no_config: bool, named: Option<&'a Path>) -> Self {
+    pub(crate) fn from_options(no_config: bool, named: Option<&'a Path>) -> Self {
         match (no_config, named) {
             (true, _) => ConfigFile::None,
             (false, Some(path)) => ConfigFile::Named(path),
@@ -49,7 +49,7 @@ impl<'a> ConfigFile<'a> {
 
 /// What holds for a run: its flags over `numi.toml` over the defaults.
 #[derive(Debug, Clone, Default)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub enable_alpha: bool,
     pub strict: bool,
     /// The configuration's rule levels, rule selection and excluded paths.
@@ -63,7 +63,11 @@ impl Settings {
     /// repository, or the current folder with `--files`), its configuration
     /// read from `file`; a configuration that does not load, or names a
     /// rule that cannot be configured, is refused with the reason.
-    pub fn resolve(flags: Flags, file: ConfigFile<'_>, base: &Path) -> Result<Self, SettingsError> {
+    pub(crate) fn resolve(
+        flags: Flags,
+        file: ConfigFile<'_>,
+        base: &Path,
+    ) -> Result<Self, SettingsError> {
         let config = match file {
             ConfigFile::None => Config::default(),
             ConfigFile::Named(path) => configuration(Some(path), base)?,
@@ -82,7 +86,7 @@ impl Settings {
 
     /// These settings with the command line's `--select` and `--ignore`
     /// over the file's, each selector checked against the catalogue.
-    pub fn with_selection(mut self, layer: RuleSelection) -> Result<Self, SettingsError> {
+    pub(crate) fn with_selection(mut self, layer: RuleSelection) -> Result<Self, SettingsError> {
         let keyed = [
             ("--select", layer.select.as_deref().unwrap_or_default()),
             ("--ignore", &layer.ignore),
@@ -98,7 +102,7 @@ impl Settings {
     }
 
     /// How the findings of a document are weighed under these settings.
-    pub fn verdict(&self) -> Verdict<'_> {
+    pub(crate) fn verdict(&self) -> Verdict<'_> {
         Verdict {
             policy: &self.policy,
             strict: self.strict,
@@ -109,7 +113,7 @@ impl Settings {
 /// Why the settings of a run cannot be made: its configuration does not
 /// load, or names what cannot be configured or selected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SettingsError {
+pub(crate) enum SettingsError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
@@ -145,7 +149,7 @@ pub enum SettingsError {
 
 /// Why a selector of `select` or `ignore` selects nothing it may.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SelectorError {
+pub(crate) enum SelectorError {
     /// A rule, or a family with no rule, of another stage than the rule
     /// stage.
     #[error(

@@ -12,17 +12,17 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, RuleDoc, stages};
 use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
 
-pub mod described;
+pub(crate) mod described;
 
 /// Most violations listed for one document. Past it violations are counted,
 /// not kept, so a document with millions of them costs no more memory than
 /// one with a hundred.
-pub const MAX_LISTED_VIOLATIONS: usize = 100;
+pub(crate) const MAX_LISTED_VIOLATIONS: usize = 100;
 
 /// The violations of one document: the first ones in document order, and
 /// how many more there are.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Violations {
+pub(crate) struct Violations {
     /// At most [`MAX_LISTED_VIOLATIONS`], in document order, then by keyword.
     pub listed: Vec<Diagnostic>,
     /// Violations found past the cap: counted, not listed.
@@ -79,12 +79,12 @@ pub(crate) use compiled_schema;
 /// The violations of `schema`, ordered by where the offending value stands
 /// in the document, then by keyword; past [`MAX_LISTED_VIOLATIONS`] only
 /// counted.
-pub fn check(schema: &CompiledSchema, document: &Value) -> Violations {
+pub(crate) fn check(schema: &CompiledSchema, document: &Value) -> Violations {
     check_listing(schema, document, MAX_LISTED_VIOLATIONS)
 }
 
 /// [`check`] listing at most `cap` violations.
-pub fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> Violations {
+pub(crate) fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> Violations {
     if (schema.is_valid)(document) {
         return Violations::default();
     }
@@ -127,7 +127,8 @@ pub fn check_listing(schema: &CompiledSchema, document: &Value, cap: usize) -> V
 
 impl Violations {
     /// The number of violations, listed or not.
-    pub fn count(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn count(&self) -> usize {
         self.listed.len().saturating_add(self.unlisted)
     }
 }
@@ -179,7 +180,7 @@ impl Ord for Ranked {
 }
 
 /// The keyword a schema diagnostic reports, from its rule id.
-pub fn keyword(diagnostic: &Diagnostic) -> &str {
+pub(crate) fn keyword(diagnostic: &Diagnostic) -> &str {
     diagnostic
         .rule
         .id
@@ -448,7 +449,7 @@ fn listed(names: &[&str]) -> String {
 
 /// The subschema that applies at `path`, following `$ref`s within the
 /// schema, `properties`, `additionalProperties` and `items`.
-pub fn subschema_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<&'s Value> {
+pub(crate) fn subschema_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<&'s Value> {
     let mut current = resolve(root, root)?;
     for segment in path {
         let next = match (segment, current.get("items")) {

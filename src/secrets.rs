@@ -11,19 +11,19 @@ mod credentials;
 
 use std::borrow::Cow;
 
+pub(crate) use credentials::credentials;
 #[cfg(test)]
 pub(crate) use credentials::examined_by;
-pub use credentials::{Credential, credentials};
 
 /// What stands in for each character of a secret: one for one, so columns
 /// and underlines still fall where they did.
-pub const MASK: char = '*';
+pub(crate) const MASK: char = '*';
 
 /// `text` with every occurrence of every credential the detector finds in
 /// it, and of every secret of `known`, replaced character for character by
 /// [`MASK`]. Longer secrets go first, so a secret that holds a shorter one
 /// is masked whole.
-pub fn mask<'t, S: AsRef<str>>(text: &'t str, known: &[S]) -> Cow<'t, str> {
+pub(crate) fn mask<'t, S: AsRef<str>>(text: &'t str, known: &[S]) -> Cow<'t, str> {
     let found = credentials(text);
     let mut ordered: Vec<&str> = known
         .iter()

@@ -69,14 +69,14 @@ struct Candidate<'a> {
 /// kept once (the first of those equal but for case, which a tie would
 /// give anyway), in the order given.
 #[derive(Debug)]
-pub struct Candidates<'a> {
+pub(crate) struct Candidates<'a> {
     entries: Vec<Candidate<'a>>,
     /// The characters of the longest, lower-cased.
     longest: usize,
 }
 
 impl<'a> Candidates<'a> {
-    pub fn new(candidates: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new(candidates: impl IntoIterator<Item = &'a str>) -> Self {
         let mut seen = HashSet::new();
         let mut entries = Vec::new();
         let mut longest = 0;
@@ -97,19 +97,15 @@ impl<'a> Candidates<'a> {
     }
 
     /// How many candidates are kept, duplicates dropped.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The candidate nearest to `word`, if one is near enough. Case is
     /// ignored, and a short form that ends a candidate after `_` counts as
     /// near (`repo` for `SCOPE_REPO`). Ties go to the earlier candidate.
-    pub fn nearest(&self, word: &str) -> Option<&'a str> {
+    pub(crate) fn nearest(&self, word: &str) -> Option<&'a str> {
         // A word longer than any candidate can be near is known to be so
         // from a prefix of it: lower-casing never shortens a word.
         let most = longest_word(self.longest);
@@ -150,7 +146,10 @@ impl<'a> Candidates<'a> {
 /// The candidate nearest to `word`, if one is near enough: see
 /// [`Candidates::nearest`]. Candidates asked often are better prepared once
 /// with [`Candidates::new`].
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     Candidates::new(candidates).nearest(word)
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// A file being written beside the file it will replace. Dropped before
 /// [`Staged::commit`], it is removed and the target is left as it was.
 #[derive(Debug)]
-pub struct Staged {
+pub(crate) struct Staged {
     file: File,
     temporary: PathBuf,
     target: PathBuf,
@@ -23,7 +23,7 @@ pub struct Staged {
 
 /// Why a replacement was not made; the file is as it was.
 #[derive(Debug)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// The file no longer holds what was read from it.
     Changed,
     Io(io::Error),
@@ -40,7 +40,7 @@ impl Staged {
     /// file it replaces from its first byte, or a new file's for a target
     /// that does not exist yet. `target` is the path the rename replaces:
     /// a caller that means to write through a link resolves it first.
-    pub fn beside(target: &Path) -> io::Result<Staged> {
+    pub(crate) fn beside(target: &Path) -> io::Result<Staged> {
         let permissions = match fs::metadata(target) {
             Ok(metadata) => Some(metadata.permissions()),
             Err(error) if error.kind() == io::ErrorKind::NotFound => None,
@@ -51,7 +51,7 @@ impl Staged {
 
     /// As [`Staged::beside`], with the permissions given (`None`: those of
     /// a new file, as the umask leaves them).
-    pub fn with_permissions(
+    pub(crate) fn with_permissions(
         target: &Path,
         permissions: Option<&Permissions>,
     ) -> io::Result<Staged> {
@@ -74,12 +74,13 @@ impl Staged {
 
     /// The path of the new file until it is committed: never one a folder
     /// walk reads (hidden, and no `.yaml`, `.yml` or `.json` at its end).
-    pub fn temporary_path(&self) -> &Path {
+    #[cfg(test)]
+    pub(crate) fn temporary_path(&self) -> &Path {
         &self.temporary
     }
 
     /// Flushes the new file to disk and renames it over the target.
-    pub fn commit(mut self) -> io::Result<()> {
+    pub(crate) fn commit(mut self) -> io::Result<()> {
         self.file.sync_all()?;
         fs::rename(&self.temporary, &self.target)?;
         self.pending = false;
@@ -89,7 +90,7 @@ impl Staged {
     /// Flushes the new file to disk and puts it at the target only when
     /// nothing is there: a file made meanwhile is kept, and the answer is
     /// `AlreadyExists`.
-    pub fn commit_new(mut self) -> io::Result<()> {
+    pub(crate) fn commit_new(mut self) -> io::Result<()> {
         self.file.sync_all()?;
         // A hard link is made only where no file is: the check and the
         // write are one step.
@@ -121,7 +122,7 @@ impl Staged {
     /// while numi compares is never lost. Elsewhere (and on a Linux file
     /// system that cannot exchange), the target is compared, then replaced:
     /// an edit landing between the two steps is lost.
-    pub fn commit_if_unchanged(self, read: &[u8]) -> Result<(), Refusal> {
+    pub(crate) fn commit_if_unchanged(self, read: &[u8]) -> Result<(), Refusal> {
         self.commit_if_unchanged_after(read, || {})
     }
 
@@ -185,7 +186,7 @@ impl Drop for Staged {
 }
 
 /// Replaces `target` with `bytes`, whole or not at all.
-pub fn replace(target: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn replace(target: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut staged = Staged::beside(target)?;
     staged.write_all(bytes)?;
     staged.commit()
@@ -194,7 +195,7 @@ pub fn replace(target: &Path, bytes: &[u8]) -> io::Result<()> {
 /// The path a write to `path` lands on: the file a link leads to, for a
 /// link (a report or a baseline named through a link replaces the file,
 /// not the link), or `path` itself.
-pub fn resolved(path: &Path) -> PathBuf {
+pub(crate) fn resolved(path: &Path) -> PathBuf {
     match fs::symlink_metadata(path) {
         Ok(metadata) if metadata.file_type().is_symlink() => {
             fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())

@@ -15,7 +15,11 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-pub fn execute(args: &CompletionsArgs, stdout: &mut dyn Write, _stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(
+    args: &CompletionsArgs,
+    stdout: &mut dyn Write,
+    _stderr: &mut dyn Write,
+) -> Exit {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut super::command(), "numi", &mut script);
     match stdout.write_all(&script) {

@@ -28,7 +28,7 @@ pub struct DigestArgs {
     pub max_file_size: u64,
 }
 
-pub fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let mut out = io::BufWriter::new(stdout);
     let mut exit = Exit::Valid;
     for path in &args.files {

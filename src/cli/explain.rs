@@ -25,7 +25,7 @@ pub struct ExplainArgs {
     pub list: bool,
 }
 
-pub fn execute(args: &ExplainArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &ExplainArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let text = match &args.rule {
         None => list(),
         Some(id) => match rules::find(id) {

@@ -70,7 +70,7 @@ struct Counts {
     failed: usize,
 }
 
-pub fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &FixArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     // The configuration holds for fixes as for validation: its alpha gate,
     // strictness, excluded paths and rule levels (a rule turned off is not
     // fixed); a broken one is refused the same way.

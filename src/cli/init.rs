@@ -33,7 +33,7 @@ pub enum CiSystem {
     Gitlab,
 }
 
-pub fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &InitArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let ci = args.ci.map(|system| match system {
         CiSystem::GithubActions => Ci::GithubActions,
         CiSystem::Gitlab => Ci::Gitlab,

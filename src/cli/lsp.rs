@@ -25,7 +25,7 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
-pub fn execute(args: &LspArgs, _stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &LspArgs, _stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let flags = Flags {
         enable_alpha: args.enable_alpha,
         strict: args.strict,

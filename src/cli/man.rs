@@ -14,7 +14,7 @@ pub struct ManArgs {
     pub subcommand: Option<String>,
 }
 
-pub fn execute(args: &ManArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &ManArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let mut root = super::command().disable_help_subcommand(true);
     root.build();
     let page = match &args.subcommand {

@@ -27,7 +27,7 @@ const MAX_LOOKED_AT: usize = 10_000;
 /// repository from a subfolder; the search stops at the top of a git
 /// repository. A folder found above is named relatively (`../..`), so that
 /// the documents keep their names from the repository's top.
-pub fn repository_root(given: Option<&Path>) -> PathBuf {
+pub(super) fn repository_root(given: Option<&Path>) -> PathBuf {
     if let Some(dir) = given {
         let path = dir.to_path_buf();
         let names_a_tree = path
@@ -68,7 +68,7 @@ fn found_above(folder: &Path) -> Option<PathBuf> {
 
 /// Why `numi validate DIR` found no configuration tree, and what to run
 /// instead; `None` when DIR holds a `.numinance/` folder.
-pub fn repository_hint(root: &Path) -> Option<String> {
+pub(super) fn repository_hint(root: &Path) -> Option<String> {
     let shown = quote(&root.to_string_lossy());
     let tree = root.join(CONFIGURATION_TREE);
     if tree.is_dir() {
@@ -109,7 +109,7 @@ fn holds_documents(folder: &Path) -> bool {
 /// What a run that found nothing skipped under `folders`: files that are
 /// not `*.yaml` or `*.yml`, counted, the first few named. `None` when there
 /// were none.
-pub fn skipped_files(folders: &[&Path]) -> Option<String> {
+pub(super) fn skipped_files(folders: &[&Path]) -> Option<String> {
     let mut names = Vec::new();
     let mut count = 0usize;
     for folder in folders {

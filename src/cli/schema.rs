@@ -32,7 +32,7 @@ pub struct SchemaArgs {
     pub config: bool,
 }
 
-pub fn execute(args: &SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let text = match (&args.kind, args.list) {
         _ if args.config => with_final_newline(config::SCHEMA),
         (Some(name), false) => match kinds::find(name) {
@@ -53,7 +53,7 @@ pub fn execute(args: &SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write
 
 /// One line per kind: name, apiVersion and role, in aligned columns, and
 /// `inferred` after a kind whose schema numi infers from the spec's prose.
-pub fn kind_table() -> String {
+pub(super) fn kind_table() -> String {
     let mut listed: Vec<&kinds::Kind> = kinds::all().collect();
     listed.sort_unstable_by_key(|kind| kind.name);
     let name_width = listed.iter().map(|kind| kind.name.len()).max().unwrap_or(0);

@@ -17,7 +17,7 @@ pub struct SlugArgs {
     pub texts: Vec<String>,
 }
 
-pub fn execute(args: &SlugArgs, stdout: &mut dyn Write, _stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &SlugArgs, stdout: &mut dyn Write, _stderr: &mut dyn Write) -> Exit {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut text = String::new();
     for rule in &args.texts {

@@ -247,7 +247,7 @@ fn use_colour(choice: Colour, terminal: bool, no_color: Option<&std::ffi::OsStr>
 
 /// The paths of `--files`, those given as its values and those given on
 /// their own, in the order they stand on the command line.
-pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
+pub(super) fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
     let Some(values) = args.files.take() else {
         return;
     };
@@ -266,7 +266,7 @@ pub fn paths_in_order(args: &mut ValidateArgs, matches: &ArgMatches) {
     args.files = Some(placed.into_iter().map(|(_, path)| path).collect());
 }
 
-pub fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+pub(super) fn execute(args: &ValidateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let threads = match run::requested_threads(std::env::var_os("NUMI_THREADS").as_deref()) {
         Ok(threads) => threads,
         Err(problem) => {
@@ -636,7 +636,7 @@ fn place_of(path: &Path) -> Option<PathBuf> {
 
 /// A usage error found after clap parsed the command line, written as
 /// clap writes its own.
-pub fn usage(stderr: &mut dyn Write, message: impl std::fmt::Display) -> Exit {
+pub(super) fn usage(stderr: &mut dyn Write, message: impl std::fmt::Display) -> Exit {
     let _ = writeln!(
         stderr,
         "error: {message}\n\nFor more information, try '--help'."

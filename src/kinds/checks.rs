@@ -7,7 +7,7 @@ use crate::diagnostic::{Diagnostic, RuleDoc};
 
 /// The autonomy ladder, lowest first (spec 002): AutonomyPolicy levels and
 /// the evals event payloads' promotions climb the same rungs.
-pub const AUTONOMY_LADDER: [&str; 8] = [
+pub(crate) const AUTONOMY_LADDER: [&str; 8] = [
     "AUTONOMY_LEVEL_OBSERVE",
     "AUTONOMY_LEVEL_SUGGEST",
     "AUTONOMY_LEVEL_IMPLEMENT",
@@ -22,7 +22,7 @@ pub const AUTONOMY_LADDER: [&str; 8] = [
 /// document's mappings hold a handful of keys, and hashing `key` with
 /// SipHash, as `Value::get` does, costs more than comparing it with each.
 /// The lookups that every document takes (its kind, its name) use it.
-pub fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+pub(crate) fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
     value
         .as_object()?
         .iter()
@@ -36,7 +36,7 @@ pub fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
 /// reads a count or a rate reads it through this, so a number written as a
 /// float never slips past one. A whole number beyond `u64` reads as
 /// `u64::MAX`, larger than any bound a rule sets.
-pub fn whole_number(value: &Value) -> Option<u64> {
+pub(crate) fn whole_number(value: &Value) -> Option<u64> {
     value.as_u64().or_else(|| {
         let float = value.as_f64()?;
         // A whole float below 2^64 converts exactly; beyond, it saturates.
@@ -46,7 +46,7 @@ pub fn whole_number(value: &Value) -> Option<u64> {
 }
 
 /// `sha256:` followed by 64 lowercase hex digits.
-pub fn is_digest(value: &str) -> bool {
+pub(crate) fn is_digest(value: &str) -> bool {
     value.strip_prefix("sha256:").is_some_and(|hex| {
         hex.len() == 64
             && hex
@@ -57,7 +57,7 @@ pub fn is_digest(value: &str) -> bool {
 
 /// What is wrong with a value that is not a digest, for the finding's note:
 /// the prefix, the length, or the characters of its hex.
-pub fn digest_problem(value: &str) -> String {
+pub(crate) fn digest_problem(value: &str) -> String {
     let Some(hex) = value.strip_prefix("sha256:") else {
         return match value.split_once(':') {
             Some((prefix, _)) => format!(
@@ -79,7 +79,7 @@ pub fn digest_problem(value: &str) -> String {
 
 /// 1 to 64 characters of `[a-z0-9._-]`, starting with a letter or digit:
 /// the shape of case names and of tokens such as layers and defects.
-pub fn is_token(value: &str) -> bool {
+pub(crate) fn is_token(value: &str) -> bool {
     let bytes = value.as_bytes();
     let allowed =
         |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-');
@@ -90,7 +90,7 @@ pub fn is_token(value: &str) -> bool {
 
 /// A strict `x.y.z` version: three decimal numbers without leading zeros and
 /// nothing after them.
-pub fn is_strict_version(value: &str) -> bool {
+pub(crate) fn is_strict_version(value: &str) -> bool {
     let mut parts = 0;
     for part in value.split('.') {
         parts += 1;
@@ -105,7 +105,7 @@ pub fn is_strict_version(value: &str) -> bool {
 /// What a single-field check asks of a value, in the words of its
 /// finding's message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expected {
+pub(crate) enum Expected {
     /// [`is_digest`].
     Digest,
     /// [`is_token`].
@@ -150,7 +150,7 @@ impl Expected {
 /// writes a string; `None` when the field is absent). The `text`
 /// format keeps the reference's words:
 /// `a value of numinance.kinds.v1.<Message>.<field> fails its check`.
-pub fn field_fails(
+pub(crate) fn field_fails(
     rule: &'static RuleDoc,
     field: &str,
     pointer: String,
@@ -176,13 +176,13 @@ pub fn field_fails(
 /// A value of the document as a message shows it: shortened, any
 /// credential masked, quoted and escaped, so no value can forge or break
 /// the line.
-pub fn shown(value: &str) -> String {
+pub(crate) fn shown(value: &str) -> String {
     crate::text::quote(&crate::text::shorten(value))
 }
 
 /// Any value of the document as a message shows it: a string as
 /// [`shown`] writes it, anything else as its JSON, shortened.
-pub fn shown_value(value: &Value) -> String {
+pub(crate) fn shown_value(value: &Value) -> String {
     match value {
         Value::String(text) => shown(text),
         other => crate::text::shorten(&other.to_string()),
@@ -192,7 +192,7 @@ pub fn shown_value(value: &Value) -> String {
 /// A JSON pointer as the document's author reads the path:
 /// `/spec/cases/0/outcome/value` is `spec.cases[0].outcome.value`; a key
 /// that is not a plain name is quoted (`spec.pinned_toolsets["a b"]`).
-pub fn field_path(pointer: &str) -> String {
+pub(crate) fn field_path(pointer: &str) -> String {
     let mut path = String::new();
     for segment in pointer.split('/').skip(1) {
         let key = segment.replace("~1", "/").replace("~0", "~");
@@ -218,13 +218,13 @@ pub fn field_path(pointer: &str) -> String {
 }
 
 /// A rule across fields, stated as the sentence that holds.
-pub fn rule_fails(rule: &'static RuleDoc, sentence: &str, pointer: String) -> Diagnostic {
+pub(crate) fn rule_fails(rule: &'static RuleDoc, sentence: &str, pointer: String) -> Diagnostic {
     Diagnostic::new(rule, sentence).at_pointer(pointer)
 }
 
 /// A document that passed its schema but does not fit the rules' typed
 /// view: a defect of numi (schema and rules disagree), never of the input.
-pub fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnostic {
+pub(crate) fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnostic {
     Diagnostic::new(
         &crate::diagnostic::stages::errors::SHAPE,
         format!(
@@ -236,7 +236,7 @@ pub fn shape_mismatch(kind: &super::Kind, error: &serde_json::Error) -> Diagnost
 
 /// The items of the array `field` of `value`, with their indexes; none when
 /// it is absent.
-pub fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = (usize, &'a Value)> {
+pub(crate) fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = (usize, &'a Value)> {
     value
         .get(field)
         .and_then(Value::as_array)

@@ -18,16 +18,16 @@ use crate::text::{quote, shorten};
 use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
 
 /// The autonomy ladder, lowest first (spec 002).
-pub use super::checks::AUTONOMY_LADDER as LADDER;
+pub(crate) use super::checks::AUTONOMY_LADDER as LADDER;
 
 /// Where `level` stands on the ladder, 0 for the lowest.
-pub fn level_rank(level: &str) -> Option<usize> {
+pub(crate) fn level_rank(level: &str) -> Option<usize> {
     LADDER.iter().position(|rung| *rung == level)
 }
 
 /// The digest fields `fields` of a payload's `spec` whose value is not
 /// `sha256:` and 64 lowercase hex digits; an absent field is no finding.
-pub fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
+pub(crate) fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
     fields
         .iter()
         .filter_map(|field| {
@@ -50,7 +50,7 @@ pub fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnostic> {
 /// A count or basis-point field of `spec`: absent reads as 0 (proto3 JSON
 /// leaves zero values out); `None` for a number that is no whole number
 /// numi can read, which the rules then leave alone.
-pub fn whole_number(spec: &Value, field: &str) -> Option<u64> {
+pub(crate) fn whole_number(spec: &Value, field: &str) -> Option<u64> {
     match spec.get(field) {
         None => Some(0),
         Some(value) => checks::whole_number(value),
@@ -59,7 +59,7 @@ pub fn whole_number(spec: &Value, field: &str) -> Option<u64> {
 
 /// `found` in the order their values stand in `document`: one fixed order
 /// whatever the rule.
-pub fn in_document_order(document: &Value, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub(crate) fn in_document_order(document: &Value, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut keys = KeyIndex::default();
     found.sort_by_cached_key(|diagnostic| {
         let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
@@ -70,13 +70,13 @@ pub fn in_document_order(document: &Value, mut found: Vec<Diagnostic>) -> Vec<Di
 
 /// The fields a payload's schema names, read from the schema itself so the
 /// finding and the schema cannot disagree.
-pub struct NamedFields {
+pub(crate) struct NamedFields {
     schema: &'static str,
     parsed: OnceLock<Option<Value>>,
 }
 
 impl NamedFields {
-    pub const fn new(schema: &'static str) -> Self {
+    pub(crate) const fn new(schema: &'static str) -> Self {
         NamedFields {
             schema,
             parsed: OnceLock::new(),
@@ -85,7 +85,7 @@ impl NamedFields {
 
     /// One finding for each field of `document` the schema does not name,
     /// at the field; the fields beneath it are not looked at.
-    pub fn unnamed(&self, kind: &str, document: &Value) -> Vec<Diagnostic> {
+    pub(crate) fn unnamed(&self, kind: &str, document: &Value) -> Vec<Diagnostic> {
         let parsed = self
             .parsed
             .get_or_init(|| serde_json::from_str(self.schema).ok());
@@ -160,7 +160,7 @@ fn unnamed_field(kind: &str, pointer: &str) -> Diagnostic {
 
 /// The rule ids every payload shares, documented once, with the first
 /// payload kind's entries.
-pub const DIGEST: RuleDoc = RuleDoc {
+pub(crate) const DIGEST: RuleDoc = RuleDoc {
     id: "events/digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -175,7 +175,7 @@ prefix and in lower case (`numi digest` prints one).",
 };
 
 /// See [`DIGEST`].
-pub const UNNAMED_FIELD: RuleDoc = RuleDoc {
+pub(crate) const UNNAMED_FIELD: RuleDoc = RuleDoc {
     id: "events/unnamed-field",
     stage: Stage::Rule,
     severity: Severity::Warning,

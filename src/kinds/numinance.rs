@@ -14,7 +14,7 @@ use crate::text::{quote, shorten};
 use crate::yaml::json_type_name;
 
 /// The kinds, in the order `numi explain --list` documents their rules.
-pub static FAMILY: Family = Family {
+pub(super) static FAMILY: Family = Family {
     name: "Numinance",
     kinds: &[
         &evalset::KIND,
@@ -40,7 +40,7 @@ fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static K
 }
 
 /// The kind `value` names, or why it names none of the family's.
-pub fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
+pub(super) fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
     let refused = |message: String| {
         Diagnostic::new(&crate::diagnostic::stages::kind::UNKNOWN, message).at_pointer("/kind")
     };

@@ -120,7 +120,7 @@ pub const FIX_ALL_TITLE: &str = "numi: fix all in file";
 
 /// The actions for the findings whose node meets `wanted`, each fix as a
 /// quick fix, then "fix all in file" when fixing the file changes it.
-pub fn actions(
+pub(super) fn actions(
     fixer: &dyn Fixer,
     scope: Scope<'_>,
     uri: &Uri,
@@ -211,7 +211,7 @@ fn one_edit(before: &str, after: &str) -> ByteEdit {
 
 /// Byte edits of the text `lines` indexes as the client applies them, in
 /// its position encoding.
-pub fn workspace_edit(
+pub(super) fn workspace_edit(
     uri: &Uri,
     lines: &LineIndex<'_>,
     edits: &[ByteEdit],

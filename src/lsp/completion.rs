@@ -12,7 +12,7 @@ use crate::kinds;
 use crate::schema::described::{self, Field};
 
 /// The items offered at byte `offset` of `text`.
-pub fn complete(text: &str, offset: usize) -> Vec<CompletionItem> {
+pub(super) fn complete(text: &str, offset: usize) -> Vec<CompletionItem> {
     let cursor = outline::cursor(text, offset);
     let schema = kind_schema(text);
     if cursor.in_value {

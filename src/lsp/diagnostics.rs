@@ -19,7 +19,7 @@ use crate::yaml::LineIndex;
 
 /// One finding of a checked document and the bytes of the node it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub(super) struct Finding {
     pub diagnostic: Diagnostic,
     pub span: Range<usize>,
 }
@@ -27,7 +27,7 @@ pub struct Finding {
 /// The mode `numi validate` would check a file at `path` in: a file in a
 /// `.numinance/` tree is configuration, any other file is checked as
 /// `--files` checks it.
-pub fn mode_for(path: Option<&Path>, enable_alpha: bool) -> Mode {
+pub(super) fn mode_for(path: Option<&Path>, enable_alpha: bool) -> Mode {
     let in_tree = path.is_some_and(|path| {
         path.components()
             .any(|component| component.as_os_str() == ".numinance")
@@ -45,7 +45,7 @@ pub fn mode_for(path: Option<&Path>, enable_alpha: bool) -> Mode {
 /// gate, strictness, excluded paths and rule levels) and its inline
 /// suppressions. A configuration that does not load is passed over here;
 /// `numi validate` says what is wrong with it.
-pub fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
+pub(super) fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
     let Some(weighing) = Weighing::of(path, flags) else {
         return Vec::new();
     };
@@ -88,7 +88,7 @@ fn recognised(checked: &Checked, text: &str) -> bool {
 /// the fixes of the server both start from it, so a fix is offered only
 /// for what the server shows (fix-all follows `numi.toml`, its levels,
 /// `select` and `ignore`).
-pub struct Weighing<'a> {
+pub(super) struct Weighing<'a> {
     pub settings: Settings,
     pub mode: Mode,
     pub location: Location<'a>,
@@ -96,7 +96,7 @@ pub struct Weighing<'a> {
 
 impl<'a> Weighing<'a> {
     /// `None` when the configuration leaves the file out of every check.
-    pub fn of(path: Option<&'a Path>, flags: Flags) -> Option<Weighing<'a>> {
+    pub(super) fn of(path: Option<&'a Path>, flags: Flags) -> Option<Weighing<'a>> {
         let settings = path.map_or_else(
             || settings_without_file(flags),
             |path| settings_for(path, flags),
@@ -155,7 +155,7 @@ fn span_of<'t>(
 
 /// The findings of `text` as the client shows them: the text indexed once
 /// for all of them, so a document of many findings costs its size once.
-pub fn to_lsp_all(
+pub(super) fn to_lsp_all(
     findings: &[Finding],
     text: &str,
     encoding: Encoding,
@@ -172,7 +172,7 @@ pub fn to_lsp_all(
 /// document's text (built once for all its findings). The order rules'
 /// note ("case b should follow case a") goes in the related information,
 /// at the node.
-pub fn to_lsp(
+pub(super) fn to_lsp(
     finding: &Finding,
     lines: &LineIndex<'_>,
     encoding: Encoding,
@@ -222,7 +222,7 @@ fn message(diagnostic: &Diagnostic) -> String {
 }
 
 /// A byte range of the indexed text as the client counts it.
-pub fn lsp_range(
+pub(super) fn lsp_range(
     lines: &LineIndex<'_>,
     span: &Range<usize>,
     encoding: Encoding,

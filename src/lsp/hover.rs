@@ -15,7 +15,7 @@ use crate::schema::described::{self, Field};
 use crate::secrets::mask;
 
 /// The Markdown shown at byte `offset`, if there is anything to say.
-pub fn hover(text: &str, findings: &[Finding], offset: usize) -> Option<String> {
+pub(super) fn hover(text: &str, findings: &[Finding], offset: usize) -> Option<String> {
     let mut parts: Vec<String> = findings
         .iter()
         .filter(|f| f.span.start <= offset && offset <= f.span.end && !f.span.is_empty())
@@ -169,7 +169,7 @@ fn plain(value: &Value) -> String {
 }
 
 /// The schema of the kind the document names.
-pub fn kind_schema(text: &str) -> Option<Value> {
+pub(super) fn kind_schema(text: &str) -> Option<Value> {
     let kind = kinds::find(outline::kind_name(text)?)?;
     serde_json::from_str(kind.schema).ok()
 }

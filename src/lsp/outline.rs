@@ -10,14 +10,14 @@ use crate::yaml::{LineIndex, PathSegment};
 
 /// One step from the root toward the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub(super) enum Step {
     Key(String),
     Item,
 }
 
 /// What the cursor's line holds at the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cursor {
+pub(super) struct Cursor {
     /// The mapping the cursor's line belongs to.
     pub mapping: Vec<Step>,
     /// The key on the cursor's line, if it has one.
@@ -87,7 +87,7 @@ fn is_blank(line: &Line<'_>) -> bool {
 }
 
 /// The cursor at byte `offset` of `text`.
-pub fn cursor(text: &str, offset: usize) -> Cursor {
+pub(super) fn cursor(text: &str, offset: usize) -> Cursor {
     let line_index = LineIndex::new(text);
     let lines: Vec<&str> = line_index.lines().collect();
     let at = line_index.position(offset);
@@ -206,12 +206,12 @@ fn siblings(lines: &[&str], index: usize, column: usize) -> Vec<String> {
 
 /// The schema node at `path`, `$ref`s followed: the schema stage's walk,
 /// with an item standing for every item.
-pub fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
+pub(super) fn schema_at<'s>(root: &'s Value, path: &[Step]) -> Option<&'s Value> {
     crate::schema::subschema_at(root, &segments(path))
 }
 
 /// The schema's path for a cursor's path: an item stands for every item.
-pub fn segments(path: &[Step]) -> Vec<PathSegment> {
+pub(super) fn segments(path: &[Step]) -> Vec<PathSegment> {
     path.iter()
         .map(|step| match step {
             Step::Key(key) => PathSegment::Key(key.clone()),
@@ -221,7 +221,7 @@ pub fn segments(path: &[Step]) -> Vec<PathSegment> {
 }
 
 /// The kind a document names on its top-level `kind:` line.
-pub fn kind_name(text: &str) -> Option<&str> {
+pub(super) fn kind_name(text: &str) -> Option<&str> {
     LineIndex::new(text).lines().find_map(|line| {
         let value = line.strip_prefix("kind:")?.trim();
         let value = value.split(" #").next().unwrap_or(value).trim();

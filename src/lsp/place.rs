@@ -12,7 +12,7 @@ use crate::yaml::{self, Limits, NodePositions};
 
 /// What stands at the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Place {
+pub(super) enum Place {
     /// A key: the path from the root to it, the key last.
     Key(Vec<Step>),
     /// A string value: the path to it (its key last) and the string.
@@ -22,10 +22,10 @@ pub enum Place {
 /// The largest text loaded to answer a hover. The main loop answers
 /// hovers itself, never waiting for a check; loading a larger document on
 /// each hover would hold it, and its lines answer for block style.
-pub const LOADED_UP_TO: usize = 1024 * 1024;
+pub(super) const LOADED_UP_TO: usize = 1024 * 1024;
 
 /// What stands at byte `offset` of `text`, and the kind the document names.
-pub fn at(text: &str, offset: usize) -> (Option<String>, Option<Place>) {
+pub(super) fn at(text: &str, offset: usize) -> (Option<String>, Option<Place>) {
     let loaded = if text.len() <= LOADED_UP_TO {
         yaml::load(text, &Limits::default()).ok()
     } else {
@@ -103,7 +103,7 @@ fn from_lines(text: &str, offset: usize) -> Option<Place> {
 }
 
 /// A path as a reader writes it: `spec.cases[].name`.
-pub fn dotted(path: &[Step]) -> String {
+pub(super) fn dotted(path: &[Step]) -> String {
     let mut shown = String::new();
     for step in path {
         match step {

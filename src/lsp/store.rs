@@ -17,7 +17,7 @@ use crate::project::Flags;
 
 /// A version of a document to check.
 #[derive(Debug, Clone)]
-pub struct Job {
+pub(super) struct Job {
     pub uri: String,
     pub version: i32,
     pub text: Arc<str>,
@@ -26,7 +26,7 @@ pub struct Job {
 /// One open document: its latest text and the findings of the version they
 /// were checked on.
 #[derive(Debug, Clone)]
-pub struct Open {
+pub(super) struct Open {
     pub version: i32,
     pub text: Arc<str>,
     checked: Option<(i32, Arc<Vec<Finding>>)>,
@@ -34,7 +34,7 @@ pub struct Open {
 
 impl Open {
     /// The findings of the text as it is now; none while its check runs.
-    pub fn current_findings(&self) -> &[Finding] {
+    pub(super) fn current_findings(&self) -> &[Finding] {
         match &self.checked {
             Some((version, findings)) if *version == self.version => findings,
             _ => &[],
@@ -42,20 +42,20 @@ impl Open {
     }
 }
 
-pub struct Store {
+pub(super) struct Store {
     encoding: Encoding,
     open: Mutex<HashMap<String, Open>>,
 }
 
 impl Store {
-    pub fn new(encoding: Encoding) -> Self {
+    pub(super) fn new(encoding: Encoding) -> Self {
         Store {
             encoding,
             open: Mutex::new(HashMap::new()),
         }
     }
 
-    pub fn encoding(&self) -> Encoding {
+    pub(super) fn encoding(&self) -> Encoding {
         self.encoding
     }
 
@@ -65,7 +65,7 @@ impl Store {
         self.open.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub fn update(&self, uri: &str, version: i32, text: Arc<str>) {
+    pub(super) fn update(&self, uri: &str, version: i32, text: Arc<str>) {
         let mut open = self.lock();
         let checked = open.remove(uri).and_then(|previous| previous.checked);
         open.insert(
@@ -78,7 +78,7 @@ impl Store {
         );
     }
 
-    pub fn get(&self, uri: &str) -> Option<Open> {
+    pub(super) fn get(&self, uri: &str) -> Option<Open> {
         self.lock().get(uri).cloned()
     }
 
@@ -90,7 +90,7 @@ impl Store {
 
     /// Forgets a document and clears its diagnostics. The clearing is sent
     /// under the lock, so no check of the closed document can publish after it.
-    pub fn close(&self, uri: &str, sender: &Sender<Message>) {
+    pub(super) fn close(&self, uri: &str, sender: &Sender<Message>) {
         let mut open = self.lock();
         open.remove(uri);
         if let Ok(parsed) = Uri::from_str(uri) {
@@ -136,7 +136,12 @@ fn publish(
 /// The worker: checks jobs until the queue closes. Of the jobs waiting, only
 /// each document's latest is checked; a job whose version was replaced
 /// while it waited or ran is dropped.
-pub fn work(queue: &mpsc::Receiver<Job>, store: &Store, sender: &Sender<Message>, flags: Flags) {
+pub(super) fn work(
+    queue: &mpsc::Receiver<Job>,
+    store: &Store,
+    sender: &Sender<Message>,
+    flags: Flags,
+) {
     while let Ok(first) = queue.recv() {
         let mut waiting = vec![first];
         waiting.extend(queue.try_iter());
@@ -158,7 +163,7 @@ pub fn work(queue: &mpsc::Receiver<Job>, store: &Store, sender: &Sender<Message>
 
 /// The local path of a `file:` URI, percent-decoded; none for any other
 /// scheme (an unsaved buffer), which is then checked without neighbours.
-pub fn file_path(uri: &str) -> Option<PathBuf> {
+pub(super) fn file_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
     // `file://host/path`: only the local host is a path here.
     let path = match rest.strip_prefix("localhost") {

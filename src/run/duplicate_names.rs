@@ -16,7 +16,7 @@ const NAME_POINTER: &str = "/metadata/name";
 
 /// The first document seen of each kind and name.
 #[derive(Debug, Default)]
-pub struct DuplicateNames {
+pub(super) struct DuplicateNames {
     first: HashMap<(&'static str, String), First>,
 }
 
@@ -33,7 +33,7 @@ impl DuplicateNames {
     /// its kind carries its name: at this document's name, with the first
     /// document's name as its related place (where each check found it),
     /// and a name no document of the kind has taken yet as the fix.
-    pub fn check(&mut self, result: &FileResult) -> Option<Diagnostic> {
+    pub(super) fn check(&mut self, result: &FileResult) -> Option<Diagnostic> {
         let checked = &result.checked;
         let refused = checked.errors().any(|diagnostic| {
             matches!(

@@ -48,7 +48,7 @@ pub struct Options {
 }
 
 /// Where the results of a run go, one at a time in input order.
-pub trait Consumer {
+pub(crate) trait Consumer {
     /// One result, after the checks across documents and `--strict`.
     fn result(&mut self, result: &FileResult) -> io::Result<()>;
     /// The run waits for a slower file: a moment to flush what was written.
@@ -58,7 +58,7 @@ pub trait Consumer {
 /// Checks every input and hands each result to `consumer`, in input order.
 /// Inputs are drawn as the workers need them, so a walk that yields them
 /// runs alongside the checks and no list of every input is kept.
-pub fn run<I>(
+pub(crate) fn run<I>(
     inputs: I,
     origin: Origin,
     options: &Options,
@@ -168,14 +168,14 @@ fn core_count(options: &Options) -> usize {
 /// A `NUMI_THREADS` that asks for no number of workers numi can start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("NUMI_THREADS must be a positive whole number of threads, not {}", quote(.given))]
-pub struct BadThreads {
+pub(crate) struct BadThreads {
     /// The value as given, lossily UTF-8.
     pub given: String,
 }
 
 /// The workers `NUMI_THREADS` (its value given) asks for: `None` when it
 /// is unset; refused when it is anything but a positive whole number.
-pub fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, BadThreads> {
+pub(crate) fn requested_threads(value: Option<&OsStr>) -> Result<Option<usize>, BadThreads> {
     let Some(value) = value else {
         return Ok(None);
     };
@@ -353,7 +353,7 @@ fn write_in_order<I: Iterator>(
 
 /// Reads and validates one input. A panic inside numi becomes an internal
 /// error for this input alone.
-pub fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
+pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
     let read_from = match &input.source {
         Ok(Source::Path(path)) => Some(path.clone()),
         _ => None,

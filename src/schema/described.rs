@@ -13,7 +13,7 @@ use crate::yaml::PathSegment;
 
 /// A property as its schema declares it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Field<'s> {
+pub(crate) struct Field<'s> {
     /// The property's node as written: a `$ref` with its own description.
     pub written: &'s Value,
     /// What the node says once its `$ref` is followed (`written` without one).
@@ -27,7 +27,7 @@ pub struct Field<'s> {
 impl<'s> Field<'s> {
     /// The field's descriptions: its own, then its reference's where that is
     /// another node with one.
-    pub fn descriptions(&self) -> Vec<&'s str> {
+    pub(crate) fn descriptions(&self) -> Vec<&'s str> {
         let own = self.written.get("description").and_then(Value::as_str);
         let referred = (!std::ptr::eq(self.written, self.resolved))
             .then(|| self.resolved.get("description").and_then(Value::as_str))
@@ -36,7 +36,7 @@ impl<'s> Field<'s> {
     }
 
     /// The values the field allows, as the schema lists them.
-    pub fn values(&self) -> &'s [Value] {
+    pub(crate) fn values(&self) -> &'s [Value] {
         self.resolved
             .get("enum")
             .and_then(Value::as_array)
@@ -45,7 +45,7 @@ impl<'s> Field<'s> {
 
     /// What `value` means, from the field's descriptions; none when the
     /// field has no such value or no description gives its meaning.
-    pub fn meaning(&self, value: &str) -> Option<&'s str> {
+    pub(crate) fn meaning(&self, value: &str) -> Option<&'s str> {
         if !self.values().iter().any(|v| v.as_str() == Some(value)) {
             return None;
         }
@@ -57,7 +57,7 @@ impl<'s> Field<'s> {
 
 /// The property at `path` (its last step a key), `$ref`s followed on the
 /// way, an item standing for every item.
-pub fn field_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<Field<'s>> {
+pub(crate) fn field_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<Field<'s>> {
     let (PathSegment::Key(name), parent_path) = path.split_last()? else {
         return None;
     };
@@ -84,7 +84,7 @@ pub fn field_at<'s>(root: &'s Value, path: &[PathSegment]) -> Option<Field<'s>> 
 
 /// The meaning `description` gives `value`: the rest of the line that starts
 /// with `VALUE: `.
-pub fn meaning<'d>(description: &'d str, value: &str) -> Option<&'d str> {
+pub(crate) fn meaning<'d>(description: &'d str, value: &str) -> Option<&'d str> {
     description.lines().find_map(|line| {
         line.strip_prefix(value)
             .and_then(|rest| rest.strip_prefix(": "))
@@ -94,7 +94,7 @@ pub fn meaning<'d>(description: &'d str, value: &str) -> Option<&'d str> {
 }
 
 /// The lines of `description` that give no value's meaning: its prose.
-pub fn prose<'d>(description: &'d str, values: &[Value]) -> Vec<&'d str> {
+pub(crate) fn prose<'d>(description: &'d str, values: &[Value]) -> Vec<&'d str> {
     description
         .lines()
         .filter(|line| {
@@ -113,12 +113,14 @@ pub fn prose<'d>(description: &'d str, values: &[Value]) -> Vec<&'d str> {
 /// every value of an enum whose node's description does not give its
 /// meaning (`/$defs/Level/enum/2`). Empty when every key and value is
 /// explained.
-pub fn undescribed(schema: &Value) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn undescribed(schema: &Value) -> Vec<String> {
     let mut missing = Vec::new();
     walk(schema, &mut String::new(), &mut missing);
     missing
 }
 
+#[cfg(test)]
 fn walk(node: &Value, pointer: &mut String, missing: &mut Vec<String>) {
     let at = pointer.len();
     match node {
@@ -164,6 +166,7 @@ fn walk(node: &Value, pointer: &mut String, missing: &mut Vec<String>) {
 }
 
 /// A key as one step of a JSON pointer (RFC 6901).
+#[cfg(test)]
 fn escaped(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }

@@ -25,7 +25,7 @@ const PEM_HEADER_MAX: usize = 80;
 
 /// One credential found in a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Credential<'t> {
+pub(crate) struct Credential<'t> {
     /// What it is, in words and by its public prefix where it has one:
     /// "what looks like a GitHub token (ghp_)".
     pub what: &'static str,
@@ -132,7 +132,7 @@ const SECRET_PARAMETERS: [&str; 18] = [
 /// Every credential in `text`, in the order they start; a credential
 /// found by its shape inside one found by its place (a key in a URL's
 /// userinfo) is reported once, by its place.
-pub fn credentials(text: &str) -> Vec<Credential<'_>> {
+pub(crate) fn credentials(text: &str) -> Vec<Credential<'_>> {
     let mut found = Vec::new();
     for word in text.split(char::is_whitespace) {
         examined(word.len());

@@ -7,20 +7,20 @@ use std::process::Command;
 
 /// What one run of numi printed and how it exited.
 #[derive(Debug)]
-pub struct Run {
+pub(crate) struct Run {
     pub stdout: String,
     pub stderr: String,
     pub code: i32,
 }
 
 /// How the hint after a text run with findings starts.
-pub const FORMATS_HINT: &str = "numi: hint: --format concise shows";
+pub(crate) const FORMATS_HINT: &str = "numi: hint: --format concise shows";
 
 impl Run {
     /// Standard error without the summary line that ends a run and the
     /// hint that points to the formats with positions: what a test of
     /// warnings and messages compares.
-    pub fn stderr_without_summary(&self) -> String {
+    pub(crate) fn stderr_without_summary(&self) -> String {
         let mut lines: Vec<&str> = self.stderr.lines().collect();
         if lines.last().is_some_and(|line| is_summary_line(line)) {
             lines.pop();
@@ -34,7 +34,7 @@ impl Run {
 
     /// stdout, stderr and exit status in one text, for snapshots; the time
     /// of the summary line is replaced, so snapshots do not depend on it.
-    pub fn transcript(&self) -> String {
+    pub(crate) fn transcript(&self) -> String {
         let mut text = format!("exit: {}\n--- stdout\n{}", self.code, self.stdout);
         if !self.stderr.is_empty() {
             text.push_str("--- stderr\n");
@@ -46,7 +46,7 @@ impl Run {
 
 /// Whether `line` is a run's summary line, its time as it is or redacted:
 /// `N documents: N ok, N invalid, N error; N warnings, N suppressed (in T)`.
-pub fn is_summary_line(line: &str) -> bool {
+pub(crate) fn is_summary_line(line: &str) -> bool {
     let line = without_times(line);
     let Some(counts) = line.strip_suffix(" (in [time])") else {
         return false;
@@ -80,7 +80,7 @@ pub fn is_summary_line(line: &str) -> bool {
 }
 
 /// `text` with each summary time `(in 0.01s)` written `(in [time])`.
-pub fn without_times(text: &str) -> String {
+pub(crate) fn without_times(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("(in ") {
@@ -102,12 +102,12 @@ pub fn without_times(text: &str) -> String {
     shown
 }
 
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
 /// Runs `numi ARGS` in `cwd`.
-pub fn numi(cwd: &Path, args: &[&str]) -> Run {
+pub(crate) fn numi(cwd: &Path, args: &[&str]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_numi"))
         .args(args)
         .current_dir(cwd)
@@ -126,7 +126,7 @@ pub fn numi(cwd: &Path, args: &[&str]) -> Run {
 
 /// Each file numi reported on, as `(status, display name)`, from the
 /// `STATUS file "NAME"` lines of its text output.
-pub fn statuses(stdout: &str) -> Vec<(String, String)> {
+pub(crate) fn statuses(stdout: &str) -> Vec<(String, String)> {
     stdout
         .lines()
         .filter_map(|line| {
@@ -139,7 +139,7 @@ pub fn statuses(stdout: &str) -> Vec<(String, String)> {
 }
 
 /// The names of the files a text run did not say `ok` for, in its order.
-pub fn failing_files(stdout: &str) -> Vec<String> {
+pub(crate) fn failing_files(stdout: &str) -> Vec<String> {
     statuses(stdout)
         .into_iter()
         .filter(|(status, _)| status != "ok")
@@ -148,19 +148,19 @@ pub fn failing_files(stdout: &str) -> Vec<String> {
 }
 
 /// The JSON value of the file at `path`.
-pub fn json_at(path: &Path) -> serde_json::Value {
+pub(crate) fn json_at(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).expect("the JSON file reads");
     serde_json::from_str(&text).expect("the file is JSON")
 }
 
-pub fn write_json(path: &Path, value: &serde_json::Value) {
+pub(crate) fn write_json(path: &Path, value: &serde_json::Value) {
     let text = serde_json::to_string_pretty(value).expect("a value prints");
     std::fs::write(path, text).expect("the JSON file is written");
 }
 
 /// An autocontext reservation artifact's fixture plan digest, then its
 /// own digest, recomputed as autocontext computes them.
-pub fn reseal_artifact(artifact: &mut serde_json::Value) {
+pub(crate) fn reseal_artifact(artifact: &mut serde_json::Value) {
     use numi::canonical::sha256_hex;
     let mut plan = artifact["fixture_reservation"].clone();
     plan.as_object_mut()
@@ -178,7 +178,7 @@ pub fn reseal_artifact(artifact: &mut serde_json::Value) {
 }
 
 /// Copies the folder `from` and everything under it to `to`.
-pub fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("the folder is made");
     for entry in std::fs::read_dir(from).expect("the folder reads") {
         let entry = entry.expect("a folder entry");

@@ -13,7 +13,7 @@ use crate::common::{
 };
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "autocontext",
     install: ".ci/run installs autocontext==0.18.0 with pip into target/autocontext-venv",
     locate,

@@ -14,7 +14,7 @@ use ::numi::init::{self, Origin};
 use crate::common::numi;
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "check-jsonschema",
     install: ".ci/run installs check-jsonschema==0.39.0 with pip into target/ci-tools",
     locate,

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::common::copy_tree;
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "context-report",
     install: ".ci/run installs context-report==0.1.0 with pip into target/ci-tools",
     locate,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "nvim",
     install: ".ci/run installs the distribution's neovim package with apt-get",
     locate,

@@ -15,7 +15,7 @@ use ::numi::init::{self, Origin};
 
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "pre-commit",
     install: ".ci/run installs pre-commit==4.7.0 with pip into target/ci-tools",
     locate,
@@ -38,7 +38,7 @@ spec: {change_type: bugfix}
 ";
 
 /// Valid, with a producer-side finding: a warning, an error under `--strict`.
-pub const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
+pub(crate) const RATE_PLAYBOOK: &str = "apiVersion: numinance.dev/v1
 kind: Playbook
 metadata: {name: rates}
 spec:

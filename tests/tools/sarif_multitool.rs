@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{fixtures, numi};
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "sarif-multitool",
     install: ".ci/run installs @microsoft/sarif-multitool-linux@5.7.0 with npm into target/sarif-multitool",
     locate,

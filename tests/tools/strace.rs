@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "strace",
     install: ".ci/run installs Debian's strace with apt-get",
     locate,

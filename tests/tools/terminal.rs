@@ -5,7 +5,7 @@
 use crate::common::fixtures;
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "script",
     install: "util-linux's script, in the essential bsdutils package of Debian and Ubuntu",
     locate,

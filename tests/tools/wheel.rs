@@ -22,7 +22,7 @@ use ::numi::init::{self, Origin};
 use crate::pre_commit::RATE_PLAYBOOK;
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "wheel tools",
     install: ".ci/run installs pip 26.3 and maturin 1.16.0 into target/wheel-tools, the setuptools wheel into target/wheel-tools/find-links, and pre-commit 4.7.0 into target/ci-tools",
     locate,
@@ -210,7 +210,7 @@ fn numi_built_by_cargo(args: &[&str]) -> Output {
 /// The wheel is named as PyPI expects, installs `numi` into a fresh
 /// environment's PATH, and that `numi` is this version and validates as the
 /// cargo build does: the shipped examples pass, a typo fails.
-pub fn the_wheel_puts_numi_on_the_path() -> Result<(), String> {
+pub(crate) fn the_wheel_puts_numi_on_the_path() -> Result<(), String> {
     let wheel = wheel()?;
     let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
     let prefix = format!("numinance_numi-{VERSION}-");
@@ -270,7 +270,7 @@ pub fn the_wheel_puts_numi_on_the_path() -> Result<(), String> {
 /// maturin's sdist holds what a build from it needs (Cargo.toml's
 /// `include` and pyproject.toml) and no tests, bench corpora or build
 /// output.
-pub fn the_sdist_holds_the_build_and_nothing_else() -> Result<(), String> {
+pub(crate) fn the_sdist_holds_the_build_and_nothing_else() -> Result<(), String> {
     let temp = tempfile::tempdir().map_err(|error| error.to_string())?;
     let built = offline(&wheel_tools().join("bin/maturin"))
         .args(["sdist", "--out"])
@@ -442,7 +442,7 @@ fn expect_run(project: &Project, passes: bool, shows: &str) -> Result<String, St
 /// toolchain on the PATH: what init writes passes, a typo of an enum value fails, the gates
 /// of `numi validate .` hold (an alpha kind is refused) and `args` reach
 /// numi.
-pub fn pre_commit_installs_the_init_hook_from_the_wheel() -> Result<(), String> {
+pub(crate) fn pre_commit_installs_the_init_hook_from_the_wheel() -> Result<(), String> {
     for tool in ["cargo", "rustc"] {
         if ["/usr/bin", "/bin"]
             .iter()

@@ -13,7 +13,7 @@ use ::numi::init::{self, Origin};
 use crate::common::numi;
 use crate::{Program, Tool};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "zizmor",
     install: ".ci/run installs zizmor==1.32.0 with pip into target/ci-tools",
     locate,

@@ -7,7 +7,7 @@ use serde_json::{Number, Value};
 
 /// Why a scalar has no JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ScalarError {
+pub(crate) enum ScalarError {
     /// `.inf`, `.nan` and friends: JSON has no such numbers.
     NotFinite,
     /// A number past the range of a 64-bit float, such as `1e400`.
@@ -21,7 +21,7 @@ pub enum ScalarError {
 /// The core-schema value of a plain (unquoted) scalar. A string keeps the
 /// text it was given, without a copy; on failure the text comes back for the
 /// message.
-pub fn resolve_plain(text: Cow<'_, str>) -> Result<Value, (ScalarError, Cow<'_, str>)> {
+pub(crate) fn resolve_plain(text: Cow<'_, str>) -> Result<Value, (ScalarError, Cow<'_, str>)> {
     if let Some(value) = as_null(&text).or_else(|| as_bool(&text)) {
         return Ok(value);
     }
@@ -34,7 +34,7 @@ pub fn resolve_plain(text: Cow<'_, str>) -> Result<Value, (ScalarError, Cow<'_, 
 
 /// The value of a scalar that carries an explicit tag. The handle arrives
 /// expanded (`tag:yaml.org,2002:` for `!!`).
-pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, ScalarError> {
+pub(crate) fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, ScalarError> {
     let Some(suffix) = core_suffix(handle, suffix) else {
         // The non-specific tag `!` only forbids implicit resolution.
         if is_non_specific(handle, suffix) {
@@ -60,11 +60,11 @@ pub fn resolve_tagged(text: &str, handle: &str, suffix: &str) -> Result<Value, S
 }
 
 /// The handle `!!` expands to.
-pub const CORE_HANDLE: &str = "tag:yaml.org,2002:";
+pub(crate) const CORE_HANDLE: &str = "tag:yaml.org,2002:";
 
 /// The name of a core tag (`str` for `!!str`), written short or verbatim
 /// (`!<tag:yaml.org,2002:str>`, which saphyr gives with an empty handle).
-pub fn core_suffix<'t>(handle: &str, suffix: &'t str) -> Option<&'t str> {
+pub(crate) fn core_suffix<'t>(handle: &str, suffix: &'t str) -> Option<&'t str> {
     match handle {
         CORE_HANDLE => Some(suffix),
         "" => suffix
@@ -77,13 +77,13 @@ pub fn core_suffix<'t>(handle: &str, suffix: &'t str) -> Option<&'t str> {
 /// The non-specific tag `!`. saphyr reports it as an empty handle with the
 /// suffix `!`; the other spelling is kept for a parser that splits it the
 /// way the YAML grammar does.
-pub fn is_non_specific(handle: &str, suffix: &str) -> bool {
+pub(crate) fn is_non_specific(handle: &str, suffix: &str) -> bool {
     (handle.is_empty() && suffix == "!") || (handle == "!" && suffix.is_empty())
 }
 
 /// A tag as the user knows it: `!!int` for a core tag, `!custom` for a local
 /// one, the expanded prefix and the suffix for a `%TAG` handle.
-pub fn tag_name(handle: &str, suffix: &str) -> String {
+pub(crate) fn tag_name(handle: &str, suffix: &str) -> String {
     match core_suffix(handle, suffix) {
         Some(name) => format!("!!{name}"),
         None => format!("{handle}{suffix}"),
@@ -91,7 +91,7 @@ pub fn tag_name(handle: &str, suffix: &str) -> String {
 }
 
 /// Whether a plain scalar is null by the core schema.
-pub fn is_null(text: &str) -> bool {
+pub(crate) fn is_null(text: &str) -> bool {
     matches!(text, "" | "~" | "null" | "Null" | "NULL")
 }
 

@@ -18,7 +18,7 @@ use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
 /// The fields of autocontext's `ComparisonResult.to_dict()`, in its order.
-pub const FIELDS: [&str; 8] = [
+pub(super) const FIELDS: [&str; 8] = [
     "decision",
     "reason",
     "screen_pairs",
@@ -203,7 +203,7 @@ fn repeats_a_unit(trials: &[Value]) -> bool {
 /// A replayed comparison: the JSON object autocontext persists, and what
 /// its interval, if it has one, was computed from.
 #[derive(Debug, Clone)]
-pub struct Replayed {
+pub(super) struct Replayed {
     pub comparison: Map<String, Value>,
     spread: Option<Spread>,
 }
@@ -221,7 +221,7 @@ struct Spread {
 /// The comparison `evaluate_matched_trials` returns for these trials under
 /// this policy; none when the trials repeat an evaluation unit; or why
 /// autocontext would refuse to compute one.
-pub fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, String> {
+pub(super) fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, String> {
     if repeats_a_unit(trials) {
         return Ok(None);
     }
@@ -376,7 +376,7 @@ const BOUNDS: [&str; 2] = ["confidence_low", "confidence_high"];
 /// and the bounds are compared as autocontext's own replay compares them,
 /// exactly. Elsewhere (numi's static musl build, macOS, Windows) the
 /// library is another one.
-pub const SAME_C_LIBRARY: bool = cfg!(all(
+pub(super) const SAME_C_LIBRARY: bool = cfg!(all(
     target_os = "linux",
     target_env = "gnu",
     any(target_arch = "x86_64", target_arch = "aarch64")
@@ -470,7 +470,10 @@ fn bound_agrees(recorded: f64, replayed: f64, replay: &Replayed, same_library: b
 /// Each field where `recorded` is not `replayed` as Python's `==` sees it
 /// (numbers by value; the two bounds as [`bound_agrees`] says): the field,
 /// the recorded and the replayed value.
-pub fn disagreements(recorded: &Value, replayed: &Replayed) -> Vec<(&'static str, String, String)> {
+pub(super) fn disagreements(
+    recorded: &Value,
+    replayed: &Replayed,
+) -> Vec<(&'static str, String, String)> {
     disagreements_on(recorded, replayed, SAME_C_LIBRARY)
 }
 
@@ -508,7 +511,7 @@ fn disagreements_on(
 
 /// The trials of a matched-trials file (its schema-2 envelope or the bare
 /// schema-1 array) and the policy it binds, if it binds one.
-pub fn evidence_parts(evidence: &Value) -> (&[Value], Option<&Value>) {
+pub(super) fn evidence_parts(evidence: &Value) -> (&[Value], Option<&Value>) {
     match evidence {
         Value::Array(trials) => (trials.as_slice(), None),
         _ => (
@@ -528,7 +531,7 @@ pub fn evidence_parts(evidence: &Value) -> (&[Value], Option<&Value>) {
 /// replayed. `from`, when given, is the kept trials file and the kept
 /// record the policy is bound with: a run that checks both replays them
 /// once.
-pub fn replayed_disagreements(
+pub(super) fn replayed_disagreements(
     recorded: &Value,
     evidence: &Value,
     policy: &Value,
@@ -548,7 +551,7 @@ pub fn replayed_disagreements(
 /// autocontext binds it: the matched-trials file's, else the record's.
 /// None when neither binds one, or when they disagree (a finding of its
 /// own).
-pub fn bound_policy<'v>(evidence: &'v Value, record: &'v Value) -> Option<&'v Value> {
+pub(super) fn bound_policy<'v>(evidence: &'v Value, record: &'v Value) -> Option<&'v Value> {
     let (_, from_evidence) = evidence_parts(evidence);
     let from_record = record
         .get("confirmation_policy")

@@ -13,7 +13,7 @@ use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
 /// A candidate of the store, told by the folder a file stands in.
-pub struct Candidate {
+pub(super) struct Candidate {
     pub store: StoreFile,
     /// The folder's name, checked to be 64 lowercase hex.
     pub digest: String,
@@ -23,24 +23,24 @@ pub struct Candidate {
 
 impl Candidate {
     /// The bundle's `parent_digest` (null for a baseline).
-    pub fn parent(&self) -> &Value {
+    pub(super) fn parent(&self) -> &Value {
         self.bundle.get("parent_digest").unwrap_or(&Value::Null)
     }
 
     /// The file `name` beside the file read at `location`, in this
     /// candidate's folder.
-    pub fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, String> {
+    pub(super) fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, String> {
         candidate_file(location, &self.store.root, &self.digest, name)
     }
 
     /// The bundle's `evaluator_epoch`.
-    pub fn epoch(&self) -> &Value {
+    pub(super) fn epoch(&self) -> &Value {
         self.bundle.get("evaluator_epoch").unwrap_or(&Value::Null)
     }
 
     /// What a file that compares this candidate with its parent must say
     /// of them: each field, the value it must hold, and whose value that is.
-    pub fn binding(&self) -> Vec<(&'static str, Value, &'static str)> {
+    pub(super) fn binding(&self) -> Vec<(&'static str, Value, &'static str)> {
         vec![
             (
                 "candidate_digest",
@@ -64,7 +64,7 @@ impl Candidate {
 /// The candidate whose folder holds the file read at `location`: `None`
 /// outside a store's `candidates/<digest>/`, an error when the folder is not
 /// named by a digest or names no stored bundle.
-pub fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>> {
+pub(super) fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>> {
     let store = location
         .path()
         .and_then(crate::kinds::autocontext::store::store_file)?;
@@ -95,7 +95,10 @@ pub fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>
 
 /// Why `written` is not the digest of `policy`, if it is not: both must be
 /// set, and the digest is the SHA-256 of the policy's canonical JSON.
-pub fn policy_digest_problem(policy: Option<&Value>, written: Option<&str>) -> Option<String> {
+pub(super) fn policy_digest_problem(
+    policy: Option<&Value>,
+    written: Option<&str>,
+) -> Option<String> {
     match (policy.filter(|policy| !policy.is_null()), written) {
         (None, None) => None,
         (None, Some(_)) => Some(
@@ -115,7 +118,12 @@ pub fn policy_digest_problem(policy: Option<&Value>, written: Option<&str>) -> O
 }
 
 /// The message for a field of `value` that is not `expected`, if it is not.
-pub fn disagreement(value: &Value, field: &str, expected: &Value, whose: &str) -> Option<String> {
+pub(super) fn disagreement(
+    value: &Value,
+    field: &str,
+    expected: &Value,
+    whose: &str,
+) -> Option<String> {
     let found = value.get(field).unwrap_or(&Value::Null);
     (found != expected).then(|| {
         format!(

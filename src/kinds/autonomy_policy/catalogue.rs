@@ -3,9 +3,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[RULE_ABOVE_FLOOR, DUPLICATE_RULE, DUPLICATE_FLOOR];
+pub(super) const RULES: &[RuleDoc] = &[RULE_ABOVE_FLOOR, DUPLICATE_RULE, DUPLICATE_FLOOR];
 
-pub const RULE_ABOVE_FLOOR: RuleDoc = RuleDoc {
+pub(super) const RULE_ABOVE_FLOOR: RuleDoc = RuleDoc {
     id: "policy/rule-above-floor",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -17,7 +17,7 @@ grant it is not. Lower the rule to the floor, or drop it.",
     passing: include_str!("examples/rule-above-floor.passing.yaml"),
 };
 
-pub const DUPLICATE_RULE: RuleDoc = RuleDoc {
+pub(super) const DUPLICATE_RULE: RuleDoc = RuleDoc {
     id: "policy/duplicate-rule",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -28,7 +28,7 @@ and a reader cannot tell which one holds. The later rule gets the finding: keep 
     passing: include_str!("examples/duplicate-rule.passing.yaml"),
 };
 
-pub const DUPLICATE_FLOOR: RuleDoc = RuleDoc {
+pub(super) const DUPLICATE_FLOOR: RuleDoc = RuleDoc {
     id: "policy/duplicate-floor",
     stage: Stage::Rule,
     severity: Severity::Warning,

@@ -7,7 +7,7 @@ mod producer;
 
 use super::{Kind, Role};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutonomyPolicy",
     api_version: Some("numinance.dev/v1"),
     role: Role::Configuration,

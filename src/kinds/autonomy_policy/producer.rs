@@ -12,7 +12,7 @@ use crate::kinds::checks::items;
 use crate::kinds::checks::{AUTONOMY_LADDER as LADDER, rule_fails};
 use crate::text::{quote, shorten};
 
-pub fn check(document: &Value) -> Vec<Diagnostic> {
+pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
     let Some(spec) = document.get("spec") else {
         return Vec::new();
     };

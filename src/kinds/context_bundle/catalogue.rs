@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(crate) const RULES: &[RuleDoc] = &[
     DIGEST,
     SOURCE_TRUST,
     CONSTRAINT_TRUST,
@@ -17,7 +17,7 @@ pub const RULES: &[RuleDoc] = &[
     CREDENTIAL_IN_REF,
 ];
 
-pub const DIGEST: RuleDoc = RuleDoc {
+pub(crate) const DIGEST: RuleDoc = RuleDoc {
     id: "bundle/digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -30,7 +30,7 @@ nothing.\n\nWrite the digest with its `sha256:` prefix and in lower case.",
     passing: include_str!("examples/digest.passing.yaml"),
 };
 
-pub const SOURCE_TRUST: RuleDoc = RuleDoc {
+pub(crate) const SOURCE_TRUST: RuleDoc = RuleDoc {
     id: "bundle/source-trust",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -44,7 +44,7 @@ constraint instead.",
     passing: include_str!("examples/source-trust.passing.yaml"),
 };
 
-pub const CONSTRAINT_TRUST: RuleDoc = RuleDoc {
+pub(crate) const CONSTRAINT_TRUST: RuleDoc = RuleDoc {
     id: "bundle/constraint-trust",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -57,7 +57,7 @@ the constraint's origin really has, or move the text to a source.",
     passing: include_str!("examples/constraint-trust.passing.yaml"),
 };
 
-pub const CONSTRAINT_ORIGIN_DIGEST: RuleDoc = RuleDoc {
+pub(crate) const CONSTRAINT_ORIGIN_DIGEST: RuleDoc = RuleDoc {
     id: "bundle/constraint-origin-digest",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -69,7 +69,7 @@ mode by bundle/digest; this rule asks for its presence.",
     passing: include_str!("examples/constraint-origin-digest.passing.yaml"),
 };
 
-pub const UNIQUE_SOURCE_REFS: RuleDoc = RuleDoc {
+pub(crate) const UNIQUE_SOURCE_REFS: RuleDoc = RuleDoc {
     id: "bundle/unique-source-refs",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -81,7 +81,7 @@ one with the right version and digest.",
     passing: include_str!("examples/unique-source-refs.passing.yaml"),
 };
 
-pub const GUIDANCE_REF: RuleDoc = RuleDoc {
+pub(crate) const GUIDANCE_REF: RuleDoc = RuleDoc {
     id: "bundle/guidance-ref",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -93,7 +93,7 @@ Cite a source of the bundle, or add the source.",
     passing: include_str!("examples/guidance-ref.passing.yaml"),
 };
 
-pub const CLAIM_REF: RuleDoc = RuleDoc {
+pub(crate) const CLAIM_REF: RuleDoc = RuleDoc {
     id: "bundle/claim-ref",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -105,7 +105,7 @@ bundle.",
     passing: include_str!("examples/claim-ref.passing.yaml"),
 };
 
-pub const CONFLICT_CLAIMS: RuleDoc = RuleDoc {
+pub(crate) const CONFLICT_CLAIMS: RuleDoc = RuleDoc {
     id: "bundle/conflict-claims",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -116,7 +116,7 @@ one claim (or none) records nothing to resolve; list every claim, or drop the co
     passing: include_str!("examples/conflict-claims.passing.yaml"),
 };
 
-pub const CONTEXT_GENERATION: RuleDoc = RuleDoc {
+pub(crate) const CONTEXT_GENERATION: RuleDoc = RuleDoc {
     id: "bundle/context-generation",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -128,7 +128,7 @@ generation the bundle was resolved in.",
     passing: include_str!("examples/context-generation.passing.yaml"),
 };
 
-pub const UNTRUSTED_TEXT: RuleDoc = RuleDoc {
+pub(crate) const UNTRUSTED_TEXT: RuleDoc = RuleDoc {
     id: "bundle/untrusted-text",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -145,7 +145,7 @@ pointer and the first offending character by code point; remove it, or cut the t
     passing: include_str!("examples/untrusted-text.passing.yaml"),
 };
 
-pub const CREDENTIAL_IN_REF: RuleDoc = RuleDoc {
+pub(crate) const CREDENTIAL_IN_REF: RuleDoc = RuleDoc {
     id: "bundle/credential-in-ref",
     stage: Stage::Rule,
     severity: Severity::Warning,

@@ -14,7 +14,7 @@ use crate::text::quote;
 
 /// Every ref of the bundle that holds a credential, once per kind of
 /// credential found in it.
-pub fn check(document: &Value) -> Vec<Diagnostic> {
+pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
     let Some(spec) = document.get("spec") else {
         return Vec::new();
     };

@@ -2,7 +2,7 @@
 
 use crate::repair::{Repair, RuleFix};
 
-pub const FIXES: &[RuleFix] = &[RuleFix {
+pub(super) const FIXES: &[RuleFix] = &[RuleFix {
     rule: &super::catalogue::DIGEST,
     repair: Repair::LowercaseDigest,
 }];

@@ -29,7 +29,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found
 }
 
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "ContextBundle",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,

@@ -16,7 +16,7 @@ use crate::kinds::checks::{Expected, field_fails, rule_fails, shown_value, whole
 const CONSTRAINT_TRUSTS: [&str; 2] = ["TRUST_CLASS_SIGNED_POLICY", "TRUST_CLASS_KERNEL"];
 
 /// The structural findings of a bundle, each where its value stands.
-pub fn check(document: &Value) -> Vec<Diagnostic> {
+pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
     let Some(spec) = document.get("spec") else {
         return Vec::new();
     };

@@ -18,7 +18,7 @@ const MAX_BYTES: usize = 1024;
 /// the rule: at most one finding for its characters (the first offending
 /// one) and one for its length. What the loader saw may already clear every
 /// text at once.
-pub fn check(document: &Value, text: TextFacts) -> Vec<Diagnostic> {
+pub(super) fn check(document: &Value, text: TextFacts) -> Vec<Diagnostic> {
     if text.printable_one_line && text.longest <= MAX_BYTES {
         return Vec::new();
     }

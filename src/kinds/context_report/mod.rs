@@ -14,12 +14,12 @@ use crate::yaml::strict_json::JsonReader;
 
 /// context-report reads its manifests and task files with Python's
 /// `json.loads`, which takes `NaN`, `Infinity` and `-Infinity`.
-pub const JSON_READER: JsonReader = JsonReader {
+pub(crate) const JSON_READER: JsonReader = JsonReader {
     name: "context-report (Python's json.loads)",
     takes_non_finite: true,
 };
 
-pub static FAMILY: Family = Family {
+pub(crate) static FAMILY: Family = Family {
     name: "context-report",
     kinds: &[&run::KIND],
     identify,

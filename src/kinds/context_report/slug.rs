@@ -11,7 +11,7 @@ const CHARACTERS: usize = 48;
 /// The id of `text`: lower-cased as Unicode does, its runs of `[a-z0-9]`,
 /// the first six joined by `-`, cut to 48 characters without a trailing
 /// `-`; `rule` when nothing is left.
-pub fn slug(text: &str) -> String {
+pub(crate) fn slug(text: &str) -> String {
     let lowered = text.to_lowercase();
     let words: Vec<&str> = lowered
         .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
@@ -31,7 +31,7 @@ pub fn slug(text: &str) -> String {
 
 /// The ids of `texts` in order, a repeat getting `-2`, `-3`, ... as the
 /// repeats of one subject's file do.
-pub fn numbered<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+pub(crate) fn numbered<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     texts
         .into_iter()
@@ -52,7 +52,7 @@ pub fn numbered<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 /// extractor reads them: a bullet, or a run of lines, up to a blank line, a
 /// heading, a table row, an HTML comment, a quote or a callout; fenced code
 /// is skipped; `*`, `_` and backticks are dropped.
-pub fn blocks(text: &str) -> Vec<String> {
+pub(crate) fn blocks(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut parts: Vec<&str> = Vec::new();
     let mut in_fence = false;
@@ -91,7 +91,7 @@ pub fn blocks(text: &str) -> Vec<String> {
 /// them: the blocks it reads as rules, a repeat among them numbered `-2`,
 /// `-3`, ...; then each block it passes over, by its own slug, unnumbered
 /// (spec 003: a task that names a passed-over block promotes it).
-pub fn block_ids(text: &str) -> Vec<String> {
+pub(crate) fn block_ids(text: &str) -> Vec<String> {
     let blocks = blocks(text);
     let (rules, passed_over): (Vec<&String>, Vec<&String>) =
         blocks.iter().partition(|block| reads_as_rule(block));

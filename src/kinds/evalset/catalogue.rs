@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(crate) const RULES: &[RuleDoc] = &[
     VERSION,
     CASE_NAME,
     OUTCOME_DIGEST,
@@ -18,7 +18,7 @@ pub const RULES: &[RuleDoc] = &[
     CAUGHT_BY_LAYER,
 ];
 
-pub const VERSION: RuleDoc = RuleDoc {
+pub(crate) const VERSION: RuleDoc = RuleDoc {
     id: "evalset/version",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -32,7 +32,7 @@ rule.\n\nWrite the version as `MAJOR.MINOR.PATCH`.",
     passing: include_str!("examples/version.passing.yaml"),
 };
 
-pub const CASE_NAME: RuleDoc = RuleDoc {
+pub(crate) const CASE_NAME: RuleDoc = RuleDoc {
     id: "evalset/case-name",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -45,7 +45,7 @@ between words.",
     passing: include_str!("examples/case-name.passing.yaml"),
 };
 
-pub const OUTCOME_DIGEST: RuleDoc = RuleDoc {
+pub(crate) const OUTCOME_DIGEST: RuleDoc = RuleDoc {
     id: "evalset/outcome-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -57,7 +57,7 @@ case.",
     passing: include_str!("examples/outcome-digest.passing.yaml"),
 };
 
-pub const LAYER_TOKEN: RuleDoc = RuleDoc {
+pub(crate) const LAYER_TOKEN: RuleDoc = RuleDoc {
     id: "evalset/layer-token",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -70,7 +70,7 @@ layer in lower case with `-` between words.",
     passing: include_str!("examples/layer-token.passing.yaml"),
 };
 
-pub const FAILURE_COUNT: RuleDoc = RuleDoc {
+pub(crate) const FAILURE_COUNT: RuleDoc = RuleDoc {
     id: "evalset/failure-count",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -81,7 +81,7 @@ instead.\n\nWrite the number of times the layer fails, or remove the entry.",
     passing: include_str!("examples/failure-count.passing.yaml"),
 };
 
-pub const SEED_TOKEN: RuleDoc = RuleDoc {
+pub(crate) const SEED_TOKEN: RuleDoc = RuleDoc {
     id: "evalset/seed-token",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -94,7 +94,7 @@ lower case with `-` between words.",
     passing: include_str!("examples/seed-token.passing.yaml"),
 };
 
-pub const CASE_COUNT: RuleDoc = RuleDoc {
+pub(crate) const CASE_COUNT: RuleDoc = RuleDoc {
     id: "evalset/case-count",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -105,7 +105,7 @@ replay on every change.\n\nAdd a case, or split a large set into several EvalSet
     passing: include_str!("examples/case-count.passing.yaml"),
 };
 
-pub const CASES_SORTED: RuleDoc = RuleDoc {
+pub(crate) const CASES_SORTED: RuleDoc = RuleDoc {
     id: "evalset/cases-sorted",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -119,7 +119,7 @@ duplicate.",
     passing: include_str!("examples/cases-sorted.passing.yaml"),
 };
 
-pub const FAILURES_SORTED: RuleDoc = RuleDoc {
+pub(crate) const FAILURES_SORTED: RuleDoc = RuleDoc {
     id: "evalset/failures-sorted",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -132,7 +132,7 @@ layer and merge duplicates into one count.",
     passing: include_str!("examples/failures-sorted.passing.yaml"),
 };
 
-pub const CATEGORY_SEEDED: RuleDoc = RuleDoc {
+pub(crate) const CATEGORY_SEEDED: RuleDoc = RuleDoc {
     id: "evalset/category-seeded",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -145,7 +145,7 @@ without the planted defect the case tests nothing of the kind.\n\nAdd `seeded: {
     passing: include_str!("examples/category-seeded.passing.yaml"),
 };
 
-pub const SEEDED_CATEGORY: RuleDoc = RuleDoc {
+pub(crate) const SEEDED_CATEGORY: RuleDoc = RuleDoc {
     id: "evalset/seeded-category",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -157,7 +157,7 @@ EVAL_CATEGORY_PLANTED_SECURITY_BUG.",
     passing: include_str!("examples/seeded-category.passing.yaml"),
 };
 
-pub const SEEDED_EXPECTATION: RuleDoc = RuleDoc {
+pub(crate) const SEEDED_EXPECTATION: RuleDoc = RuleDoc {
     id: "evalset/seeded-expectation",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -170,7 +170,7 @@ false` and `severe: false`.",
     passing: include_str!("examples/seeded-expectation.passing.yaml"),
 };
 
-pub const CAUGHT_BY_LAYER: RuleDoc = RuleDoc {
+pub(crate) const CAUGHT_BY_LAYER: RuleDoc = RuleDoc {
     id: "evalset/caught-by-layer",
     stage: Stage::Rule,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 
 use crate::repair::{Repair, RuleFix};
 
-pub const FIXES: &[RuleFix] = &[
+pub(super) const FIXES: &[RuleFix] = &[
     RuleFix {
         rule: &super::catalogue::OUTCOME_DIGEST,
         repair: Repair::LowercaseDigest,

@@ -15,7 +15,7 @@ use super::{Kind, Role};
 use crate::diagnostic::Diagnostic;
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "EvalSet",
     api_version: Some("numinance.dev/v1alpha1"),
     role: Role::Alpha,

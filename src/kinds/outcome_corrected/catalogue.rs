@@ -2,9 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[SELF_CORRECTION];
+pub(super) const RULES: &[RuleDoc] = &[SELF_CORRECTION];
 
-pub const SELF_CORRECTION: RuleDoc = RuleDoc {
+pub(super) const SELF_CORRECTION: RuleDoc = RuleDoc {
     id: "events/self-correction",
     stage: Stage::Rule,
     severity: Severity::Error,

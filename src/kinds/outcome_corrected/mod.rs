@@ -16,7 +16,7 @@ static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/OutcomeCorrected.schema.json"
 ));
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "OutcomeCorrected",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,

@@ -4,4 +4,4 @@
 use crate::diagnostic::RuleDoc;
 use crate::kinds::events;
 
-pub const RULES: &[RuleDoc] = &[events::DIGEST, events::UNNAMED_FIELD];
+pub(super) const RULES: &[RuleDoc] = &[events::DIGEST, events::UNNAMED_FIELD];

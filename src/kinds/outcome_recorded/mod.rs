@@ -11,7 +11,7 @@ use super::{Kind, Role};
 static FIELDS: NamedFields =
     NamedFields::new(include_str!("../../../schemas/OutcomeRecorded.schema.json"));
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "OutcomeRecorded",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,

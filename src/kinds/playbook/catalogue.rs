@@ -3,9 +3,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[RATE_BOUND, MIN_RUNS];
+pub(super) const RULES: &[RuleDoc] = &[RATE_BOUND, MIN_RUNS];
 
-pub const RATE_BOUND: RuleDoc = RuleDoc {
+pub(super) const RATE_BOUND: RuleDoc = RuleDoc {
     id: "playbook/rate-bound",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -18,7 +18,7 @@ value is acceptable. Write the rate in basis points, at most 10000.",
     passing: include_str!("examples/rate-bound.passing.yaml"),
 };
 
-pub const MIN_RUNS: RuleDoc = RuleDoc {
+pub(super) const MIN_RUNS: RuleDoc = RuleDoc {
     id: "playbook/min-runs",
     stage: Stage::Rule,
     severity: Severity::Warning,

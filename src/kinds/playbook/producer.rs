@@ -18,7 +18,7 @@ const RATES: [&str; 3] = [
     "max_rollback_rate",
 ];
 
-pub fn check(document: &Value) -> Vec<Diagnostic> {
+pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
     // Two lookups by key: a JSON pointer would copy each of its steps.
     let Some(qualification) = field(document, "spec").and_then(|spec| field(spec, "qualification"))
     else {

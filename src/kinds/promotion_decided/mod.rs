@@ -10,7 +10,7 @@ static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/PromotionDecided.schema.json"
 ));
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "PromotionDecided",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,

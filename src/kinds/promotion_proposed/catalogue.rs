@@ -2,9 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[LEVEL_ORDER];
+pub(super) const RULES: &[RuleDoc] = &[LEVEL_ORDER];
 
-pub const LEVEL_ORDER: RuleDoc = RuleDoc {
+pub(super) const LEVEL_ORDER: RuleDoc = RuleDoc {
     id: "events/level-order",
     stage: Stage::Rule,
     severity: Severity::Error,

@@ -15,7 +15,7 @@ static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/PromotionProposed.schema.json"
 ));
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "PromotionProposed",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,

@@ -2,9 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[RATE_BOUND, UPPER_BOUND];
+pub(super) const RULES: &[RuleDoc] = &[RATE_BOUND, UPPER_BOUND];
 
-pub const RATE_BOUND: RuleDoc = RuleDoc {
+pub(super) const RATE_BOUND: RuleDoc = RuleDoc {
     id: "events/rate-bound",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -17,7 +17,7 @@ carrying one was computed wrongly.\n\nWrite the rate in basis points, at most 10
     passing: include_str!("examples/rate-bound.passing.yaml"),
 };
 
-pub const UPPER_BOUND: RuleDoc = RuleDoc {
+pub(super) const UPPER_BOUND: RuleDoc = RuleDoc {
     id: "events/upper-bound",
     stage: Stage::Rule,
     severity: Severity::Error,

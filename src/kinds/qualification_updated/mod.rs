@@ -17,7 +17,7 @@ static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/QualificationUpdated.schema.json"
 ));
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "QualificationUpdated",
     api_version: Some("numinance.dev/v1"),
     role: Role::Produced,

@@ -13,7 +13,7 @@ use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanConten
 use crate::yaml::LineIndex;
 
 /// The most characters of one line a report shows.
-pub const SHOWN_LINE: usize = 160;
+pub(super) const SHOWN_LINE: usize = 160;
 
 /// Of those, how many come before the finding on a line cut to fit.
 const LEAD: usize = 40;
@@ -24,7 +24,7 @@ const CUT: &str = "…";
 /// The lines miette shows of a document, cut to fit, with what it needs to
 /// number them as the document does.
 #[derive(Debug)]
-pub struct Excerpt {
+pub(super) struct Excerpt {
     name: String,
     text: String,
     /// The document's line (from 0) that is the excerpt's first.
@@ -40,7 +40,7 @@ pub struct Excerpt {
 impl Excerpt {
     /// The excerpt of `index`'s text around the `length` bytes at `start`,
     /// and where those bytes are in it (cut at the shown line's end).
-    pub fn around(
+    pub(super) fn around(
         name: &str,
         index: &LineIndex<'_>,
         start: usize,
@@ -99,7 +99,7 @@ impl Excerpt {
     /// underline, past the `╰── ` that leads to it (miette's
     /// `render_single_line_highlights`). The label is wrapped to what is
     /// left of the line.
-    pub fn label_column(&self, span: &SourceSpan) -> usize {
+    pub(super) fn label_column(&self, span: &SourceSpan) -> usize {
         let shown_lines = self.text.lines().count();
         let last_number = self.first_line + shown_lines;
         // ` 11 │ `: a space, the number padded to the widest, ` │ `.
@@ -123,7 +123,7 @@ impl Excerpt {
     }
 
     #[cfg(test)]
-    pub fn text(&self) -> &str {
+    pub(super) fn text(&self) -> &str {
         &self.text
     }
 }

@@ -3,14 +3,14 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(crate) const RULES: &[RuleDoc] = &[
     ACTIVE_BUNDLE,
     ACTIVE_PROMOTION,
     ACTIVE_ROLLBACK,
     LIFECYCLE_MIRROR,
 ];
 
-pub const ACTIVE_BUNDLE: RuleDoc = RuleDoc {
+pub(crate) const ACTIVE_BUNDLE: RuleDoc = RuleDoc {
     id: "autocontext/active-bundle",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -23,7 +23,7 @@ is the pointer's.\n\nRestore the bundle, or roll back with `ContextBundleStore.r
     passing: "",
 };
 
-pub const ACTIVE_PROMOTION: RuleDoc = RuleDoc {
+pub(crate) const ACTIVE_PROMOTION: RuleDoc = RuleDoc {
     id: "autocontext/active-promotion",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -37,7 +37,7 @@ not back this pointer.\n\nRestore the promotion record, or promote again.",
     passing: "",
 };
 
-pub const ACTIVE_ROLLBACK: RuleDoc = RuleDoc {
+pub(crate) const ACTIVE_ROLLBACK: RuleDoc = RuleDoc {
     id: "autocontext/active-rollback",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -48,7 +48,7 @@ cannot be restored.\n\nRestore the target bundle.",
     passing: "",
 };
 
-pub const LIFECYCLE_MIRROR: RuleDoc = RuleDoc {
+pub(crate) const LIFECYCLE_MIRROR: RuleDoc = RuleDoc {
     id: "autocontext/lifecycle-mirror",
     stage: Stage::Rule,
     severity: Severity::Warning,

@@ -13,7 +13,7 @@ use crate::kinds::autocontext::store::StoreFile;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextActivePointer",
     api_version: None,
     role: Role::Produced,

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(crate) const RULES: &[RuleDoc] = &[
     COMPONENT_ORDER,
     COMPONENT_DIGEST,
     MANIFEST_DIGEST,
@@ -12,7 +12,7 @@ pub const RULES: &[RuleDoc] = &[
     STORE_LINK,
 ];
 
-pub const COMPONENT_ORDER: RuleDoc = RuleDoc {
+pub(crate) const COMPONENT_ORDER: RuleDoc = RuleDoc {
     id: "autocontext/component-order",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -27,7 +27,7 @@ is part of what the manifest digest covers.\n\nLet autocontext write the manifes
     passing: include_str!("examples/component-order.passing.yaml"),
 };
 
-pub const COMPONENT_DIGEST: RuleDoc = RuleDoc {
+pub(crate) const COMPONENT_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/component-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -43,7 +43,7 @@ with autocontext.",
     passing: include_str!("examples/component-digest.passing.yaml"),
 };
 
-pub const MANIFEST_DIGEST: RuleDoc = RuleDoc {
+pub(crate) const MANIFEST_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/manifest-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -57,7 +57,7 @@ name.\n\nRestore the manifest, or write a new bundle with autocontext.",
     passing: include_str!("examples/manifest-digest.passing.yaml"),
 };
 
-pub const STORE_ADDRESS: RuleDoc = RuleDoc {
+pub(crate) const STORE_ADDRESS: RuleDoc = RuleDoc {
     id: "autocontext/store-address",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -69,7 +69,7 @@ digest, or let autocontext's `ContextBundleStore` write it.",
     passing: "",
 };
 
-pub const STORE_SCENARIO: RuleDoc = RuleDoc {
+pub(crate) const STORE_SCENARIO: RuleDoc = RuleDoc {
     id: "autocontext/store-scenario",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -81,7 +81,7 @@ would never serve.\n\nStore the bundle under its own scenario.",
     passing: "",
 };
 
-pub const PARENT: RuleDoc = RuleDoc {
+pub(crate) const PARENT: RuleDoc = RuleDoc {
     id: "autocontext/parent",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -96,7 +96,7 @@ the parent bundle in `bundles/`.",
     passing: "",
 };
 
-pub const STORE_LINK: RuleDoc = RuleDoc {
+pub(crate) const STORE_LINK: RuleDoc = RuleDoc {
     id: "autocontext/store-link",
     stage: Stage::Rule,
     severity: Severity::Error,

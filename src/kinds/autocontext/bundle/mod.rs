@@ -18,7 +18,7 @@ use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextBundle",
     api_version: None,
     role: Role::Produced,

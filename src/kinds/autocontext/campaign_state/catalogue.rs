@@ -3,9 +3,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[CAMPAIGN_STATE_DIGEST, CAMPAIGN_ALLOCATION, CAMPAIGN_GATE];
+pub(crate) const RULES: &[RuleDoc] = &[CAMPAIGN_STATE_DIGEST, CAMPAIGN_ALLOCATION, CAMPAIGN_GATE];
 
-pub const CAMPAIGN_STATE_DIGEST: RuleDoc = RuleDoc {
+pub(crate) const CAMPAIGN_STATE_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/campaign-state-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -20,7 +20,7 @@ lost it must start under a new campaign id.",
     passing: "",
 };
 
-pub const CAMPAIGN_ALLOCATION: RuleDoc = RuleDoc {
+pub(crate) const CAMPAIGN_ALLOCATION: RuleDoc = RuleDoc {
     id: "autocontext/campaign-allocation",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -37,7 +37,7 @@ wrote.",
     passing: "",
 };
 
-pub const CAMPAIGN_GATE: RuleDoc = RuleDoc {
+pub(crate) const CAMPAIGN_GATE: RuleDoc = RuleDoc {
     id: "autocontext/campaign-gate",
     stage: Stage::Rule,
     severity: Severity::Error,

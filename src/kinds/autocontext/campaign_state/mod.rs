@@ -24,7 +24,7 @@ use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::{Entry, Location};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextCampaignState",
     api_version: None,
     role: Role::Produced,

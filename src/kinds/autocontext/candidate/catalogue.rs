@@ -3,9 +3,10 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[CANDIDATE_POLICY_DIGEST, CANDIDATE_BUNDLE, COMPARISON_REPLAY];
+pub(crate) const RULES: &[RuleDoc] =
+    &[CANDIDATE_POLICY_DIGEST, CANDIDATE_BUNDLE, COMPARISON_REPLAY];
 
-pub const CANDIDATE_POLICY_DIGEST: RuleDoc = RuleDoc {
+pub(crate) const CANDIDATE_POLICY_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/candidate-policy-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -17,7 +18,7 @@ record to the policy the trials were judged by.\n\nRestore the policy the digest
     passing: "",
 };
 
-pub const CANDIDATE_BUNDLE: RuleDoc = RuleDoc {
+pub(crate) const CANDIDATE_BUNDLE: RuleDoc = RuleDoc {
     id: "autocontext/candidate-bundle",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -30,7 +31,7 @@ that was never proposed.\n\nRestore the record, or propose the bundle again.",
     passing: "",
 };
 
-pub const COMPARISON_REPLAY: RuleDoc = RuleDoc {
+pub(crate) const COMPARISON_REPLAY: RuleDoc = RuleDoc {
     id: "autocontext/comparison-replay",
     stage: Stage::Rule,
     severity: Severity::Error,

@@ -15,7 +15,7 @@ use crate::kinds::{Kind, Role, Subject};
 use crate::location::held::{self, Kept};
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextCandidateRecord",
     api_version: None,
     role: Role::Produced,

@@ -3,9 +3,10 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[ATTRIBUTION_DIFF, ATTRIBUTION_DIGEST, ATTRIBUTION_RECOMPUTED];
+pub(super) const RULES: &[RuleDoc] =
+    &[ATTRIBUTION_DIFF, ATTRIBUTION_DIGEST, ATTRIBUTION_RECOMPUTED];
 
-pub const ATTRIBUTION_DIFF: RuleDoc = RuleDoc {
+pub(super) const ATTRIBUTION_DIFF: RuleDoc = RuleDoc {
     id: "autocontext/attribution-diff",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -19,7 +20,7 @@ them.\n\nRemove the attribution, or restore the candidate it was computed for.",
     passing: "",
 };
 
-pub const ATTRIBUTION_DIGEST: RuleDoc = RuleDoc {
+pub(super) const ATTRIBUTION_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/attribution-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -34,7 +35,7 @@ hold.\n\nRestore the attribution autocontext wrote.",
     passing: "",
 };
 
-pub const ATTRIBUTION_RECOMPUTED: RuleDoc = RuleDoc {
+pub(super) const ATTRIBUTION_RECOMPUTED: RuleDoc = RuleDoc {
     id: "autocontext/attribution-recomputed",
     stage: Stage::Rule,
     severity: Severity::Error,

@@ -17,7 +17,7 @@ use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextCausalAttribution",
     api_version: None,
     role: Role::Produced,
@@ -108,7 +108,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
 
 /// Why `diff` is not exactly one pure addition (one change, present in the
 /// tested bundle, absent from the comparison), if it is not.
-pub fn pure_addition_problem(diff: &Value) -> Option<String> {
+pub(super) fn pure_addition_problem(diff: &Value) -> Option<String> {
     let changes = diff
         .get("changes")
         .and_then(Value::as_array)

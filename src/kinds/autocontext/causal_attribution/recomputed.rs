@@ -26,7 +26,7 @@ const SHARED_FIELDS: [(&str, &str); 8] = [
 ];
 
 /// `_round_six`: six decimals, ties away from zero, and never `-0.0`.
-pub fn round_six(value: f64) -> f64 {
+pub(crate) fn round_six(value: f64) -> f64 {
     let scaled = value.abs() * 1_000_000.0;
     if !scaled.is_finite() {
         return value;
@@ -37,7 +37,7 @@ pub fn round_six(value: f64) -> f64 {
 
 /// `_trial_confidence`: the share of trials (up to four) times the share of
 /// non-zero effects that agree in sign.
-pub fn trial_confidence(effects: &[f64]) -> f64 {
+pub(crate) fn trial_confidence(effects: &[f64]) -> f64 {
     if effects.is_empty() {
         return 0.0;
     }
@@ -58,7 +58,7 @@ fn ratio(numerator: usize, denominator: usize) -> f64 {
 }
 
 /// `_classify`.
-pub fn classify(
+pub(crate) fn classify(
     effect: f64,
     token_cost: u64,
     neutral_effect: f64,
@@ -93,7 +93,7 @@ fn figure(value: f64) -> String {
 
 /// Every figure of `attribution` (at `at`) that is not what its source
 /// `trials` give.
-pub fn figure_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Diagnostic> {
+pub(crate) fn figure_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut differs = |field: &str, recorded: String, recomputed: String| {
         found.push(fails(

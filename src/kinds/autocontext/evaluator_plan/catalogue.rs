@@ -3,9 +3,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[PLAN_DIGEST, PLAN_BINDING];
+pub(super) const RULES: &[RuleDoc] = &[PLAN_DIGEST, PLAN_BINDING];
 
-pub const PLAN_DIGEST: RuleDoc = RuleDoc {
+pub(super) const PLAN_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/plan-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -17,7 +17,7 @@ plan the digest names.",
     passing: "",
 };
 
-pub const PLAN_BINDING: RuleDoc = RuleDoc {
+pub(super) const PLAN_BINDING: RuleDoc = RuleDoc {
     id: "autocontext/plan-binding",
     stage: Stage::Rule,
     severity: Severity::Error,

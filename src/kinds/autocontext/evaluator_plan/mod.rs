@@ -12,7 +12,7 @@ use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextEvaluatorPlan",
     api_version: None,
     role: Role::Produced,

@@ -3,9 +3,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[DIFF_DIGEST, DIFF_RECOMPUTED];
+pub(super) const RULES: &[RuleDoc] = &[DIFF_DIGEST, DIFF_RECOMPUTED];
 
-pub const DIFF_DIGEST: RuleDoc = RuleDoc {
+pub(super) const DIFF_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/diff-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -17,7 +17,7 @@ autocontext recompute it.",
     passing: "",
 };
 
-pub const DIFF_RECOMPUTED: RuleDoc = RuleDoc {
+pub(super) const DIFF_RECOMPUTED: RuleDoc = RuleDoc {
     id: "autocontext/diff-recomputed",
     stage: Stage::Rule,
     severity: Severity::Error,

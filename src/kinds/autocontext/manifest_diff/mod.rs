@@ -11,7 +11,7 @@ use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextManifestDiff",
     api_version: None,
     role: Role::Produced,

@@ -3,14 +3,14 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(super) const RULES: &[RuleDoc] = &[
     TRIALS_POLICY_DIGEST,
     TRIAL_PAIR_KEY,
     TRIAL_BINDING,
     TRIALS_PLAN,
 ];
 
-pub const TRIALS_POLICY_DIGEST: RuleDoc = RuleDoc {
+pub(super) const TRIALS_POLICY_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/trials-policy-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -24,7 +24,7 @@ record's.\n\nRestore the policy the digest names.",
     passing: "",
 };
 
-pub const TRIAL_PAIR_KEY: RuleDoc = RuleDoc {
+pub(super) const TRIAL_PAIR_KEY: RuleDoc = RuleDoc {
     id: "autocontext/trial-pair-key",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -37,7 +37,7 @@ one observation twice.\n\nRestore the trials autocontext recorded.",
     passing: "",
 };
 
-pub const TRIAL_BINDING: RuleDoc = RuleDoc {
+pub(super) const TRIAL_BINDING: RuleDoc = RuleDoc {
     id: "autocontext/trial-binding",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -50,7 +50,7 @@ the trials, or evaluate the candidate again.",
     passing: "",
 };
 
-pub const TRIALS_PLAN: RuleDoc = RuleDoc {
+pub(super) const TRIALS_PLAN: RuleDoc = RuleDoc {
     id: "autocontext/trials-plan",
     stage: Stage::Rule,
     severity: Severity::Error,

@@ -19,7 +19,7 @@ use crate::kinds::{Kind, Role, Subject};
 use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextMatchedTrials",
     api_version: None,
     role: Role::Produced,
@@ -91,7 +91,7 @@ fn key_of(trial: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> 
 }
 
 /// The pair key autocontext computes for a trial.
-pub fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+pub(super) fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
     key_of(trial, &PAIR_FIELDS)
 }
 

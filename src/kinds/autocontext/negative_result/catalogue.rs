@@ -3,14 +3,14 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(super) const RULES: &[RuleDoc] = &[
     NEGATIVE_RESULT_ENTRIES,
     NEGATIVE_RESULT_LIFECYCLE,
     NEGATIVE_RESULT_BINDING,
     NEGATIVE_RESULT_RECOMPUTED,
 ];
 
-pub const NEGATIVE_RESULT_ENTRIES: RuleDoc = RuleDoc {
+pub(super) const NEGATIVE_RESULT_ENTRIES: RuleDoc = RuleDoc {
     id: "autocontext/negative-result-entries",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -24,7 +24,7 @@ as an integer.",
     passing: "",
 };
 
-pub const NEGATIVE_RESULT_LIFECYCLE: RuleDoc = RuleDoc {
+pub(super) const NEGATIVE_RESULT_LIFECYCLE: RuleDoc = RuleDoc {
     id: "autocontext/negative-result-lifecycle",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -37,7 +37,7 @@ happen.\n\nRemove the negative result, or restore the candidate's record.",
     passing: "",
 };
 
-pub const NEGATIVE_RESULT_BINDING: RuleDoc = RuleDoc {
+pub(super) const NEGATIVE_RESULT_BINDING: RuleDoc = RuleDoc {
     id: "autocontext/negative-result-binding",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -52,7 +52,7 @@ wrote, or the evidence it references.",
     passing: "",
 };
 
-pub const NEGATIVE_RESULT_RECOMPUTED: RuleDoc = RuleDoc {
+pub(super) const NEGATIVE_RESULT_RECOMPUTED: RuleDoc = RuleDoc {
     id: "autocontext/negative-result-recomputed",
     stage: Stage::Rule,
     severity: Severity::Error,

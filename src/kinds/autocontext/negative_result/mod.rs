@@ -22,7 +22,7 @@ use crate::kinds::{Kind, Role, Subject};
 use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextNegativeResult",
     api_version: None,
     role: Role::Produced,
@@ -126,7 +126,7 @@ fn fraction_check(value: &Value, field: &str, at: &str) -> Option<Diagnostic> {
 /// Whether a record allows a negative result: its lifecycle is `rejected`,
 /// or its comparison ended `inconclusive` (autocontext writes the ledger
 /// before it moves such a candidate from screened to rejected).
-pub fn allows_negative_result(record: &Value) -> bool {
+pub(super) fn allows_negative_result(record: &Value) -> bool {
     text(record, "lifecycle") == Some("rejected")
         || record
             .get("comparison")

@@ -3,9 +3,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[PROMOTION_POLICY_DIGEST, PROMOTION_BUNDLES, PROMOTION_DIFF];
+pub(super) const RULES: &[RuleDoc] = &[PROMOTION_POLICY_DIGEST, PROMOTION_BUNDLES, PROMOTION_DIFF];
 
-pub const PROMOTION_POLICY_DIGEST: RuleDoc = RuleDoc {
+pub(super) const PROMOTION_POLICY_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/promotion-policy-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -17,7 +17,7 @@ record no longer says which policy confirmed the candidate.\n\nRestore the polic
     passing: "",
 };
 
-pub const PROMOTION_BUNDLES: RuleDoc = RuleDoc {
+pub(super) const PROMOTION_BUNDLES: RuleDoc = RuleDoc {
     id: "autocontext/promotion-bundles",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -31,7 +31,7 @@ epoch cannot be replayed.\n\nRestore the record, or the bundles it names.",
     passing: "",
 };
 
-pub const PROMOTION_DIFF: RuleDoc = RuleDoc {
+pub(super) const PROMOTION_DIFF: RuleDoc = RuleDoc {
     id: "autocontext/promotion-diff",
     stage: Stage::Rule,
     severity: Severity::Error,

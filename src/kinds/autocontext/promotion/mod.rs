@@ -16,7 +16,7 @@ use crate::kinds::{Kind, Role, Subject};
 use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextPromotion",
     api_version: None,
     role: Role::Produced,

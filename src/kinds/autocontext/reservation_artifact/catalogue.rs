@@ -5,13 +5,13 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(super) const RULES: &[RuleDoc] = &[
     RESERVATION_ARTIFACT_DIGEST,
     RESERVATION_FIXTURE_PLAN,
     RESERVATION_ARTIFACT_BINDING,
 ];
 
-pub const RESERVATION_ARTIFACT_DIGEST: RuleDoc = RuleDoc {
+pub(super) const RESERVATION_ARTIFACT_DIGEST: RuleDoc = RuleDoc {
     id: "autocontext/reservation-artifact-digest",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -26,7 +26,7 @@ differs from the campaign state as immutable).",
     passing: "",
 };
 
-pub const RESERVATION_FIXTURE_PLAN: RuleDoc = RuleDoc {
+pub(super) const RESERVATION_FIXTURE_PLAN: RuleDoc = RuleDoc {
     id: "autocontext/reservation-fixture-plan",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -47,7 +47,7 @@ autocontext wrote.",
     passing: "",
 };
 
-pub const RESERVATION_ARTIFACT_BINDING: RuleDoc = RuleDoc {
+pub(super) const RESERVATION_ARTIFACT_BINDING: RuleDoc = RuleDoc {
     id: "autocontext/reservation-artifact-binding",
     stage: Stage::Rule,
     severity: Severity::Error,

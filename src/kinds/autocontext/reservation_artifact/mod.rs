@@ -23,7 +23,7 @@ use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextReservationArtifact",
     api_version: None,
     role: Role::Produced,

@@ -2,9 +2,9 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[STALE_MARKER];
+pub(crate) const RULES: &[RuleDoc] = &[STALE_MARKER];
 
-pub const STALE_MARKER: RuleDoc = RuleDoc {
+pub(crate) const STALE_MARKER: RuleDoc = RuleDoc {
     id: "autocontext/stale-marker",
     stage: Stage::Rule,
     severity: Severity::Error,

@@ -19,7 +19,7 @@ use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::shorten;
 
-pub const KIND: Kind = Kind {
+pub(super) const KIND: Kind = Kind {
     name: "AutocontextStaleMarker",
     api_version: None,
     role: Role::Produced,

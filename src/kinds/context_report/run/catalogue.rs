@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
 
-pub const RULES: &[RuleDoc] = &[
+pub(super) const RULES: &[RuleDoc] = &[
     SUBJECT_ID_UNIQUE,
     SUBJECT_PATH,
     SUBJECT_TEXT,
@@ -24,7 +24,7 @@ pub const RULES: &[RuleDoc] = &[
     PATHS_UNCHECKED,
 ];
 
-pub const SUBJECT_ID_UNIQUE: RuleDoc = RuleDoc {
+pub(super) const SUBJECT_ID_UNIQUE: RuleDoc = RuleDoc {
     id: "contextreport/subject-id-unique",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -34,7 +34,7 @@ pub const SUBJECT_ID_UNIQUE: RuleDoc = RuleDoc {
     passing: include_str!("examples/subject-id-unique.passing.yaml"),
 };
 
-pub const SUBJECT_PATH: RuleDoc = RuleDoc {
+pub(super) const SUBJECT_PATH: RuleDoc = RuleDoc {
     id: "contextreport/subject-path",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -44,7 +44,7 @@ pub const SUBJECT_PATH: RuleDoc = RuleDoc {
     passing: include_str!("examples/subject-path.passing.yaml"),
 };
 
-pub const SUBJECT_TEXT: RuleDoc = RuleDoc {
+pub(super) const SUBJECT_TEXT: RuleDoc = RuleDoc {
     id: "contextreport/subject-text",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -54,7 +54,7 @@ pub const SUBJECT_TEXT: RuleDoc = RuleDoc {
     passing: include_str!("examples/subject-text.passing.yaml"),
 };
 
-pub const WORKDIR: RuleDoc = RuleDoc {
+pub(super) const WORKDIR: RuleDoc = RuleDoc {
     id: "contextreport/workdir",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -64,7 +64,7 @@ pub const WORKDIR: RuleDoc = RuleDoc {
     passing: include_str!("examples/workdir.passing.yaml"),
 };
 
-pub const WORKDIR_PROVIDER: RuleDoc = RuleDoc {
+pub(super) const WORKDIR_PROVIDER: RuleDoc = RuleDoc {
     id: "contextreport/workdir-provider",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -74,7 +74,7 @@ pub const WORKDIR_PROVIDER: RuleDoc = RuleDoc {
     passing: include_str!("examples/workdir-provider.passing.yaml"),
 };
 
-pub const OUT_OVERLAPS_SUBJECT: RuleDoc = RuleDoc {
+pub(super) const OUT_OVERLAPS_SUBJECT: RuleDoc = RuleDoc {
     id: "contextreport/out-overlaps-subject",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -84,7 +84,7 @@ pub const OUT_OVERLAPS_SUBJECT: RuleDoc = RuleDoc {
     passing: include_str!("examples/out-overlaps-subject.passing.yaml"),
 };
 
-pub const TASKS_FILE: RuleDoc = RuleDoc {
+pub(super) const TASKS_FILE: RuleDoc = RuleDoc {
     id: "contextreport/tasks-file",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -94,7 +94,7 @@ pub const TASKS_FILE: RuleDoc = RuleDoc {
     passing: include_str!("examples/tasks-file.passing.yaml"),
 };
 
-pub const EVAL_CASE: RuleDoc = RuleDoc {
+pub(super) const EVAL_CASE: RuleDoc = RuleDoc {
     id: "contextreport/eval-case",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -104,7 +104,7 @@ pub const EVAL_CASE: RuleDoc = RuleDoc {
     passing: include_str!("examples/eval-case.passing.yaml"),
 };
 
-pub const TASK_ID_UNIQUE: RuleDoc = RuleDoc {
+pub(super) const TASK_ID_UNIQUE: RuleDoc = RuleDoc {
     id: "contextreport/task-id-unique",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -114,7 +114,7 @@ pub const TASK_ID_UNIQUE: RuleDoc = RuleDoc {
     passing: include_str!("examples/task-id-unique.passing.yaml"),
 };
 
-pub const TASK_SUBJECT: RuleDoc = RuleDoc {
+pub(super) const TASK_SUBJECT: RuleDoc = RuleDoc {
     id: "contextreport/task-subject",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -124,7 +124,7 @@ pub const TASK_SUBJECT: RuleDoc = RuleDoc {
     passing: include_str!("examples/task-subject.passing.yaml"),
 };
 
-pub const RULE_ID: RuleDoc = RuleDoc {
+pub(super) const RULE_ID: RuleDoc = RuleDoc {
     id: "contextreport/rule-id",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -134,7 +134,7 @@ pub const RULE_ID: RuleDoc = RuleDoc {
     passing: include_str!("examples/rule-id.passing.yaml"),
 };
 
-pub const WHOLE_NUMBER: RuleDoc = RuleDoc {
+pub(super) const WHOLE_NUMBER: RuleDoc = RuleDoc {
     id: "contextreport/whole-number",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -144,7 +144,7 @@ pub const WHOLE_NUMBER: RuleDoc = RuleDoc {
     passing: include_str!("examples/whole-number.passing.yaml"),
 };
 
-pub const LEAVE_ONE_OUT: RuleDoc = RuleDoc {
+pub(super) const LEAVE_ONE_OUT: RuleDoc = RuleDoc {
     id: "contextreport/leave-one-out",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -154,7 +154,7 @@ pub const LEAVE_ONE_OUT: RuleDoc = RuleDoc {
     passing: include_str!("examples/leave-one-out.passing.yaml"),
 };
 
-pub const JUDGE_PROVIDER: RuleDoc = RuleDoc {
+pub(super) const JUDGE_PROVIDER: RuleDoc = RuleDoc {
     id: "contextreport/judge-provider",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -164,7 +164,7 @@ pub const JUDGE_PROVIDER: RuleDoc = RuleDoc {
     passing: include_str!("examples/judge-provider.passing.yaml"),
 };
 
-pub const OPENAI_COMPATIBLE_FIELDS: RuleDoc = RuleDoc {
+pub(super) const OPENAI_COMPATIBLE_FIELDS: RuleDoc = RuleDoc {
     id: "contextreport/openai-compatible-fields",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -174,7 +174,7 @@ pub const OPENAI_COMPATIBLE_FIELDS: RuleDoc = RuleDoc {
     passing: include_str!("examples/openai-compatible-fields.passing.yaml"),
 };
 
-pub const CREDENTIAL: RuleDoc = RuleDoc {
+pub(super) const CREDENTIAL: RuleDoc = RuleDoc {
     id: "contextreport/credential",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -184,7 +184,7 @@ pub const CREDENTIAL: RuleDoc = RuleDoc {
     passing: include_str!("examples/credential.passing.yaml"),
 };
 
-pub const API_KEY_ENV: RuleDoc = RuleDoc {
+pub(super) const API_KEY_ENV: RuleDoc = RuleDoc {
     id: "contextreport/api-key-env",
     stage: Stage::Rule,
     severity: Severity::Error,
@@ -194,7 +194,7 @@ pub const API_KEY_ENV: RuleDoc = RuleDoc {
     passing: include_str!("examples/api-key-env.passing.yaml"),
 };
 
-pub const CREDENTIAL_IN_PROMPT: RuleDoc = RuleDoc {
+pub(super) const CREDENTIAL_IN_PROMPT: RuleDoc = RuleDoc {
     id: "contextreport/credential-in-prompt",
     stage: Stage::Rule,
     severity: Severity::Warning,
@@ -204,7 +204,7 @@ pub const CREDENTIAL_IN_PROMPT: RuleDoc = RuleDoc {
     passing: include_str!("examples/credential-in-prompt.passing.yaml"),
 };
 
-pub const PATHS_UNCHECKED: RuleDoc = RuleDoc {
+pub(super) const PATHS_UNCHECKED: RuleDoc = RuleDoc {
     id: "contextreport/paths-unchecked",
     stage: Stage::Rule,
     severity: Severity::Warning,

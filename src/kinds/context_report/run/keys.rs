@@ -3,7 +3,7 @@
 
 /// `[A-Za-z_][A-Za-z0-9_]*`: what an environment variable's name looks
 /// like on every shell.
-pub fn is_variable_name(name: &str) -> bool {
+pub(super) fn is_variable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

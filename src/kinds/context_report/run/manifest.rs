@@ -10,7 +10,7 @@ use crate::kinds::checks::items;
 
 /// One entry of `subjects`.
 #[derive(Debug, Clone)]
-pub struct SubjectEntry<'a> {
+pub(super) struct SubjectEntry<'a> {
     pub index: usize,
     /// The id as written, if it is.
     pub id: Option<&'a str>,
@@ -20,13 +20,13 @@ pub struct SubjectEntry<'a> {
 }
 
 impl SubjectEntry<'_> {
-    pub fn pointer(&self) -> String {
+    pub(super) fn pointer(&self) -> String {
         format!("/subjects/{}", self.index)
     }
 
     /// The id the subject goes by without a folder to resolve its path
     /// against: as written, or the last name of its path.
-    pub fn lexical_id(&self) -> String {
+    pub(super) fn lexical_id(&self) -> String {
         self.id.map_or_else(
             || {
                 Path::new(self.path).file_name().map_or_else(
@@ -41,7 +41,7 @@ impl SubjectEntry<'_> {
 
 /// One model reference, of `models` or the judge.
 #[derive(Debug, Clone)]
-pub struct ModelEntry<'a> {
+pub(super) struct ModelEntry<'a> {
     pub pointer: String,
     pub provider: &'a str,
     pub id: &'a str,
@@ -51,12 +51,12 @@ pub struct ModelEntry<'a> {
 
 impl ModelEntry<'_> {
     /// `provider/id`, as context-report names a model.
-    pub fn qualified(&self) -> String {
+    pub(super) fn qualified(&self) -> String {
         format!("{}/{}", self.provider, self.id)
     }
 }
 
-pub fn subjects(document: &Value) -> Vec<SubjectEntry<'_>> {
+pub(super) fn subjects(document: &Value) -> Vec<SubjectEntry<'_>> {
     items(document, "subjects")
         .map(|(index, subject)| SubjectEntry {
             index,
@@ -85,13 +85,13 @@ fn model(pointer: String, value: &Value) -> ModelEntry<'_> {
     }
 }
 
-pub fn models(document: &Value) -> Vec<ModelEntry<'_>> {
+pub(super) fn models(document: &Value) -> Vec<ModelEntry<'_>> {
     items(document, "models")
         .map(|(index, value)| model(format!("/models/{index}"), value))
         .collect()
 }
 
-pub fn judge(document: &Value) -> Option<ModelEntry<'_>> {
+pub(super) fn judge(document: &Value) -> Option<ModelEntry<'_>> {
     document
         .get("judge")
         .filter(|judge| judge.is_object())

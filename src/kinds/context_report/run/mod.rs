@@ -23,7 +23,7 @@ use crate::secrets::credentials;
 use crate::text::{quote, shorten};
 use manifest::ModelEntry;
 
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "ContextReportRun",
     api_version: None,
     role: Role::Configuration,

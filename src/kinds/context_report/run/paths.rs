@@ -22,7 +22,7 @@ const MAX_ENTRIES: usize = 10_000;
 
 /// A subject as the run sees it.
 #[derive(Debug, Clone)]
-pub struct Resolved<'a> {
+pub(super) struct Resolved<'a> {
     pub entry: SubjectEntry<'a>,
     /// As written, or the last name of the resolved path.
     pub id: String,
@@ -35,7 +35,7 @@ pub struct Resolved<'a> {
 
 /// Every subject resolved, with what is wrong with its path, workdir or
 /// text.
-pub fn resolve_subjects<'a>(
+pub(super) fn resolve_subjects<'a>(
     entries: Vec<SubjectEntry<'a>>,
     location: &Location<'_>,
     found: &mut Vec<Diagnostic>,
@@ -277,7 +277,7 @@ fn read_rule_ids(
 
 /// `out` is neither a subject's path nor inside or around one: writing
 /// there would change the subject's digest during the run measuring it.
-pub fn out_overlaps(
+pub(super) fn out_overlaps(
     document: &Value,
     subjects: &[Resolved<'_>],
     location: &Location<'_>,

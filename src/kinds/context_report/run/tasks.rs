@@ -34,7 +34,7 @@ const GRADER_TYPES: [&str; 6] = [
 
 /// One task, with where each part of it stands.
 #[derive(Debug, Clone)]
-pub struct Task {
+pub(super) struct Task {
     pub id: String,
     /// The task in the manifest (`/tasks/tasks/N`), or `/tasks` for one
     /// read from a file.
@@ -50,7 +50,7 @@ pub struct Task {
 
 /// Every task the manifest names, with what is wrong with a tasks file or
 /// an eval case folder.
-pub fn load(
+pub(super) fn load(
     document: &Value,
     location: &Location<'_>,
     subjects: &[Resolved<'_>],
@@ -669,7 +669,7 @@ fn eval_case(
 }
 
 /// Task ids are unique within the manifest.
-pub fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
+pub(super) fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for (index, task) in tasks.iter().enumerate() {
         if tasks
@@ -696,7 +696,7 @@ pub fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
 }
 
 /// Every subject a task names is a subject id.
-pub fn known_subjects(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
+pub(super) fn known_subjects(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
     let ids: Vec<&str> = subjects.iter().map(|subject| subject.id.as_str()).collect();
     let mut found = Vec::new();
     for task in tasks {
@@ -740,7 +740,7 @@ fn listed<'a>(ids: impl Iterator<Item = &'a str>) -> String {
 /// context-report 0.1.0 lets a task of two or more subject names reach any
 /// subject's blocks, even when the names repeat one subject: numi follows
 /// the spec.
-pub fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
+pub(super) fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for task in tasks {
         let names_unknown = task

@@ -8,7 +8,7 @@ use serde_json::{Number, Value};
 
 /// What PyYAML makes of a plain scalar.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Reading {
+pub(super) enum Reading {
     Text,
     Bool(bool),
     /// An integer of any base PyYAML knows, sexagesimal included.
@@ -28,7 +28,7 @@ pub enum Reading {
 impl Reading {
     /// The value the tool works with, as JSON holds it (a date as its
     /// text, which is no string to the tool all the same).
-    pub fn value(&self, text: &str) -> Value {
+    pub(super) fn value(&self, text: &str) -> Value {
         match self {
             Reading::Text | Reading::Date | Reading::Unreadable(_) | Reading::Unbuildable(_) => {
                 Value::String(text.to_owned())
@@ -43,7 +43,7 @@ impl Reading {
     }
 
     /// What the value is, for a message: `the boolean true`.
-    pub fn described(&self) -> String {
+    pub(super) fn described(&self) -> String {
         match self {
             Reading::Text => "text".to_owned(),
             Reading::Bool(flag) => format!("the boolean {flag}"),
@@ -58,7 +58,7 @@ impl Reading {
 }
 
 /// PyYAML's reading of the plain scalar `text`.
-pub fn read_plain(text: &str) -> Reading {
+pub(super) fn read_plain(text: &str) -> Reading {
     if matches!(text, "" | "~" | "null" | "Null" | "NULL") {
         return Reading::Null;
     }
@@ -390,7 +390,7 @@ fn timestamp(text: &str) -> Option<Timestamp> {
 /// character '\t' that cannot start any token`). `None` when every tab
 /// stands where PyYAML takes it, or the text does not parse (the loader
 /// says why).
-pub fn stray_tab(text: &str) -> Option<(usize, usize)> {
+pub(super) fn stray_tab(text: &str) -> Option<(usize, usize)> {
     if !text.contains('\t') {
         return None;
     }
