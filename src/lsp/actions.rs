@@ -39,8 +39,7 @@ pub struct Scope<'a> {
 }
 
 /// Where fixes come from: for a finding of a document's text, the fixes
-/// `numi fix` would make; for the whole text, the text `numi fix` would
-/// write.
+/// it offers; for the whole text, the text `numi fix` would write.
 pub trait Fixer: Send + Sync {
     fn fixes(&self, text: &str, scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix>;
 
@@ -49,39 +48,28 @@ pub trait Fixer: Send + Sync {
     fn fix_all(&self, text: &str, scope: Scope<'_>) -> Option<String>;
 }
 
-/// The fixes of `numi fix` (`crate::fix`), each offered for the finding it
-/// repairs (the node it changes holds the finding), and fix-all as the
-/// fix loop of `numi fix`, both weighed as the server's checks weigh the
+/// The fixes of `numi fix` (`crate::fix`). A finding's quick fix is the fix
+/// it carries: attached when the server checked the document, under the
+/// settings that made the finding, so nothing is validated again. Fix-all
+/// is the fix loop of `numi fix`, weighed as the server's checks weigh the
 /// document ([`Weighing`]): a rule `numi.toml` turns off, or leaves out of
 /// `select`, is not fixed.
 #[derive(Debug, Default)]
 pub struct FixEngine;
 
 impl Fixer for FixEngine {
-    fn fixes(&self, text: &str, scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix> {
-        let Some(weighing) = Weighing::of(scope.path, scope.flags) else {
-            return Vec::new();
-        };
-        // The finding was weighed when it was shown; its inline
-        // suppressions still decide which fixes of its rule are offered.
-        let offered = crate::fix::fixes_for(
-            text,
-            weighing.mode,
-            weighing.location,
-            weighing.settings.verdict(),
-        );
-        offered
-            .fixes
-            .into_iter()
-            .filter(|fix| fix.repairs(diagnostic))
+    fn fixes(&self, _text: &str, _scope: Scope<'_>, diagnostic: &Diagnostic) -> Vec<Fix> {
+        diagnostic
+            .fix
+            .iter()
             .map(|fix| Fix {
-                title: fix.title,
+                title: fix.message.clone(),
                 edits: fix
                     .edits
-                    .into_iter()
+                    .iter()
                     .map(|edit| ByteEdit {
-                        range: edit.range,
-                        replacement: edit.replacement,
+                        range: edit.span.range(),
+                        replacement: edit.content.clone(),
                     })
                     .collect(),
             })
@@ -234,17 +222,14 @@ pub(super) fn workspace_edit(
 mod tests {
     #![allow(clippy::unwrap_used)]
     #[test]
-    fn the_fix_engine_offers_the_sort_of_unsorted_cases_and_the_case_of_a_digest() {
+    fn the_fix_engine_offers_the_fix_a_finding_carries() {
         let text = include_str!("../kinds/evalset/examples/cases-sorted.failing.yaml");
-        let checked = crate::validate_bytes(
-            text.as_bytes(),
-            crate::Mode::Files,
-            &crate::yaml::Limits::default(),
-        );
-        let Some(finding) = checked.diagnostics.first() else {
+        let findings = super::super::diagnostics::check(text, None, UNSAVED.flags);
+        let Some(finding) = findings.first() else {
             panic!("the example fails");
         };
-        let fixes = super::FixEngine.fixes(text, super::tests::UNSAVED, finding);
+        assert!(finding.diagnostic.fix.is_some(), "{finding:?}");
+        let fixes = super::FixEngine.fixes(text, super::tests::UNSAVED, &finding.diagnostic);
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         let mut fixed = text.to_owned();
         let mut edits = fixes[0].edits.clone();
@@ -258,7 +243,7 @@ mod tests {
             &crate::yaml::Limits::default(),
         );
         assert_eq!(again.diagnostics, vec![], "{fixed}");
-        // A finding no fix repairs gets no action.
+        // A finding that carries no fix gets no action.
         let other = crate::Diagnostic::new(&crate::kinds::evalset::catalogue::CASE_NAME, "m");
         assert!(super::FixEngine.fixes(text, UNSAVED, &other).is_empty());
     }
@@ -475,17 +460,12 @@ mod tests {
     #[test]
     fn each_unsorted_list_offers_its_own_quick_fix() {
         let text = evalset(&[case("a", HEX, UNSORTED), case("b", HEX, UNSORTED)]);
-        let checked = crate::validate_bytes(
-            text.as_bytes(),
-            Mode::Files,
-            &crate::yaml::Limits::default(),
-        );
-        let titles: Vec<Vec<String>> = checked
-            .diagnostics
+        let findings = super::super::diagnostics::check(&text, None, UNSAVED.flags);
+        let titles: Vec<Vec<String>> = findings
             .iter()
-            .map(|diagnostic| {
+            .map(|finding| {
                 FixEngine
-                    .fixes(&text, UNSAVED, diagnostic)
+                    .fixes(&text, UNSAVED, &finding.diagnostic)
                     .into_iter()
                     .map(|fix| fix.title)
                     .collect()

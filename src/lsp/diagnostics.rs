@@ -43,7 +43,8 @@ pub(super) fn mode_for(path: Option<&Path>, enable_alpha: bool) -> Mode {
 /// unsaved buffer: then no neighbour can be read), weighed as `numi
 /// validate` weighs it: the `numi.toml` that holds for the file (its alpha
 /// gate, strictness, excluded paths and rule levels) and its inline
-/// suppressions. A configuration that does not load is passed over here;
+/// suppressions. Each finding a safe fix repairs carries that fix, for the
+/// code actions. A configuration that does not load is passed over here;
 /// `numi validate` says what is wrong with it.
 pub(super) fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Finding> {
     let Some(weighing) = Weighing::of(path, flags) else {
@@ -56,7 +57,10 @@ pub(super) fn check(text: &str, path: Option<&Path>, flags: Flags) -> Vec<Findin
         mode,
         &Limits::default(),
         location,
-        |checked, parsed| verdict.apply(checked, parsed, path.unwrap_or(Path::new(""))),
+        |checked, parsed| {
+            verdict.apply(checked, parsed, path.unwrap_or(Path::new("")));
+            crate::fix::attach(checked, parsed);
+        },
     );
     if !matches!(mode, Mode::Repository { .. }) && !recognised(&checked, text) {
         return Vec::new();

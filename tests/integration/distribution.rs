@@ -1492,6 +1492,62 @@ curl $base/releases/download/v$version/x
     assert_eq!(release_references(placeholders), []);
 }
 
+/// What docs/release.md says is published: the paragraphs of its
+/// "Published releases" section.
+fn published_releases() -> String {
+    let page = fs::read_to_string(checkout().join("docs/release.md")).unwrap();
+    let section = page
+        .split_once("\n## Published releases\n")
+        .expect("docs/release.md has a section \"Published releases\"")
+        .1;
+    section
+        .split_once("\n## ")
+        .map_or(section, |(before, _)| before)
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn until_a_release_is_published_every_page_naming_it_says_so() {
+    let status = published_releases();
+    if !status.starts_with("None yet.") {
+        // A release is out: the section names its tag.
+        let tag = format!("`v{}`", env!("CARGO_PKG_VERSION"));
+        assert!(status.contains(&tag), "published releases: {status}");
+        return;
+    }
+    let mut silent = Vec::new();
+    for path in release_naming_files() {
+        let name = path.strip_prefix(checkout()).unwrap().display().to_string();
+        if !name.ends_with(".md") || name == "docs/release.md" {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        if release_references(&text).is_empty() {
+            continue;
+        }
+        let said = text.contains("release-only") || text.contains("Release-only");
+        let linked = text.contains("release.md#published-releases");
+        if !(said && linked) {
+            silent.push(name);
+        }
+    }
+    assert!(
+        silent.is_empty(),
+        "these pages name an unpublished release without calling it release-only \
+         and linking docs/release.md#published-releases: {silent:?}"
+    );
+    // The route that works today comes first.
+    let readme = fs::read_to_string(checkout().join("README.md")).unwrap();
+    let from_checkout = readme.find("cargo install --locked --path .").unwrap();
+    let first_release = release_references(&readme)[0].0;
+    let checkout_line = readme[..from_checkout].lines().count();
+    assert!(
+        checkout_line < first_release,
+        "README.md: the checkout route (line {checkout_line}) comes after a release route (line {first_release})"
+    );
+}
+
 #[test]
 fn the_release_workflow_runs_on_the_version_tag_alone_and_checks_it() {
     let workflow = load_yaml(&checkout().join(".github/workflows/release.yml"));
