@@ -23,7 +23,14 @@
 //!   line must be what it prints, exactly: its standard output, then its
 //!   standard error (as a terminal shows a run's summary after its lines).
 //!   A line `...` stands for any number of lines, and a summary's time
-//!   (`(in 0.01s)`) for any time.
+//!   (`(in 0.01s)`) for any time; a line `(exit N)` is the exit status, and
+//!   blank lines before the next `$ ` line separate examples. After
+//!   `<!-- numi-output in FOLDER -->` (a folder of the repository, such as
+//!   `tests/docs/fix`) the block's commands run one after another in a copy
+//!   of it (the files the page names), and after `<!-- numi-output in a new folder -->` in
+//!   an empty one, so an example that writes (`numi fix`, `numi init`)
+//!   changes nothing of the checkout. Every `$ numi` line of a `console` or
+//!   `text` block is in a marked block: an output example cannot drift.
 //! - **Links.** Every relative link and `#anchor` resolves: the file or
 //!   folder exists, and the anchor is a heading of the target page by
 //!   GitHub's rules (lower case, spaces to `-`, punctuation dropped except
@@ -61,15 +68,40 @@ fn read(page: &Path) -> String {
 // --- fenced blocks
 
 /// A fenced code block: its info string, its lines with their line
-/// numbers (from 1), and whether `<!-- numi-output -->` stands right before it.
+/// numbers (from 1), and the output marker that stands right before it.
 #[derive(Debug)]
 struct Block {
     info: String,
     lines: Vec<(usize, String)>,
-    marked: bool,
+    marked: Option<RunIn>,
 }
 
-const OUTPUT_MARKER: &str = "<!-- numi-output -->";
+/// Where the commands of a marked block run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RunIn {
+    /// The repository's root, read only.
+    Checkout,
+    /// A copy of this folder of the repository.
+    CopyOf(PathBuf),
+    /// An empty folder.
+    NewFolder,
+}
+
+/// The marker of a block whose output is checked, as `line` holds it.
+fn output_marker(line: &str) -> Option<RunIn> {
+    let inner = line
+        .trim()
+        .strip_prefix("<!-- numi-output")?
+        .strip_suffix("-->")?
+        .trim();
+    match inner {
+        "" => Some(RunIn::Checkout),
+        "in a new folder" => Some(RunIn::NewFolder),
+        _ => inner
+            .strip_prefix("in ")
+            .map(|folder| RunIn::CopyOf(PathBuf::from(folder))),
+    }
+}
 
 /// The fenced blocks of a page, and its other lines (the prose, for links).
 fn split(markdown: &str) -> (Vec<Block>, Vec<(usize, String)>) {
@@ -102,7 +134,7 @@ fn split(markdown: &str) -> (Vec<Block>, Vec<(usize, String)>) {
                         .all(|c| c == fence.chars().next().unwrap_or('`'))
                 {
                     let info = trimmed[fence.len()..].trim().to_owned();
-                    let marked = previous.trim() == OUTPUT_MARKER;
+                    let marked = output_marker(previous);
                     open = Some((
                         fence,
                         Block {
@@ -350,6 +382,11 @@ struct Example {
     line: usize,
     arguments: Vec<String>,
     output: Vec<String>,
+    /// The exit status shown, `(exit N)`, if any.
+    exit: Option<i32>,
+    /// Which marked block of the page it is in, and where that runs.
+    block: usize,
+    run_in: RunIn,
 }
 
 /// The examples of the marked blocks of a page; a marked block whose
@@ -357,7 +394,10 @@ struct Example {
 fn marked_examples(page: &str, markdown: &str) -> Result<Vec<Example>, String> {
     let (blocks, _) = split(markdown);
     let mut examples: Vec<Example> = Vec::new();
-    for block in blocks.into_iter().filter(|block| block.marked) {
+    let marked = blocks
+        .into_iter()
+        .filter_map(|block| block.marked.clone().map(|run_in| (block, run_in)));
+    for (index, (block, run_in)) in marked.enumerate() {
         let mut block_examples = 0;
         for (number, line) in &block.lines {
             if let Some(command) = line.strip_prefix("$ ") {
@@ -380,6 +420,9 @@ fn marked_examples(page: &str, markdown: &str) -> Result<Vec<Example>, String> {
                     line: *number,
                     arguments,
                     output: Vec::new(),
+                    exit: None,
+                    block: index,
+                    run_in: run_in.clone(),
                 });
                 block_examples += 1;
             } else if block_examples == 0 {
@@ -387,7 +430,23 @@ fn marked_examples(page: &str, markdown: &str) -> Result<Vec<Example>, String> {
                     "{page}:{number}: a marked block starts with a `$ numi` line"
                 ));
             } else if let Some(example) = examples.last_mut() {
-                example.output.push(line.clone());
+                let exit = line
+                    .strip_prefix("(exit ")
+                    .and_then(|rest| rest.strip_suffix(')'))
+                    .and_then(|status| status.parse().ok());
+                match exit {
+                    Some(status) => example.exit = Some(status),
+                    None => example.output.push(line.clone()),
+                }
+            }
+        }
+        for example in examples.iter_mut().filter(|example| example.block == index) {
+            while example
+                .output
+                .last()
+                .is_some_and(|line| line.trim().is_empty())
+            {
+                example.output.pop();
             }
         }
         if block_examples == 0 {
@@ -537,6 +596,20 @@ fn every_numi_command_shown_parses() {
     assert!(count >= 30, "only {count} commands found");
 }
 
+/// A copy of the repository's folder `from` in `to`, files and folders.
+fn copy_folder(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("a docs fixture folder is readable") {
+        let entry = entry.expect("a fixture entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("a folder is made");
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a fixture is copied");
+        }
+    }
+}
+
 #[test]
 fn every_marked_output_is_what_numi_prints() {
     let mut stale = Vec::new();
@@ -545,11 +618,27 @@ fn every_marked_output_is_what_numi_prints() {
         let name = page.display().to_string();
         let examples =
             marked_examples(&name, &read(&page)).unwrap_or_else(|error| panic!("{error}"));
+        // The folder each block runs in, made when its first command runs.
+        let mut folders: BTreeMap<usize, tempfile::TempDir> = BTreeMap::new();
         for example in examples {
             count += 1;
+            let folder = match &example.run_in {
+                RunIn::Checkout => root(),
+                RunIn::CopyOf(_) | RunIn::NewFolder => folders
+                    .entry(example.block)
+                    .or_insert_with(|| {
+                        let folder = tempfile::tempdir().expect("a temporary folder");
+                        if let RunIn::CopyOf(from) = &example.run_in {
+                            copy_folder(&root().join(from), folder.path());
+                        }
+                        folder
+                    })
+                    .path()
+                    .to_path_buf(),
+            };
             let run = Command::new(env!("CARGO_BIN_EXE_numi"))
                 .args(&example.arguments[1..])
-                .current_dir(root())
+                .current_dir(&folder)
                 .output()
                 .expect("numi runs");
             let printed = [run.stdout, run.stderr].concat();
@@ -557,11 +646,15 @@ fn every_marked_output_is_what_numi_prints() {
                 .lines()
                 .map(str::to_owned)
                 .collect();
-            if !output_matches(&example.output, &actual) {
+            let status_right = example
+                .exit
+                .is_none_or(|shown| run.status.code() == Some(shown));
+            if !output_matches(&example.output, &actual) || !status_right {
                 stale.push(format!(
-                    "{name}:{}: `{}` prints:\n{}\n",
+                    "{name}:{}: `{}` prints (exit {:?}):\n{}\n",
                     example.line,
                     example.arguments.join(" "),
+                    run.status.code(),
                     actual.join("\n")
                 ));
             }
@@ -569,6 +662,29 @@ fn every_marked_output_is_what_numi_prints() {
     }
     assert!(stale.is_empty(), "{}", stale.join("\n"));
     assert!(count >= 5, "only {count} marked examples found");
+}
+
+#[test]
+fn every_output_example_is_marked() {
+    let mut unmarked = Vec::new();
+    for page in pages() {
+        let (blocks, _) = split(&read(&page));
+        for block in blocks {
+            let shows_a_run = matches!(block.info.as_str(), "console" | "text")
+                && block
+                    .lines
+                    .iter()
+                    .any(|(_, line)| line.starts_with("$ numi "));
+            if shows_a_run && block.marked.is_none() {
+                let line = block.lines.first().map_or(0, |(number, _)| *number);
+                unmarked.push(format!("{}:{line}", page.display()));
+            }
+        }
+    }
+    assert!(
+        unmarked.is_empty(),
+        "output examples no test runs (mark them `<!-- numi-output -->`): {unmarked:?}"
+    );
 }
 
 #[test]
