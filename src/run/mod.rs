@@ -17,7 +17,7 @@ use crate::config::Policy;
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
-use crate::location::{read_file, read_stdin};
+use crate::location::{ReadError, read_file, read_stdin};
 use crate::results::baseline::Ledger;
 use crate::results::{FileResult, Origin, Summary};
 use crate::text::quote;
@@ -364,7 +364,10 @@ pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResu
             None,
         ),
         Ok(source) => match read(source, options.max_file_size) {
-            Err(reason) => (failed(&crate::diagnostic::stages::errors::IO, reason), None),
+            Err(reason) => (
+                failed(&crate::diagnostic::stages::errors::IO, reason.to_string()),
+                None,
+            ),
             Ok(bytes) => {
                 let location = match source {
                     Source::Path(path) => Location::file(path, options.max_file_size),
@@ -407,7 +410,7 @@ fn failed(rule: &'static RuleDoc, message: String) -> Checked {
 
 /// The bytes of a source, refusing one larger than `limit` without reading
 /// it whole.
-fn read(source: &Source, limit: u64) -> Result<Vec<u8>, String> {
+fn read(source: &Source, limit: u64) -> Result<Vec<u8>, ReadError> {
     match source {
         Source::Stdin => read_stdin(limit),
         Source::Path(path) => read_file(path, limit),

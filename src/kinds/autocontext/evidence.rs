@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::manifest::is_hex_digest;
-use super::{candidate_file, stored_bundle};
+use super::{NeighbourError, candidate_file, stored_bundle};
 use crate::canonical;
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::location::Location;
@@ -29,7 +29,7 @@ impl Candidate {
 
     /// The file `name` beside the file read at `location`, in this
     /// candidate's folder.
-    pub(super) fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, String> {
+    pub(super) fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, NeighbourError> {
         candidate_file(location, &self.store.root, &self.digest, name)
     }
 

@@ -36,9 +36,9 @@ use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::held::{self, Kept};
-use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
-use crate::yaml::Limits;
+use crate::location::{Location, OUTSIDE_THE_STORE, ReadError, stays_within};
 use crate::yaml::strict_json::JsonReader;
+use crate::yaml::{Limits, YamlError};
 
 pub static FAMILY: Family = Family {
     name: "autocontext",
@@ -118,28 +118,50 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
     location.path().and_then(store_file)
 }
 
+/// Why a file of the store cannot be read as a neighbour.
+#[derive(Debug, thiserror::Error)]
+enum NeighbourError {
+    /// It cannot be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// It is read, but does not load: not JSON (or YAML).
+    #[error("{}", crate::text::yaml_message(.0))]
+    Load(YamlError),
+    /// It was kept from a read as a document, which followed a link out of
+    /// the store.
+    #[error("{OUTSIDE_THE_STORE}")]
+    OutsideTheStore,
+}
+
 /// A file of the store loaded as JSON (or YAML), or why it cannot be; read
 /// once while the run holds its neighbours (`location::held`), and confined
 /// to the store whether read now or kept. `path` must be built from
 /// checked digests or ids.
-fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Kept, String> {
+fn load_neighbour(
+    location: &Location<'_>,
+    root: &Path,
+    path: PathBuf,
+) -> Result<Kept, NeighbourError> {
     let mut read_here = false;
     let document = held::document_at(&path, || {
         read_here = true;
         let bytes = location.read_within(root, &path)?;
-        super::load_unplaced(&bytes, &Limits::default(), Some(&path))
-            .map_err(|error| crate::text::yaml_message(&error))
+        super::load_unplaced(&bytes, &Limits::default(), Some(&path)).map_err(NeighbourError::Load)
     })?;
     // A document kept from its own check was read as any document is,
     // links followed: it is the store's only if it stays inside.
     if !read_here && !stays_within(root, &path) {
-        return Err(OUTSIDE_THE_STORE.to_owned());
+        return Err(NeighbourError::OutsideTheStore);
     }
     Ok(document)
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
-fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Kept, String> {
+fn stored_bundle(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+) -> Result<Kept, NeighbourError> {
     load_neighbour(
         location,
         root,
@@ -154,7 +176,7 @@ fn candidate_file(
     root: &Path,
     digest: &str,
     name: &str,
-) -> Result<Kept, String> {
+) -> Result<Kept, NeighbourError> {
     load_neighbour(
         location,
         root,

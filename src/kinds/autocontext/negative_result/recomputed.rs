@@ -22,7 +22,7 @@ use crate::kinds::autocontext::evidence::Candidate;
 use crate::kinds::autocontext::reservation_artifact::{held_for, same_json};
 use crate::kinds::autocontext::stale_marker;
 use crate::kinds::autocontext::{fails, load_neighbour, text};
-use crate::location::Entry;
+use crate::location::{Entry, io_reason};
 use crate::text::shorten;
 
 /// The reason `build_negative_result_ledger` writes when it is given none.
@@ -477,10 +477,12 @@ fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Opti
     if !matches!(subject.location.entry(&campaigns), Entry::Folder) {
         return Ok(None);
     }
-    let names = subject
-        .location
-        .list(&campaigns)
-        .map_err(|reason| format!("the store's campaigns, promotion-risk/: {reason}"))?;
+    let names = subject.location.list(&campaigns).map_err(|error| {
+        format!(
+            "the store's campaigns, promotion-risk/: {}",
+            io_reason(&error)
+        )
+    })?;
     for name in names {
         let path = campaigns.join(&name).join("false-promotion.json");
         if !matches!(subject.location.entry(&path), Entry::File(_)) {

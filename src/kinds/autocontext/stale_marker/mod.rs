@@ -105,9 +105,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     // `evaluator_plan_binding` and `matched_evidence_binding` give them.
     let plan = candidate
         .file(&subject.location, "evaluator_plan.json")
-        .map(|plan| text(&plan, "plan_digest").map(str::to_owned));
+        .map(|plan| text(&plan, "plan_digest").map(str::to_owned))
+        .map_err(|reason| reason.to_string());
     let evidence = candidate
         .file(&subject.location, "matched_trials.json")
+        .map_err(|reason| reason.to_string())
         .and_then(|evidence| {
             if evidence.is_array() {
                 return Err(
