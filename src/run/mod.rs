@@ -360,7 +360,7 @@ pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResu
     };
     let (checked, source) = match &input.source {
         Err(reason) => (
-            failed(&crate::diagnostic::stages::errors::IO, reason.clone()),
+            failed(&crate::diagnostic::stages::errors::IO, reason.to_string()),
             None,
         ),
         Ok(source) => match read(source, options.max_file_size) {
@@ -422,6 +422,8 @@ mod tests {
     use std::path::PathBuf;
     use std::sync::atomic::AtomicUsize;
 
+    use crate::inputs::Unreadable;
+
     use super::*;
 
     /// More inputs than the window holds, valid files and unreadable ones
@@ -435,7 +437,7 @@ mod tests {
                 display_name: format!("{i:05}.yaml"),
                 path: format!("{i:05}.yaml"),
                 source: if i % 3 == 0 {
-                    Err("no such file or directory".to_owned())
+                    Err(Unreadable::Io("no such file or directory".to_owned()))
                 } else {
                     Ok(Source::Path(valid.clone()))
                 },
