@@ -78,7 +78,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         None => {}
         Some(Err(problem)) => found.push(fails(
             &catalogue::ATTRIBUTION_DIFF,
-            problem,
+            problem.to_string(),
             "/candidate_digest",
         )),
         Some(Ok(candidate)) => {

@@ -75,7 +75,9 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found.extend(pair_key_checks(trials, base));
     match candidate_of(&subject.location) {
         None => {}
-        Some(Err(problem)) => found.push(fails(&catalogue::TRIAL_BINDING, problem, base)),
+        Some(Err(problem)) => {
+            found.push(fails(&catalogue::TRIAL_BINDING, problem.to_string(), base))
+        }
         Some(Ok(candidate)) => {
             found.extend(binding_checks(trials, base, &candidate));
             found.extend(plan_checks(subject, trials, base, &candidate));

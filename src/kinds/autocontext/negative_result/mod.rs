@@ -47,7 +47,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         None => {}
         Some(Err(problem)) => found.push(fails(
             &catalogue::NEGATIVE_RESULT_BINDING,
-            problem,
+            problem.to_string(),
             "/run_id",
         )),
         Some(Ok(candidate)) => {

@@ -81,7 +81,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let value = subject.value;
     let candidate = match candidate_of(&subject.location) {
         None => return Vec::new(),
-        Some(Err(problem)) => return vec![fails(rule, problem, "/candidate_digest")],
+        Some(Err(problem)) => return vec![fails(rule, problem.to_string(), "/candidate_digest")],
         Some(Ok(candidate)) => candidate,
     };
     let mut found = Vec::new();
