@@ -134,8 +134,8 @@ pub(super) fn recomputed_checks(
     }
     let ending = match ending(subject, candidate, record, comparison) {
         Ok(ending) => ending,
-        Err(problem) => {
-            found.push(fails(rule, problem, "/entries/0/reason"));
+        Err(unknown) => {
+            found.push(unknown);
             return found;
         }
     };
@@ -422,13 +422,14 @@ pub(in crate::kinds::autocontext) fn parted_tails(
 /// Tells the candidate's ending from its comparison's decision and, for a
 /// confirmed one, its stale marker (`stale_terminalization.json`, written
 /// before the ledger and never removed); without one, the candidate was
-/// blocked by its false-promotion gate.
+/// blocked by its false-promotion gate. When a file that tells it cannot
+/// be read, the finding that says so.
 fn ending(
     subject: &Subject<'_>,
     candidate: &Candidate,
     record: &Value,
     comparison: &Value,
-) -> Result<Ending, String> {
+) -> Result<Ending, Diagnostic> {
     if text(comparison, "decision") != Some("confirmed") {
         return Ok(Ending::Decided);
     }
@@ -442,7 +443,9 @@ fn ending(
     if !matches!(subject.location.entry(&path), Entry::Missing) {
         let marker = candidate
             .file(&subject.location, marker)
-            .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
+            .map_err(|reason| {
+                unknown_ending(format!("the candidate's stale marker, {marker}: {reason}"))
+            })?;
         let held = held_reservation(subject, candidate)?;
         let written = super::entries(subject.value)
             .first()
@@ -468,20 +471,33 @@ fn ending(
     Ok(Ending::Blocked(from_rationale, None))
 }
 
+/// The finding on an ending that cannot be told, saying which file could
+/// not be read and why.
+fn unknown_ending(message: String) -> Diagnostic {
+    fails(
+        &catalogue::NEGATIVE_RESULT_RECOMPUTED,
+        message,
+        "/entries/0/reason",
+    )
+}
+
 /// The candidate's reservation in a campaign of the store
 /// (`promotion-risk/<campaign>/false-promotion.json`, campaigns in name
-/// order).
-fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Option<Held>, String> {
+/// order); the finding of [`ending`] when a campaign cannot be read.
+fn held_reservation(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+) -> Result<Option<Held>, Diagnostic> {
     let root = &candidate.store.root;
     let campaigns = root.join("promotion-risk");
     if !matches!(subject.location.entry(&campaigns), Entry::Folder) {
         return Ok(None);
     }
     let names = subject.location.list(&campaigns).map_err(|error| {
-        format!(
+        unknown_ending(format!(
             "the store's campaigns, promotion-risk/: {}",
             io_reason(&error)
-        )
+        ))
     })?;
     for name in names {
         let path = campaigns.join(&name).join("false-promotion.json");
@@ -489,8 +505,9 @@ fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Opti
             continue;
         }
         let state_name = format!("promotion-risk/{name}/false-promotion.json");
-        let state = load_neighbour(&subject.location, root, path)
-            .map_err(|reason| format!("the campaign's state, {state_name}: {reason}"))?;
+        let state = load_neighbour(&subject.location, root, path).map_err(|reason| {
+            unknown_ending(format!("the campaign's state, {state_name}: {reason}"))
+        })?;
         if let Some(reservation) = held_for(&state, "reservations", &candidate.digest) {
             return Ok(Some(Held {
                 folder: name,
