@@ -569,7 +569,7 @@ mod tests {
 
     use serde_json::{Map, Value, json};
 
-    use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, ulp};
+    use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, replay, ulp};
 
     /// An interval autocontext 0.18.0 computed on glibc x86-64 (CPython
     /// 3.11), and the lower bound the same computation gave with each
@@ -733,5 +733,111 @@ mod tests {
             assert_eq!(found.len(), 1);
             assert_eq!(found[0].0, "mean_effect");
         }
+    }
+
+    /// A trial of `lane`, its seed `seed`, with this candidate score.
+    fn trial(lane: &str, seed: u64, candidate_score: Value) -> Value {
+        json!({"lane": lane, "cohort": "c", "fixture": "f", "fixture_digest": "d",
+               "seed": seed, "evaluator_epoch": "e", "candidate_score": candidate_score,
+               "incumbent_score": 0})
+    }
+
+    /// Why the comparison of `trials` under `policy` cannot be replayed.
+    fn refusal(trials: &[Value], policy: Value) -> String {
+        match replay(trials, &policy) {
+            Ok(_) => panic!("replayed: {trials:?} under {policy}"),
+            Err(reason) => reason.to_string(),
+        }
+    }
+
+    #[test]
+    fn why_a_comparison_cannot_be_replayed_reads_as_autocontext_refuses_it() {
+        for (policy, reason) in [
+            (json!(1), "the confirmation policy is not an object"),
+            (
+                json!({"min_lanes": 1}),
+                "the confirmation policy has a field autocontext does not know: min_lanes",
+            ),
+            (
+                json!({"min_screen_pairs": -1}),
+                "the confirmation policy's min_screen_pairs is negative",
+            ),
+            (
+                json!({"min_screen_pairs": 1.5}),
+                "the confirmation policy's min_screen_pairs must be an integer",
+            ),
+            (
+                json!({"min_effect": "0"}),
+                "the confirmation policy's min_effect must be a number",
+            ),
+            (
+                json!({"min_screen_pairs": 0}),
+                "the confirmation policy is refused: min_screen_pairs must be positive",
+            ),
+            (
+                json!({"min_confirmation_pairs": 1}),
+                "the confirmation policy is refused: min_confirmation_pairs must be at least 2",
+            ),
+            (
+                json!({"max_confirmation_pairs": 5}),
+                "the confirmation policy is refused: max_confirmation_pairs must be >= \
+                 min_confirmation_pairs",
+            ),
+            (
+                json!({"min_heldout_pairs": 0}),
+                "the confirmation policy is refused: min_heldout_pairs must be positive",
+            ),
+            (
+                json!({"confidence_z": 0}),
+                "the confirmation policy is refused: confidence_z must be finite and positive",
+            ),
+        ] {
+            assert_eq!(refusal(&[], policy), reason);
+        }
+        let one = |trial: Value| refusal(&[trial], json!({}));
+        assert_eq!(
+            one(trial("lane", 0, json!(1))),
+            "trial 0: lane is not screen, confirmation or heldout"
+        );
+        let mut unnamed = trial("screen", 0, json!(1));
+        unnamed["cohort"] = json!(" ");
+        assert_eq!(
+            one(unnamed),
+            "trial 0: matched trials require cohort, fixture, and fixture_digest"
+        );
+        assert_eq!(
+            one(trial("screen", 0, json!("1"))),
+            "trial 0: candidate_score must be numeric"
+        );
+        assert_eq!(
+            one(trial("screen", 0, json!(1_u64 << 53))),
+            "trial 0: candidate_score integer must be within the JavaScript safe integer range"
+        );
+        let mut flagged = trial("screen", 0, json!(1));
+        flagged["incumbent_valid"] = json!("yes");
+        assert_eq!(one(flagged), "trial 0: incumbent_valid must be a boolean");
+        let mut unbounded = trial("screen", 0, json!(1e308));
+        unbounded["incumbent_score"] = json!(-1e308);
+        assert_eq!(
+            one(unbounded),
+            "trial 0: matched trial scores and effect must be finite"
+        );
+        let confirming: Vec<Value> = (0..3)
+            .map(|seed| trial("confirmation", seed, json!(1)))
+            .collect();
+        assert_eq!(
+            refusal(
+                &confirming,
+                json!({"min_confirmation_pairs": 2, "max_confirmation_pairs": 2})
+            ),
+            "confirmation pairs exceed the configured maximum"
+        );
+        let huge: Vec<Value> = (0..2)
+            .map(|seed| trial("screen", seed, json!(1.5e308)))
+            .collect();
+        assert_eq!(
+            refusal(&huge, json!({})),
+            "a sum of the paired effects overflows a double"
+        );
     }
 }
