@@ -428,6 +428,37 @@ fn an_evaluator_plan_verifies_its_digest_and_binding() {
     assert_eq!(rules_at(&elsewhere), ["autocontext/plan-binding"]);
 }
 
+/// A file in a candidate folder whose name is no digest, or whose digest
+/// names no stored bundle, is bound to no candidate, and says why.
+#[test]
+fn a_file_of_a_folder_that_is_no_candidate_says_why() {
+    let store = Store::new();
+    let artifact = plan(&store, &store.added);
+    let unnamed = store.candidate_file("not-a-digest", "evaluator_plan.json");
+    write(&unnamed, &artifact);
+    assert_eq!(
+        diagnostics_after(&unnamed, &artifact, |_| {}),
+        [(
+            "autocontext/plan-binding".to_owned(),
+            "the candidate folder \"not-a-digest\" is not named by a digest (64 lowercase hex)"
+                .to_owned()
+        )]
+    );
+    let digest = "0".repeat(64);
+    let unbundled = store.candidate_file(&digest, "evaluator_plan.json");
+    write(&unbundled, &artifact);
+    assert_eq!(
+        diagnostics_after(&unbundled, &artifact, |_| {}),
+        [(
+            "autocontext/plan-binding".to_owned(),
+            format!(
+                "the candidate has no stored bundle: bundles/{digest}.json: no such file or \
+                 directory"
+            )
+        )]
+    );
+}
+
 fn attribution(store: &Store) -> Value {
     scored_attribution(store, json!(0.7), json!(0.5), json!(0.2))
 }
