@@ -12,10 +12,10 @@
 
 use serde_json::{Map, Value};
 
-use super::matched_trials::pair_key;
 use super::statistics::{
     StatisticsError, erfc, fmean, paired_confidence_interval, student_t_upper_quantile,
 };
+use crate::canonical;
 use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
@@ -254,6 +254,16 @@ impl Trial {
             valid: flag("candidate_valid")? && flag("incumbent_valid")?,
         })
     }
+}
+
+/// The fields that name one evaluation unit: lane and fixture name are
+/// labels, so relabelling a unit must not make it a second pair.
+const PAIR_FIELDS: [&str; 4] = ["evaluator_epoch", "cohort", "fixture_digest", "seed"];
+
+/// The pair key autocontext computes for a trial: the digest of the fields
+/// that name its evaluation unit.
+pub(super) fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    canonical::sha256_hex_of_fields(trial, &PAIR_FIELDS)
 }
 
 /// Whether two trials are one evaluation unit (or one has no pair key):

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::causal_attribution::pure_addition_problem;
+use super::comparison::pair_key;
 use super::false_promotion::state_digest;
 use super::manifest;
-use super::matched_trials::pair_key;
 use super::negative_result::allows_negative_result;
 use super::negative_result::recomputed::failure_mode_summary;
 use crate::canonical::sha256_hex;

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::comparison;
+use super::comparison::{self, pair_key};
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
 use super::reservation_artifact::same_json;
 use super::{fails, text};
@@ -32,10 +32,6 @@ pub(super) const KIND: Kind = Kind {
     catalogue: catalogue::RULES,
     fixes: &[],
 };
-
-/// The fields that name one evaluation unit: lane and fixture name are
-/// labels, so relabelling a unit must not make it a second pair.
-const PAIR_FIELDS: [&str; 4] = ["evaluator_epoch", "cohort", "fixture_digest", "seed"];
 
 /// The schema-1 identity, still accepted on rows written before it changed.
 const LEGACY_PAIR_FIELDS: [&str; 6] = [
@@ -87,14 +83,9 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found
 }
 
-/// The digest of the listed fields of a trial.
-fn key_of(trial: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
-    canonical::sha256_hex_of_fields(trial, fields)
-}
-
-/// The pair key autocontext computes for a trial.
-pub(super) fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
-    key_of(trial, &PAIR_FIELDS)
+/// The pair key of a trial as schema 1 computed it.
+fn legacy_pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    canonical::sha256_hex_of_fields(trial, &LEGACY_PAIR_FIELDS)
 }
 
 /// A written `pair_key` is the current or the legacy identity of its trial,
@@ -116,9 +107,7 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
             }
         };
         if let Some(written) = text(trial, "pair_key") {
-            if written != computed
-                && key_of(trial, &LEGACY_PAIR_FIELDS).ok().as_deref() != Some(written)
-            {
+            if written != computed && legacy_pair_key(trial).ok().as_deref() != Some(written) {
                 found.push(fails(
                     rule,
                     format!("trial {index} has pair_key {written}, computed {computed}"),
