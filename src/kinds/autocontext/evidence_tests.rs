@@ -15,6 +15,7 @@ use super::false_promotion::state_digest;
 use super::manifest;
 use super::negative_result::allows_negative_result;
 use super::negative_result::recomputed::failure_mode_summary;
+use super::tests::assert_own_rules;
 use crate::canonical::sha256_hex;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::{Mode, validate_at};
@@ -48,6 +49,7 @@ fn rules_at(path: &Path) -> Vec<&'static str> {
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    assert_own_rules(&checked);
     checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 
@@ -74,6 +76,7 @@ fn diagnostics_after(
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    assert_own_rules(&checked);
     write(path, value);
     checked
         .diagnostics

@@ -12,6 +12,7 @@ mod active;
 mod bundle;
 mod campaign_state;
 mod candidate;
+mod catalogue;
 mod causal_attribution;
 mod comparison;
 mod evaluator_plan;
@@ -85,7 +86,7 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
         if !stays_within(&file.root, path) {
             // Its neighbours refuse to read it as the store's; so does its own line.
             return Some(Err(Diagnostic::new(
-                &bundle::catalogue::STORE_LINK,
+                &catalogue::STORE_LINK,
                 format!("{OUTSIDE_THE_STORE}: a link, refused here as by every file that reads it"),
             )));
         }

@@ -276,7 +276,7 @@ fn replay_checks(evidence: &Value, record: &Kept, kept: Option<&Kept>) -> Vec<Di
     let Some(policy) = comparison::bound_policy(evidence, record) else {
         return Vec::new();
     };
-    let rule = &super::candidate::catalogue::COMPARISON_REPLAY;
+    let rule = &super::catalogue::COMPARISON_REPLAY;
     let pointer = if evidence.is_array() { "" } else { "/trials" };
     let from = kept.map(|kept| [kept, record]);
     match comparison::replayed_disagreements(recorded, evidence, policy, from) {

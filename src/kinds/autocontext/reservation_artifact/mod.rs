@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::campaign_state::{self, allocation_problems, campaign_folder, gate_problem};
+use super::campaign_state::{allocation_problems, campaign_folder, gate_problem};
 use super::false_promotion::CampaignPolicy;
 use super::manifest::is_hex_digest;
 use super::store::{Place, StoreFile};
@@ -500,14 +500,14 @@ fn state_checks(
     };
     for (field, problem) in allocation_problems(&policy, risk) {
         found.push(fails(
-            &campaign_state::catalogue::CAMPAIGN_ALLOCATION,
+            &super::catalogue::CAMPAIGN_ALLOCATION,
             format!("the risk reservation: {problem}"),
             &format!("/risk_reservation/{field}"),
         ));
     }
     if let Some(problem) = gate_problem(&subject.location, &store.root, &policy, risk) {
         found.push(fails(
-            &campaign_state::catalogue::CAMPAIGN_GATE,
+            &super::catalogue::CAMPAIGN_GATE,
             format!("the risk reservation: {problem}"),
             "/risk_reservation/status",
         ));

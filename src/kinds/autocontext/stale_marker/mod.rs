@@ -7,7 +7,7 @@
 //! `finalize_stale_confirmed_candidate_terminalization`) is checked here
 //! against the store.
 
-pub(super) mod catalogue;
+mod catalogue;
 
 use serde_json::Value;
 
