@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::statistics::{
+use super::python::statistics::{
     StatisticsError, erfc, fmean, paired_confidence_interval, student_t_upper_quantile,
 };
 use crate::canonical;

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::statistics::{erfc, fmean, paired_confidence_interval};
+use super::python::statistics::{erfc, fmean, paired_confidence_interval};
 use crate::canonical;
 
 /// How the evidence gate bounds the confirmation blocks' mean effect.

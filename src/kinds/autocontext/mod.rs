@@ -5,7 +5,7 @@
 
 pub mod false_promotion;
 pub mod manifest;
-pub mod statistics;
+pub mod python;
 pub mod store;
 
 mod active;

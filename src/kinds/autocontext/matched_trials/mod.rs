@@ -11,8 +11,7 @@ use serde_json::Value;
 
 use super::comparison::{self, pair_key};
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
-use super::reservation_artifact::same_json;
-use super::{fails, text};
+use super::{fails, python, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -187,7 +186,7 @@ fn plan_checks(
         let unit = units.iter().rev().find(|unit| {
             text(unit, "fixture_digest") == text(trial, "fixture_digest")
                 && match (unit.get("seed"), trial.get("seed")) {
-                    (Some(ours), Some(theirs)) => same_json(ours, theirs),
+                    (Some(ours), Some(theirs)) => python::equal(ours, theirs),
                     _ => false,
                 }
         });

@@ -16,10 +16,10 @@ use super::catalogue;
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::Subject;
-use crate::kinds::autocontext::causal_attribution::recomputed::round_six;
 use crate::kinds::autocontext::comparison::evidence_parts;
 use crate::kinds::autocontext::evidence::Candidate;
-use crate::kinds::autocontext::reservation_artifact::{held_for, same_json};
+use crate::kinds::autocontext::python;
+use crate::kinds::autocontext::reservation_artifact::held_for;
 use crate::kinds::autocontext::stale_marker;
 use crate::kinds::autocontext::{fails, load_neighbour, text};
 use crate::location::{Entry, io_reason};
@@ -281,7 +281,7 @@ fn reservation_reference(
     let alpha = reservation
         .get("allocated_alpha")
         .and_then(Value::as_f64)
-        .and_then(python_float);
+        .and_then(python::repr_float);
     if let (Ok(sealed), Some(alpha)) = (canonical::sha256_hex(reservation), alpha) {
         let evidence = text(reservation, "evidence_digest").unwrap_or("None");
         expected.push((
@@ -300,40 +300,12 @@ fn reservation_reference(
     expected
 }
 
-/// A float as Python's `repr` writes it: the shortest digits that read
-/// back, positional from 1e-4 up to 1e16, else with a signed exponent of at
-/// least two digits.
-fn python_float(value: f64) -> Option<String> {
-    if !value.is_finite() {
-        return None;
-    }
-    let scientific = format!("{value:e}");
-    let (mantissa, exponent) = scientific.split_once('e')?;
-    let exponent: i32 = exponent.parse().ok()?;
-    if !(-4..16).contains(&exponent) {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        return Some(format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs()));
-    }
-    let sign = if value.is_sign_negative() { "-" } else { "" };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let point = usize::try_from(exponent + 1).unwrap_or(0);
-    Some(if exponent < 0 {
-        let zeros = "0".repeat(exponent.unsigned_abs() as usize - 1);
-        format!("{sign}0.{zeros}{digits}")
-    } else if point >= digits.len() {
-        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
-    } else {
-        let (whole, fraction) = digits.split_at(point);
-        format!("{sign}{whole}.{fraction}")
-    })
-}
-
 /// Where `written` first differs from `expected`, as Python's `==` compares
 /// them, and the message up to where it names the source: a list of as
 /// many items is compared item by item and an object field by field, so
 /// the first differing value is named.
 fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(String, String)> {
-    if same_json(written, expected) {
+    if python::equal(written, expected) {
         return None;
     }
     if let (Value::Array(written), Value::Array(expected)) = (written, expected) {
@@ -637,7 +609,7 @@ fn expected_fields(
         comparison.get("mean_effect").map(|mean| {
             mean.as_f64()
                 .filter(|mean| mean.is_finite())
-                .map_or(Value::Null, |mean| json!(round_six(mean)))
+                .map_or(Value::Null, |mean| json!(python::round_six(mean)))
         }),
         "the record's comparison (mean_effect to six decimals)".to_owned(),
     ));
@@ -768,31 +740,7 @@ pub(super) fn summary_check(value: &Value) -> Option<Diagnostic> {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{field_name, python_float};
-
-    /// Against what CPython 3.11 prints for `repr` of the same doubles.
-    #[test]
-    fn a_float_is_written_as_pythons_repr_writes_it() {
-        for (value, repr) in [
-            (0.025, "0.025"),
-            (1e-05, "1e-05"),
-            (0.0001, "0.0001"),
-            (1.25e-05, "1.25e-05"),
-            (1e16, "1e+16"),
-            (123_456_789_012_345.6, "123456789012345.6"),
-            (1.0, "1.0"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (1e15, "1000000000000000.0"),
-            (-0.5, "-0.5"),
-            (5e-324, "5e-324"),
-            (1.797_693_134_862_315_7e308, "1.7976931348623157e+308"),
-            (-2.5e-07, "-2.5e-07"),
-            (0.0, "0.0"),
-        ] {
-            assert_eq!(python_float(value).unwrap(), repr, "{value:e}");
-        }
-        assert_eq!(python_float(f64::NAN), None);
-    }
+    use super::field_name;
 
     #[test]
     fn a_pointer_is_named_as_a_path() {

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
 use super::negative_result::recomputed::{parted_tails, shown};
-use super::{fails, text};
+use super::{fails, python, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -33,23 +33,13 @@ pub(super) const KIND: Kind = Kind {
     fixes: &[],
 };
 
-/// A value as Python's f-string writes it into the reason: a string as
-/// itself, `None` for null.
-fn python_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        Value::Null => "None".to_owned(),
-        other => other.to_string(),
-    }
-}
-
 /// The reason autocontext writes in the marker for a candidate whose
 /// parent is `parent` when `observed` was active.
 pub(super) fn stale_reason(parent: &Value, observed: &Value) -> String {
     format!(
         "confirmed candidate incumbent {} is stale; active bundle is {}",
-        python_text(parent),
-        python_text(observed)
+        python::in_f_string(parent),
+        python::in_f_string(observed)
     )
 }
 
