@@ -38,6 +38,7 @@ use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::held::{self, Kept};
 use crate::location::{Location, OUTSIDE_THE_STORE, ReadError, stays_within};
+use crate::text::shorten;
 use crate::yaml::strict_json::JsonReader;
 use crate::yaml::{Limits, YamlError};
 
@@ -192,4 +193,59 @@ fn fails(rule: &'static RuleDoc, message: String, pointer: &str) -> Diagnostic {
 
 fn text<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
     value.get(field).and_then(Value::as_str)
+}
+
+/// How many bytes of two long texts are shown before the first that
+/// differs.
+const CONTEXT: usize = 16;
+
+/// Two long texts that differ, each shown from a little before where they
+/// part (after a `…`); `None` when they part within the first `CONTEXT`
+/// characters, where showing them whole says as much.
+fn parted_tails(written: &str, expected: &str) -> Option<(String, String)> {
+    let common = written
+        .char_indices()
+        .zip(expected.chars())
+        .find(|((_, ours), theirs)| ours != theirs)
+        .map_or(written.len().min(expected.len()), |((at, _), _)| at);
+    let from = written
+        .char_indices()
+        .map(|(at, _)| at)
+        .take_while(|at| *at + CONTEXT <= common)
+        .last()
+        .unwrap_or(0);
+    let tail = |text: &str| {
+        shown(&Value::from(format!(
+            "…{}",
+            text.get(from..).unwrap_or(text)
+        )))
+    };
+    (from > 0).then(|| (tail(written), tail(expected)))
+}
+
+/// A value as a message shows it: each digest in it (64 lowercase hex)
+/// cut to its first 12 digits, so a result id still shows how it ends.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .take_while(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(byte))
+            .count();
+        let (head, tail) = rest.split_at(run);
+        if run == 64 {
+            out.push_str(head.get(..12).unwrap_or(head));
+            out.push('…');
+        } else {
+            out.push_str(head);
+        }
+        let mut characters = tail.chars();
+        if let Some(character) = characters.next() {
+            out.push(character);
+        }
+        rest = characters.as_str();
+    }
+    shorten(&out)
 }

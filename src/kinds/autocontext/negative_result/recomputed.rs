@@ -21,9 +21,8 @@ use crate::kinds::autocontext::evidence::Candidate;
 use crate::kinds::autocontext::python;
 use crate::kinds::autocontext::reservation_artifact::held_for;
 use crate::kinds::autocontext::stale_marker;
-use crate::kinds::autocontext::{fails, load_neighbour, text};
+use crate::kinds::autocontext::{fails, load_neighbour, parted_tails, shown, text};
 use crate::location::{Entry, io_reason};
-use crate::text::shorten;
 
 /// The reason `build_negative_result_ledger` writes when it is given none.
 const DEFAULT_REASON: &str = "Negative branch result recorded.";
@@ -360,37 +359,6 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
     ))
 }
 
-/// How many bytes of two long texts are shown before the first that
-/// differs.
-const CONTEXT: usize = 16;
-
-/// Two long texts that differ, each shown from a little before where they
-/// part (after a `…`); `None` when they part within the first `CONTEXT`
-/// characters, where showing them whole says as much.
-pub(in crate::kinds::autocontext) fn parted_tails(
-    written: &str,
-    expected: &str,
-) -> Option<(String, String)> {
-    let common = written
-        .char_indices()
-        .zip(expected.chars())
-        .find(|((_, ours), theirs)| ours != theirs)
-        .map_or(written.len().min(expected.len()), |((at, _), _)| at);
-    let from = written
-        .char_indices()
-        .map(|(at, _)| at)
-        .take_while(|at| *at + CONTEXT <= common)
-        .last()
-        .unwrap_or(0);
-    let tail = |text: &str| {
-        shown(&Value::from(format!(
-            "…{}",
-            text.get(from..).unwrap_or(text)
-        )))
-    };
-    (from > 0).then(|| (tail(written), tail(expected)))
-}
-
 /// Tells the candidate's ending from its comparison's decision and, for a
 /// confirmed one, its stale marker (`stale_terminalization.json`, written
 /// before the ledger and never removed); without one, the candidate was
@@ -488,33 +456,6 @@ fn held_reservation(
         }
     }
     Ok(None)
-}
-
-/// A value as a message shows it: each digest in it (64 lowercase hex)
-/// cut to its first 12 digits, so a result id still shows how it ends.
-pub(in crate::kinds::autocontext) fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while !rest.is_empty() {
-        let run = rest
-            .bytes()
-            .take_while(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(byte))
-            .count();
-        let (head, tail) = rest.split_at(run);
-        if run == 64 {
-            out.push_str(head.get(..12).unwrap_or(head));
-            out.push('…');
-        } else {
-            out.push_str(head);
-        }
-        let mut characters = tail.chars();
-        if let Some(character) = characters.next() {
-            out.push(character);
-        }
-        rest = characters.as_str();
-    }
-    shorten(&out)
 }
 
 /// A JSON pointer as a path people read:

@@ -12,8 +12,7 @@ mod catalogue;
 use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
-use super::negative_result::recomputed::{parted_tails, shown};
-use super::{fails, python, text};
+use super::{fails, parted_tails, python, shown, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
