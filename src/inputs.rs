@@ -34,7 +34,33 @@ pub struct Input {
     /// relative to DIR. Machine formats locate files by it.
     pub path: String,
     /// The file to read, or why there is none to read.
-    pub source: Result<Source, String>,
+    pub source: Result<Source, Unreadable>,
+}
+
+/// Why an input has no file to read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// A second `-`: standard input holds one document and is read once.
+    #[error("standard input is read once (- is given more than once)")]
+    StdinTaken,
+    /// A link in the configuration tree that leads out of its repository.
+    #[error("the link leads outside the repository")]
+    OutsideTheRepository,
+    /// A link in a folder named with `--files` that leads out of it.
+    #[error("the link leads outside the folder given")]
+    OutsideTheFolder,
+    /// The configuration tree is something other than a folder.
+    #[error("not a directory")]
+    NotAFolder,
+    /// Neither a folder nor a regular file (a FIFO, a socket, a device).
+    #[error("{NOT_A_REGULAR_FILE}")]
+    NotARegularFile,
+    /// Links that lead back into a folder the walk is in.
+    #[error("too many levels of symbolic links (a folder loop)")]
+    FolderLoop,
+    /// What the system (or the walk) said, as people read it.
+    #[error("{0}")]
+    Io(String),
 }
 
 impl Input {
@@ -200,7 +226,7 @@ pub(crate) fn stream_arguments<'a, P: AsRef<Path> + Sync>(
         if path.as_os_str() == "-" {
             // Standard input holds one document and can be read only once.
             let source = if stdin_taken {
-                Err(STDIN_ALREADY_READ.to_owned())
+                Err(Unreadable::StdinTaken)
             } else {
                 Ok(Source::Stdin)
             };
@@ -221,7 +247,7 @@ pub(crate) fn stream_arguments<'a, P: AsRef<Path> + Sync>(
                     base: path.to_path_buf(),
                     argument: Some(given_name(path)),
                     confine: fs::canonicalize(path).ok(),
-                    outside: OUTSIDE_THE_FOLDER,
+                    outside: Unreadable::OutsideTheFolder,
                 },
                 selection,
             ),
@@ -234,21 +260,11 @@ pub(crate) fn stream_arguments<'a, P: AsRef<Path> + Sync>(
             Err(error) => FolderWalk::single(Input {
                 display_name: file_display_name(path),
                 path: given_name(path),
-                source: Err(io_reason(&error)),
+                source: Err(Unreadable::Io(io_reason(&error))),
             }),
         }
     })
 }
-
-/// Why a second `-` is not read.
-pub(crate) const STDIN_ALREADY_READ: &str =
-    "standard input is read once (- is given more than once)";
-
-/// Why a link in the configuration tree is not followed.
-pub(crate) const OUTSIDE_THE_REPOSITORY: &str = "the link leads outside the repository";
-
-/// Why a link in a folder named with `--files` is not followed.
-pub(crate) const OUTSIDE_THE_FOLDER: &str = "the link leads outside the folder given";
 
 /// The inputs of `numi validate [DIR]`: the configuration tree
 /// `DIR/.numinance/`, with display names relative to DIR. Links are followed
@@ -265,7 +281,7 @@ pub(crate) fn stream_repository(
 ) -> impl Iterator<Item = Input> + Send {
     let tree = root.join(CONFIGURATION_TREE);
     let confine = fs::canonicalize(root).ok();
-    let refused = |reason: String| {
+    let refused = |reason: Unreadable| {
         FolderWalk::single(Input {
             display_name: CONFIGURATION_TREE.to_owned(),
             path: CONFIGURATION_TREE.to_owned(),
@@ -276,7 +292,7 @@ pub(crate) fn stream_repository(
         Ok(metadata) if metadata.is_dir() => {
             if let Some(confine) = &confine {
                 if leads_outside(&tree, confine) {
-                    return refused(OUTSIDE_THE_REPOSITORY.to_owned());
+                    return refused(Unreadable::OutsideTheRepository);
                 }
             }
             FolderWalk::new(
@@ -285,13 +301,13 @@ pub(crate) fn stream_repository(
                     base: root.to_path_buf(),
                     argument: None,
                     confine,
-                    outside: OUTSIDE_THE_REPOSITORY,
+                    outside: Unreadable::OutsideTheRepository,
                 },
                 selection,
             )
         }
-        Ok(_) => refused("not a directory".to_owned()),
-        Err(error) => refused(io_reason(&error)),
+        Ok(_) => refused(Unreadable::NotAFolder),
+        Err(error) => refused(Unreadable::Io(io_reason(&error))),
     }
 }
 
@@ -324,7 +340,7 @@ pub(crate) fn from_named_in_repository<P: AsRef<Path>>(
                 inputs.push(Input {
                     path: display_name.clone(),
                     display_name,
-                    source: Err(OUTSIDE_THE_REPOSITORY.to_owned()),
+                    source: Err(Unreadable::OutsideTheRepository),
                 });
                 continue;
             }
@@ -336,7 +352,7 @@ pub(crate) fn from_named_in_repository<P: AsRef<Path>>(
                     base: root.to_path_buf(),
                     argument: None,
                     confine: confine.clone(),
-                    outside: OUTSIDE_THE_REPOSITORY,
+                    outside: Unreadable::OutsideTheRepository,
                 },
                 selection,
             )),
@@ -349,7 +365,7 @@ pub(crate) fn from_named_in_repository<P: AsRef<Path>>(
             Err(error) => inputs.push(Input {
                 path: display_name.clone(),
                 display_name,
-                source: Err(io_reason(&error)),
+                source: Err(Unreadable::Io(io_reason(&error))),
             }),
         }
     }
@@ -407,7 +423,7 @@ struct Scope {
     /// files elsewhere on the machine that runs it.
     confine: Option<PathBuf>,
     /// The reason such a link is reported with.
-    outside: &'static str,
+    outside: Unreadable,
 }
 
 impl Scope {
@@ -418,7 +434,7 @@ impl Scope {
         }
     }
 
-    fn refused(&self, path: &Path, reason: String) -> Input {
+    fn refused(&self, path: &Path, reason: Unreadable) -> Input {
         let display_name = relative_name(path, &self.base);
         Input {
             path: self.given(&display_name),
@@ -532,7 +548,7 @@ impl FolderWalk {
                 }
                 if let Some(root) = &scope.confine {
                     if entry.path_is_symlink() && leads_outside(entry.path(), root) {
-                        return Some(scope.refused(entry.path(), scope.outside.to_owned()));
+                        return Some(scope.refused(entry.path(), scope.outside.clone()));
                     }
                 }
                 let display_name = relative_name(entry.path(), &scope.base);
@@ -541,11 +557,11 @@ impl FolderWalk {
                 // links are followed): no second look at the file.
                 let source = match kind {
                     Some(kind) if kind.is_file() => Ok(Source::Path(entry.into_path())),
-                    Some(_) => Err(NOT_A_REGULAR_FILE.to_owned()),
+                    Some(_) => Err(Unreadable::NotARegularFile),
                     None => match fs::metadata(entry.path()) {
                         Ok(metadata) if metadata.is_file() => Ok(Source::Path(entry.into_path())),
-                        Ok(_) => Err(NOT_A_REGULAR_FILE.to_owned()),
-                        Err(error) => Err(io_reason(&error)),
+                        Ok(_) => Err(Unreadable::NotARegularFile),
+                        Err(error) => Err(Unreadable::Io(io_reason(&error))),
                     },
                 };
                 Some(Input {
@@ -580,7 +596,7 @@ impl Iterator for FolderWalk {
             if let Ok(mut outside) = self.outside.lock() {
                 for path in outside.drain(..) {
                     self.ready
-                        .push_back(scope.refused(&path, scope.outside.to_owned()));
+                        .push_back(scope.refused(&path, scope.outside.clone()));
                 }
             }
             match entry {
@@ -718,7 +734,7 @@ fn file_input(display_name: String, given: String, path: &Path, metadata: &fs::M
     let source = if metadata.is_file() {
         Ok(Source::Path(path.to_path_buf()))
     } else {
-        Err(NOT_A_REGULAR_FILE.to_owned())
+        Err(Unreadable::NotARegularFile)
     };
     Input {
         display_name,
@@ -810,14 +826,14 @@ fn joined_below<'p>(path: &'p Path, base: &Path) -> Option<&'p str> {
         .then_some(rest)
 }
 
-fn walk_reason(error: &ignore::Error) -> String {
+fn walk_reason(error: &ignore::Error) -> Unreadable {
     if is_loop(error) {
-        return "too many levels of symbolic links (a folder loop)".to_owned();
+        return Unreadable::FolderLoop;
     }
-    match error.io_error() {
+    Unreadable::Io(match error.io_error() {
         Some(io_error) => io_reason(innermost(io_error)),
         None => error.to_string(),
-    }
+    })
 }
 
 /// The system's error inside one the walker wrapped with its own words.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::digest::{self, CanonicalError};
-use crate::location::{DEFAULT_MAX_FILE_SIZE, read_file, read_stdin};
+use crate::location::{DEFAULT_MAX_FILE_SIZE, ReadError, read_file, read_stdin};
 use crate::results::Exit;
 use crate::text::quote;
 use crate::yaml::Limits;
@@ -64,9 +64,9 @@ pub(super) fn execute(args: &DigestArgs, stdout: &mut dyn Write, stderr: &mut dy
 /// Why a file has no digest.
 #[derive(Debug, thiserror::Error)]
 enum Undigested {
-    /// It cannot be read: the reason as people read it.
+    /// It cannot be read.
     #[error("read: {0}")]
-    Read(String),
+    Read(ReadError),
     #[error(transparent)]
     Canonical(#[from] CanonicalError),
 }

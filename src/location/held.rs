@@ -338,6 +338,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use std::cell::Cell;
+    use std::convert::Infallible;
 
     use serde_json::json;
 
@@ -440,12 +441,12 @@ mod tests {
     fn small_files_are_read_once_while_held_and_large_ones_every_time() {
         let reads = &Cell::new(0);
         let read = |size: usize| {
-            move || -> Result<(Vec<u8>, LastStep), String> {
+            move || -> Result<(Vec<u8>, LastStep), Infallible> {
                 reads.set(reads.get() + 1);
                 Ok((vec![b'x'; size], LastStep::NoLink))
             }
         };
-        let bytes = |read: Result<(Vec<u8>, LastStep), String>| read.unwrap().0;
+        let bytes = |read: Result<(Vec<u8>, LastStep), Infallible>| read.unwrap().0;
         let small = Path::new("store/candidates/d/record.json");
         let large = Path::new("store/large.json");
         bytes_at(small, read(3)).unwrap();

@@ -91,21 +91,21 @@ impl<'a> Location<'a> {
     }
 
     /// The bytes of the regular file at `path`, within the size limit.
-    pub fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
+    pub fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
         read_file(path, self.max_file_size)
     }
 
     /// [`Location::read`] for a path that must stay inside `root` once its
     /// links are resolved: a path that leaves it is refused, not read.
     /// The last step's link is told by opening it (see [`read_file_within`]).
-    pub fn read_within(&self, root: &Path, path: &Path) -> Result<Vec<u8>, String> {
+    pub fn read_within(&self, root: &Path, path: &Path) -> Result<Vec<u8>, ReadError> {
         read_file_within(root, path, self.max_file_size)
     }
 
     /// The names in the folder at `path`, sorted bytewise; hidden names
-    /// included.
-    pub fn list(&self, path: &Path) -> Result<Vec<String>, String> {
-        let entries = fs::read_dir(path).map_err(|error| io_reason(&error))?;
+    /// included. An error is worded for people by [`io_reason`].
+    pub fn list(&self, path: &Path) -> Result<Vec<String>, io::Error> {
+        let entries = fs::read_dir(path)?;
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
             .filter_map(|entry| entry.file_name().into_string().ok())
@@ -221,52 +221,48 @@ fn resolved_within(root: &Path, path: &Path) -> bool {
 /// The last step is opened without following a link, so a file that is no
 /// link needs no look beside the open; a link is followed only once it is
 /// found to stay inside.
-pub fn read_file_within(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_file_within(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let outside = || ReadError::Unreadable(OUTSIDE_THE_STORE.to_owned());
     if !folders_stay_within(root, path) {
         if !resolved_within(root, path) {
-            return Err(OUTSIDE_THE_STORE.to_owned());
+            return Err(outside());
         }
         return read_file(path, limit);
     }
     let (bytes, step) = held::bytes_at(path, || {
-        read_regular_noting(path, limit, || resolved_within(root, path)).map_err(worded)
+        read_regular_noting(path, limit, || resolved_within(root, path))
     })?;
     // Bytes kept from a read as a document followed any link unasked.
     if step != LastStep::NoLink && !resolved_within(root, path) {
-        return Err(OUTSIDE_THE_STORE.to_owned());
+        return Err(outside());
     }
     within_limit(bytes, limit)
 }
 
 /// The bytes of the file at `path`, refusing one larger than `limit`
-/// (`--max-file-size`) without reading it whole: [`read_regular`] worded
-/// for a document.
+/// (`--max-file-size`) without reading it whole: [`read_regular`] for a
+/// document.
 ///
 /// While a run holds its neighbours (`held`), a small file read twice (as
 /// a neighbour and as the document checked) is read from the disk once.
-pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let (bytes, _) = held::bytes_at(path, || {
-        read_regular_noting(path, limit, || true).map_err(worded)
-    })?;
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let (bytes, _) = held::bytes_at(path, || read_regular_noting(path, limit, || true))?;
     // A file kept from a read under a larger limit is still refused.
     within_limit(bytes, limit)
 }
 
-/// A [`ReadError`] as people read it, for a document.
-fn worded(error: ReadError) -> String {
-    match error {
-        ReadError::TooLarge(limit) => too_large(limit),
-        ReadError::Unreadable(reason) => reason,
-    }
-}
-
-/// Why [`read_regular`] returned no bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why [`read_regular`] returned no bytes. Its message is worded for a
+/// document or a file beside one, whose limit is `--max-file-size`;
+/// a command that reads a file of another kind (`numi.toml`, a baseline)
+/// words the limit its own way.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// The file holds more than this many bytes.
+    #[error("the file is larger than {} (--max-file-size)", human_size(*.0))]
     TooLarge(u64),
     /// It cannot be opened or read, or is not a regular file; the reason
     /// as people read it.
+    #[error("{0}")]
     Unreadable(String),
 }
 
@@ -381,28 +377,21 @@ fn is_refused_link(_error: &io::Error) -> bool {
 }
 
 /// Standard input, refusing more than `limit` bytes.
-pub fn read_stdin(limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_stdin(limit: u64) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
     io::stdin()
         .lock()
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|error| io_reason(&error))?;
+        .map_err(|error| ReadError::Unreadable(io_reason(&error)))?;
     within_limit(bytes, limit)
 }
 
-fn within_limit(bytes: Vec<u8>, limit: u64) -> Result<Vec<u8>, String> {
+fn within_limit(bytes: Vec<u8>, limit: u64) -> Result<Vec<u8>, ReadError> {
     if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
-        return Err(too_large(limit));
+        return Err(ReadError::TooLarge(limit));
     }
     Ok(bytes)
-}
-
-fn too_large(limit: u64) -> String {
-    format!(
-        "the file is larger than {} (--max-file-size)",
-        human_size(limit)
-    )
 }
 
 /// An I/O error worded as the reference words it: the system's text in

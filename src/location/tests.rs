@@ -28,14 +28,17 @@ fn entries_are_told_without_opening_and_reads_keep_the_limit() {
     assert_eq!(location.entry(dir.path()), Entry::Folder);
     assert_eq!(location.entry(&dir.path().join("nope")), Entry::Missing);
     assert_eq!(
-        location.read(&file),
+        location.read(&file).map_err(|error| error.to_string()),
         Err("the file is larger than 4 bytes (--max-file-size)".to_owned())
     );
     assert_eq!(
         Location::file(&file, 5).read(&file).as_deref(),
         Ok(&b"12345"[..])
     );
-    assert_eq!(location.read(dir.path()), Err("is a directory".to_owned()));
+    assert_eq!(
+        location.read(dir.path()).map_err(|error| error.to_string()),
+        Err("is a directory".to_owned())
+    );
 }
 
 #[test]
@@ -78,7 +81,10 @@ fn a_fifo_is_refused_without_being_opened() {
         Entry::Other("not a regular file".to_owned())
     );
     // Opening a FIFO with no writer would block: the read returns at once.
-    assert_eq!(location.read(&fifo), Err("not a regular file".to_owned()));
+    assert_eq!(
+        location.read(&fifo).map_err(|error| error.to_string()),
+        Err("not a regular file".to_owned())
+    );
 }
 
 #[cfg(unix)]
@@ -94,7 +100,9 @@ fn a_link_out_of_the_root_is_not_read() {
     std::fs::write(&inside, "{}").expect("write");
     let location = Location::file(&inside, 1024);
     assert_eq!(
-        location.read_within(store.path(), &link),
+        location
+            .read_within(store.path(), &link)
+            .map_err(|error| error.to_string()),
         Err("leads outside its store".to_owned())
     );
     assert_eq!(
@@ -180,11 +188,15 @@ fn under_a_hold_the_open_tells_a_link_in_the_last_step() {
     assert_eq!(read_file(&out, 1024).as_deref(), Ok(&b"{}"[..]));
     assert!(!stays_within(store.path(), &out));
     assert_eq!(
-        location.read_within(store.path(), &out),
+        location
+            .read_within(store.path(), &out)
+            .map_err(|error| error.to_string()),
         Err("leads outside its store".to_owned())
     );
     assert_eq!(
-        location.read_within(store.path(), &to_fifo),
+        location
+            .read_within(store.path(), &to_fifo)
+            .map_err(|error| error.to_string()),
         Err("leads outside its store".to_owned())
     );
 }

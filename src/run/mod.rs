@@ -17,7 +17,7 @@ use crate::config::Policy;
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::inputs::{Input, Source};
 use crate::location::Location;
-use crate::location::{read_file, read_stdin};
+use crate::location::{ReadError, read_file, read_stdin};
 use crate::results::baseline::Ledger;
 use crate::results::{FileResult, Origin, Summary};
 use crate::text::quote;
@@ -360,11 +360,14 @@ pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResu
     };
     let (checked, source) = match &input.source {
         Err(reason) => (
-            failed(&crate::diagnostic::stages::errors::IO, reason.clone()),
+            failed(&crate::diagnostic::stages::errors::IO, reason.to_string()),
             None,
         ),
         Ok(source) => match read(source, options.max_file_size) {
-            Err(reason) => (failed(&crate::diagnostic::stages::errors::IO, reason), None),
+            Err(reason) => (
+                failed(&crate::diagnostic::stages::errors::IO, reason.to_string()),
+                None,
+            ),
             Ok(bytes) => {
                 let location = match source {
                     Source::Path(path) => Location::file(path, options.max_file_size),
@@ -407,7 +410,7 @@ fn failed(rule: &'static RuleDoc, message: String) -> Checked {
 
 /// The bytes of a source, refusing one larger than `limit` without reading
 /// it whole.
-fn read(source: &Source, limit: u64) -> Result<Vec<u8>, String> {
+fn read(source: &Source, limit: u64) -> Result<Vec<u8>, ReadError> {
     match source {
         Source::Stdin => read_stdin(limit),
         Source::Path(path) => read_file(path, limit),
@@ -418,6 +421,8 @@ fn read(source: &Source, limit: u64) -> Result<Vec<u8>, String> {
 mod tests {
     use std::path::PathBuf;
     use std::sync::atomic::AtomicUsize;
+
+    use crate::inputs::Unreadable;
 
     use super::*;
 
@@ -432,7 +437,7 @@ mod tests {
                 display_name: format!("{i:05}.yaml"),
                 path: format!("{i:05}.yaml"),
                 source: if i % 3 == 0 {
-                    Err("no such file or directory".to_owned())
+                    Err(Unreadable::Io("no such file or directory".to_owned()))
                 } else {
                     Ok(Source::Path(valid.clone()))
                 },

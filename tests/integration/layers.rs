@@ -433,3 +433,134 @@ fn the_yaml_crate_names_no_family() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The modules of a folder of `src/kinds/` (a family's kinds and the
+/// modules they share; a kind's own modules): each module's name, and the
+/// non-test files that make it up, each with how deep it stands below the
+/// folder (`a.rs` and `a/mod.rs` one, `a/b.rs` two).
+fn modules_of_folder(folder: &Path) -> Vec<(String, Vec<(PathBuf, usize)>)> {
+    let mut modules: Vec<(String, Vec<(PathBuf, usize)>)> = Vec::new();
+    let mut entries: Vec<PathBuf> = fs::read_dir(folder)
+        .expect("a source folder is readable")
+        .map(|entry| entry.expect("a folder entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let Some(stem) = path.file_stem().and_then(|stem| stem.to_str()) else {
+            continue;
+        };
+        let mut files = Vec::new();
+        if path.is_dir() {
+            let mut inside = Vec::new();
+            collect(&path, &mut inside);
+            for file in inside {
+                let steps = file
+                    .strip_prefix(&path)
+                    .map_or(0, |rest| rest.components().count());
+                let depth = if file.file_name().is_some_and(|name| name == "mod.rs") {
+                    steps
+                } else {
+                    steps + 1
+                };
+                files.push((file, depth));
+            }
+        } else if path.extension().is_some_and(|ext| ext == "rs") && stem != "mod" {
+            files.push((path.clone(), 1));
+        }
+        files.retain(|(file, _)| !is_test_file(file));
+        if files.is_empty() {
+            continue;
+        }
+        match modules.iter_mut().find(|(name, _)| name == stem) {
+            Some((_, known)) => known.extend(files),
+            None => modules.push((stem.to_owned(), files)),
+        }
+    }
+    modules
+}
+
+/// A cycle among `uses` (each module with the modules it uses), if there
+/// is one: the modules round it, the first repeated at the end.
+fn a_cycle(uses: &[(String, BTreeSet<String>)]) -> Option<Vec<String>> {
+    fn visit(
+        module: &str,
+        uses: &[(String, BTreeSet<String>)],
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|seen| seen == module) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(module.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(module) {
+            return None;
+        }
+        path.push(module.to_owned());
+        let used = uses
+            .iter()
+            .find(|(name, _)| name == module)
+            .map(|(_, used)| used.clone())
+            .unwrap_or_default();
+        for next in &used {
+            if let Some(cycle) = visit(next, uses, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(module.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    uses.iter()
+        .find_map(|(module, _)| visit(module, uses, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_modules_of_a_family_use_each_other_without_a_cycle() {
+    // Within a family (and within a kind), what several modules need
+    // stands below them all: no two modules of one folder import each
+    // other, directly or round a cycle.
+    let kinds = src().join("kinds");
+    let mut folders = vec![kinds.clone()];
+    let mut found = 0;
+    while let Some(folder) = folders.pop() {
+        let modules = modules_of_folder(&folder);
+        let names: BTreeSet<&str> = modules.iter().map(|(name, _)| name.as_str()).collect();
+        let folder_path = folder
+            .strip_prefix(src())
+            .unwrap_or(&folder)
+            .components()
+            .map(|part| part.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("::");
+        let mut uses = Vec::new();
+        for (module, files) in &modules {
+            let mut used = BTreeSet::new();
+            for (file, depth) in files {
+                let code = without_tests(&fs::read_to_string(file).expect("source is UTF-8"));
+                for prefix in ["super::".repeat(*depth), format!("crate::{folder_path}::")] {
+                    used.extend(
+                        names_after(&code, &prefix)
+                            .into_iter()
+                            .filter(|name| name != module && names.contains(name.as_str())),
+                    );
+                }
+            }
+            found += used.len();
+            uses.push((module.clone(), used));
+            let inner = folder.join(module);
+            if inner.is_dir() {
+                folders.push(inner);
+            }
+        }
+        if let Some(cycle) = a_cycle(&uses) {
+            panic!(
+                "the modules of src/{} use each other round a cycle: {}",
+                folder.strip_prefix(src()).unwrap_or(&folder).display(),
+                cycle.join(" -> ")
+            );
+        }
+    }
+    assert!(found > 50, "only {found} uses found: the scan is broken");
+}

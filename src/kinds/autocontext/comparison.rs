@@ -12,8 +12,10 @@
 
 use serde_json::{Map, Value};
 
-use super::matched_trials::pair_key;
-use super::statistics::{erfc, fmean, paired_confidence_interval, student_t_upper_quantile};
+use super::python::statistics::{
+    StatisticsError, erfc, fmean, paired_confidence_interval, student_t_upper_quantile,
+};
+use crate::canonical;
 use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
@@ -29,6 +31,80 @@ pub(super) const FIELDS: [&str; 8] = [
     "confidence_high",
 ];
 
+/// Why autocontext refuses to compute a comparison: what
+/// `evaluate_matched_trials` raises on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(super) enum ReplayError {
+    #[error(transparent)]
+    Policy(#[from] PolicyError),
+    /// The trial at this index (in the file's order) is refused.
+    #[error("trial {index}: {problem}")]
+    Trial { index: usize, problem: TrialError },
+    #[error("confirmation pairs exceed the configured maximum")]
+    TooManyConfirmationPairs,
+    #[error("the confirmation lane has too few pairs for an interval")]
+    NoInterval,
+    #[error(transparent)]
+    Statistics(#[from] StatisticsError),
+}
+
+/// Why `ConfirmationPolicy(**data)` refuses a persisted policy.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(super) enum PolicyError {
+    #[error("the confirmation policy is not an object")]
+    NotAnObject,
+    #[error(
+        "the confirmation policy has a field autocontext does not know: {}",
+        shorten(.0)
+    )]
+    UnknownField(String),
+    #[error("the confirmation policy's {0} is negative")]
+    Negative(&'static str),
+    #[error("the confirmation policy's {0} must be an integer")]
+    NotAnInteger(&'static str),
+    /// A number that is no double.
+    #[error("the confirmation policy's {0} is not a number")]
+    NotADouble(&'static str),
+    #[error("the confirmation policy's {0} must be a number")]
+    NotANumber(&'static str),
+    #[error("the confirmation policy is refused: min_screen_pairs must be positive")]
+    NoScreenPairs,
+    #[error("the confirmation policy is refused: min_confirmation_pairs must be at least 2")]
+    TooFewConfirmationPairs,
+    #[error(
+        "the confirmation policy is refused: max_confirmation_pairs must be >= \
+         min_confirmation_pairs"
+    )]
+    MaximumBelowMinimum,
+    #[error("the confirmation policy is refused: min_heldout_pairs must be positive")]
+    NoHeldoutPairs,
+    #[error("the confirmation policy is refused: min_effect must be finite")]
+    MinEffect,
+    #[error("the confirmation policy is refused: confidence_z must be finite and positive")]
+    ConfidenceZ,
+}
+
+/// Why `MatchedTrial.from_dict` or `_validate_trials` refuses a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(super) enum TrialError {
+    #[error("lane is not screen, confirmation or heldout")]
+    Lane,
+    /// Its cohort, fixture or fixture digest is missing or blank.
+    #[error("matched trials require cohort, fixture, and fixture_digest")]
+    Unnamed,
+    #[error("{0} must be numeric")]
+    NotNumeric(&'static str),
+    #[error("{0} integer must be within the JavaScript safe integer range")]
+    UnsafeInteger(&'static str),
+    #[error("{0} must be finite")]
+    NotFinite(&'static str),
+    /// The effect, candidate score less incumbent score, overflows.
+    #[error("matched trial scores and effect must be finite")]
+    Effect,
+    #[error("{0} must be a boolean")]
+    NotABoolean(&'static str),
+}
+
 /// `ConfirmationPolicy(**data)`, with its defaults and checks.
 struct Policy {
     min_screen_pairs: u64,
@@ -40,9 +116,9 @@ struct Policy {
 }
 
 impl Policy {
-    fn from_value(value: &Value) -> Result<Self, String> {
+    fn from_value(value: &Value) -> Result<Self, PolicyError> {
         let Some(object) = value.as_object() else {
-            return Err("the confirmation policy is not an object".to_owned());
+            return Err(PolicyError::NotAnObject);
         };
         if let Some(unknown) = object.keys().find(|key| {
             ![
@@ -55,29 +131,22 @@ impl Policy {
             ]
             .contains(&key.as_str())
         }) {
-            return Err(format!(
-                "the confirmation policy has a field autocontext does not know: {}",
-                shorten(unknown)
-            ));
+            return Err(PolicyError::UnknownField(unknown.clone()));
         }
-        let count = |name: &str, default: u64| -> Result<u64, String> {
+        let count = |name: &'static str, default: u64| -> Result<u64, PolicyError> {
             match object.get(name) {
                 None => Ok(default),
-                Some(Value::Number(number)) if number.is_i64() || number.is_u64() => number
-                    .as_u64()
-                    .ok_or_else(|| format!("the confirmation policy's {name} is negative")),
-                Some(_) => Err(format!(
-                    "the confirmation policy's {name} must be an integer"
-                )),
+                Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {
+                    number.as_u64().ok_or(PolicyError::Negative(name))
+                }
+                Some(_) => Err(PolicyError::NotAnInteger(name)),
             }
         };
-        let real = |name: &str, default: f64| -> Result<f64, String> {
+        let real = |name: &'static str, default: f64| -> Result<f64, PolicyError> {
             match object.get(name) {
                 None => Ok(default),
-                Some(Value::Number(number)) => number
-                    .as_f64()
-                    .ok_or_else(|| format!("the confirmation policy's {name} is not a number")),
-                Some(_) => Err(format!("the confirmation policy's {name} must be a number")),
+                Some(Value::Number(number)) => number.as_f64().ok_or(PolicyError::NotADouble(name)),
+                Some(_) => Err(PolicyError::NotANumber(name)),
             }
         };
         let policy = Policy {
@@ -89,22 +158,22 @@ impl Policy {
             confidence_z: real("confidence_z", 1.96)?,
         };
         let problem = if policy.min_screen_pairs < 1 {
-            Some("min_screen_pairs must be positive")
+            Some(PolicyError::NoScreenPairs)
         } else if policy.min_confirmation_pairs < 2 {
-            Some("min_confirmation_pairs must be at least 2")
+            Some(PolicyError::TooFewConfirmationPairs)
         } else if policy.max_confirmation_pairs < policy.min_confirmation_pairs {
-            Some("max_confirmation_pairs must be >= min_confirmation_pairs")
+            Some(PolicyError::MaximumBelowMinimum)
         } else if policy.min_heldout_pairs < 1 {
-            Some("min_heldout_pairs must be positive")
+            Some(PolicyError::NoHeldoutPairs)
         } else if !policy.min_effect.is_finite() {
-            Some("min_effect must be finite")
+            Some(PolicyError::MinEffect)
         } else if !policy.confidence_z.is_finite() || policy.confidence_z <= 0.0 {
-            Some("confidence_z must be finite and positive")
+            Some(PolicyError::ConfidenceZ)
         } else {
             None
         };
         match problem {
-            Some(problem) => Err(format!("the confirmation policy is refused: {problem}")),
+            Some(problem) => Err(problem),
             None => Ok(policy),
         }
     }
@@ -132,13 +201,13 @@ impl Trial {
     /// `MatchedTrial.from_dict` and `_validate_trials`, for what the
     /// comparison depends on; the pair key and the binding to the candidate
     /// are rules of their own.
-    fn from_value(index: usize, value: &Value) -> Result<Self, String> {
-        let refuse = |problem: &str| Err(format!("trial {index}: {problem}"));
+    fn from_value(index: usize, value: &Value) -> Result<Self, ReplayError> {
+        let refused = |problem| ReplayError::Trial { index, problem };
         let lane = match value.get("lane").and_then(Value::as_str) {
             Some("screen") => Lane::Screen,
             Some("confirmation") => Lane::Confirmation,
             Some("heldout") => Lane::Heldout,
-            _ => return refuse("lane is not screen, confirmation or heldout"),
+            _ => return Err(refused(TrialError::Lane)),
         };
         for field in ["cohort", "fixture", "fixture_digest"] {
             if value
@@ -146,12 +215,12 @@ impl Trial {
                 .and_then(Value::as_str)
                 .is_none_or(|text| text.trim().is_empty())
             {
-                return refuse("matched trials require cohort, fixture, and fixture_digest");
+                return Err(refused(TrialError::Unnamed));
             }
         }
-        let score = |field: &str| -> Result<f64, String> {
+        let score = |field: &'static str| -> Result<f64, ReplayError> {
             let Some(Value::Number(number)) = value.get(field) else {
-                return Err(format!("trial {index}: {field} must be numeric"));
+                return Err(refused(TrialError::NotNumeric(field)));
             };
             if number.is_i64() || number.is_u64() {
                 let magnitude = number
@@ -160,26 +229,24 @@ impl Trial {
                     .or_else(|| number.as_u64())
                     .unwrap_or(u64::MAX);
                 if magnitude > MAX_SAFE_INTEGER {
-                    return Err(format!(
-                        "trial {index}: {field} integer must be within the JavaScript safe integer range"
-                    ));
+                    return Err(refused(TrialError::UnsafeInteger(field)));
                 }
             }
             number
                 .as_f64()
                 .filter(|score| score.is_finite())
-                .ok_or_else(|| format!("trial {index}: {field} must be finite"))
+                .ok_or_else(|| refused(TrialError::NotFinite(field)))
         };
-        let flag = |field: &str| -> Result<bool, String> {
+        let flag = |field: &'static str| -> Result<bool, ReplayError> {
             match value.get(field) {
                 None => Ok(true),
                 Some(Value::Bool(flag)) => Ok(*flag),
-                Some(_) => Err(format!("trial {index}: {field} must be a boolean")),
+                Some(_) => Err(refused(TrialError::NotABoolean(field))),
             }
         };
         let delta = score("candidate_score")? - score("incumbent_score")?;
         if !delta.is_finite() {
-            return refuse("matched trial scores and effect must be finite");
+            return Err(refused(TrialError::Effect));
         }
         Ok(Trial {
             lane,
@@ -187,6 +254,16 @@ impl Trial {
             valid: flag("candidate_valid")? && flag("incumbent_valid")?,
         })
     }
+}
+
+/// The fields that name one evaluation unit: lane and fixture name are
+/// labels, so relabelling a unit must not make it a second pair.
+const PAIR_FIELDS: [&str; 4] = ["evaluator_epoch", "cohort", "fixture_digest", "seed"];
+
+/// The pair key autocontext computes for a trial: the digest of the fields
+/// that name its evaluation unit.
+pub(super) fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    canonical::sha256_hex_of_fields(trial, &PAIR_FIELDS)
 }
 
 /// Whether two trials are one evaluation unit (or one has no pair key):
@@ -221,7 +298,7 @@ struct Spread {
 /// The comparison `evaluate_matched_trials` returns for these trials under
 /// this policy; none when the trials repeat an evaluation unit; or why
 /// autocontext would refuse to compute one.
-pub(super) fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, String> {
+pub(super) fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, ReplayError> {
     if repeats_a_unit(trials) {
         return Ok(None);
     }
@@ -233,7 +310,7 @@ fn evaluate(
     trials: &[Value],
     policy: &Value,
     spread: &mut Option<Spread>,
-) -> Result<Map<String, Value>, String> {
+) -> Result<Map<String, Value>, ReplayError> {
     let policy = Policy::from_value(policy)?;
     let trials = trials
         .iter()
@@ -266,10 +343,9 @@ fn evaluate(
     let deltas =
         |trials: &[&Trial]| -> Vec<f64> { trials.iter().map(|trial| trial.delta).collect() };
     let all_valid = |trials: &[&Trial]| trials.iter().all(|trial| trial.valid);
-    let statistic_error = |error: super::statistics::StatisticsError| error.to_string();
 
     if counts[1] > policy.max_confirmation_pairs {
-        return Err("confirmation pairs exceed the configured maximum".to_owned());
+        return Err(ReplayError::TooManyConfirmationPairs);
     }
     if counts[0] < policy.min_screen_pairs {
         return Ok(result(
@@ -281,7 +357,7 @@ fn evaluate(
     if !all_valid(&screen) {
         return Ok(result("rejected", "screen validity failure", [None; 3]));
     }
-    let screen_effect = fmean(&deltas(&screen)).map_err(statistic_error)?;
+    let screen_effect = fmean(&deltas(&screen))?;
     if screen_effect <= policy.min_effect {
         return Ok(result(
             "rejected",
@@ -305,11 +381,10 @@ fn evaluate(
     }
     let max_looks = policy.max_confirmation_pairs - policy.min_confirmation_pairs + 1;
     let interval =
-        paired_confidence_interval(&deltas(&confirmation), policy.confidence_z, max_looks)
-            .map_err(statistic_error)?;
+        paired_confidence_interval(&deltas(&confirmation), policy.confidence_z, max_looks)?;
     let (Some(mean_effect), Some(low), Some(high)) = (interval.mean, interval.low, interval.high)
     else {
-        return Err("the confirmation lane has too few pairs for an interval".to_owned());
+        return Err(ReplayError::NoInterval);
     };
     *spread = Some(Spread {
         degrees_of_freedom: counts[1].saturating_sub(1),
@@ -349,7 +424,7 @@ fn evaluate(
     if !all_valid(&heldout) {
         return Ok(result("rejected", "held-out validity failure", interval));
     }
-    let heldout_effect = fmean(&deltas(&heldout)).map_err(statistic_error)?;
+    let heldout_effect = fmean(&deltas(&heldout))?;
     if heldout_effect <= policy.min_effect {
         return Ok(result(
             "rejected",
@@ -536,7 +611,7 @@ pub(super) fn replayed_disagreements(
     evidence: &Value,
     policy: &Value,
     from: Option<[&Kept; 2]>,
-) -> Result<Vec<(&'static str, String, String)>, String> {
+) -> Result<Vec<(&'static str, String, String)>, ReplayError> {
     let (trials, _) = evidence_parts(evidence);
     let replayed = match from {
         Some(kept) => held::derived("comparison replay", &kept, || replay(trials, policy)),
@@ -569,7 +644,7 @@ mod tests {
 
     use serde_json::{Map, Value, json};
 
-    use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, ulp};
+    use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, replay, ulp};
 
     /// An interval autocontext 0.18.0 computed on glibc x86-64 (CPython
     /// 3.11), and the lower bound the same computation gave with each
@@ -733,5 +808,111 @@ mod tests {
             assert_eq!(found.len(), 1);
             assert_eq!(found[0].0, "mean_effect");
         }
+    }
+
+    /// A trial of `lane`, its seed `seed`, with this candidate score.
+    fn trial(lane: &str, seed: u64, candidate_score: Value) -> Value {
+        json!({"lane": lane, "cohort": "c", "fixture": "f", "fixture_digest": "d",
+               "seed": seed, "evaluator_epoch": "e", "candidate_score": candidate_score,
+               "incumbent_score": 0})
+    }
+
+    /// Why the comparison of `trials` under `policy` cannot be replayed.
+    fn refusal(trials: &[Value], policy: Value) -> String {
+        match replay(trials, &policy) {
+            Ok(_) => panic!("replayed: {trials:?} under {policy}"),
+            Err(reason) => reason.to_string(),
+        }
+    }
+
+    #[test]
+    fn why_a_comparison_cannot_be_replayed_reads_as_autocontext_refuses_it() {
+        for (policy, reason) in [
+            (json!(1), "the confirmation policy is not an object"),
+            (
+                json!({"min_lanes": 1}),
+                "the confirmation policy has a field autocontext does not know: min_lanes",
+            ),
+            (
+                json!({"min_screen_pairs": -1}),
+                "the confirmation policy's min_screen_pairs is negative",
+            ),
+            (
+                json!({"min_screen_pairs": 1.5}),
+                "the confirmation policy's min_screen_pairs must be an integer",
+            ),
+            (
+                json!({"min_effect": "0"}),
+                "the confirmation policy's min_effect must be a number",
+            ),
+            (
+                json!({"min_screen_pairs": 0}),
+                "the confirmation policy is refused: min_screen_pairs must be positive",
+            ),
+            (
+                json!({"min_confirmation_pairs": 1}),
+                "the confirmation policy is refused: min_confirmation_pairs must be at least 2",
+            ),
+            (
+                json!({"max_confirmation_pairs": 5}),
+                "the confirmation policy is refused: max_confirmation_pairs must be >= \
+                 min_confirmation_pairs",
+            ),
+            (
+                json!({"min_heldout_pairs": 0}),
+                "the confirmation policy is refused: min_heldout_pairs must be positive",
+            ),
+            (
+                json!({"confidence_z": 0}),
+                "the confirmation policy is refused: confidence_z must be finite and positive",
+            ),
+        ] {
+            assert_eq!(refusal(&[], policy), reason);
+        }
+        let one = |trial: Value| refusal(&[trial], json!({}));
+        assert_eq!(
+            one(trial("lane", 0, json!(1))),
+            "trial 0: lane is not screen, confirmation or heldout"
+        );
+        let mut unnamed = trial("screen", 0, json!(1));
+        unnamed["cohort"] = json!(" ");
+        assert_eq!(
+            one(unnamed),
+            "trial 0: matched trials require cohort, fixture, and fixture_digest"
+        );
+        assert_eq!(
+            one(trial("screen", 0, json!("1"))),
+            "trial 0: candidate_score must be numeric"
+        );
+        assert_eq!(
+            one(trial("screen", 0, json!(1_u64 << 53))),
+            "trial 0: candidate_score integer must be within the JavaScript safe integer range"
+        );
+        let mut flagged = trial("screen", 0, json!(1));
+        flagged["incumbent_valid"] = json!("yes");
+        assert_eq!(one(flagged), "trial 0: incumbent_valid must be a boolean");
+        let mut unbounded = trial("screen", 0, json!(1e308));
+        unbounded["incumbent_score"] = json!(-1e308);
+        assert_eq!(
+            one(unbounded),
+            "trial 0: matched trial scores and effect must be finite"
+        );
+        let confirming: Vec<Value> = (0..3)
+            .map(|seed| trial("confirmation", seed, json!(1)))
+            .collect();
+        assert_eq!(
+            refusal(
+                &confirming,
+                json!({"min_confirmation_pairs": 2, "max_confirmation_pairs": 2})
+            ),
+            "confirmation pairs exceed the configured maximum"
+        );
+        let huge: Vec<Value> = (0..2)
+            .map(|seed| trial("screen", seed, json!(1.5e308)))
+            .collect();
+        assert_eq!(
+            refusal(&huge, json!({})),
+            "a sum of the paired effects overflows a double"
+        );
     }
 }

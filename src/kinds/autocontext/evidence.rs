@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::manifest::is_hex_digest;
-use super::{candidate_file, stored_bundle};
+use super::{NeighbourError, candidate_file, stored_bundle};
 use crate::canonical;
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::location::Location;
@@ -29,7 +29,7 @@ impl Candidate {
 
     /// The file `name` beside the file read at `location`, in this
     /// candidate's folder.
-    pub(super) fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, String> {
+    pub(super) fn file(&self, location: &Location<'_>, name: &str) -> Result<Kept, NeighbourError> {
         candidate_file(location, &self.store.root, &self.digest, name)
     }
 
@@ -61,10 +61,27 @@ impl Candidate {
     }
 }
 
+/// Why the folder a file stands in is no candidate of its store.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum NoCandidate {
+    /// The folder is not named by a digest.
+    #[error(
+        "the candidate folder {} is not named by a digest (64 lowercase hex)",
+        quote(&shorten(.0))
+    )]
+    NotADigest(String),
+    /// The folder's digest names no bundle the store holds.
+    #[error("the candidate has no stored bundle: bundles/{digest}.json: {reason}")]
+    NoBundle {
+        digest: String,
+        reason: NeighbourError,
+    },
+}
+
 /// The candidate whose folder holds the file read at `location`: `None`
 /// outside a store's `candidates/<digest>/`, an error when the folder is not
 /// named by a digest or names no stored bundle.
-pub(super) fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, String>> {
+pub(super) fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, NoCandidate>> {
     let store = location
         .path()
         .and_then(crate::kinds::autocontext::store::store_file)?;
@@ -73,24 +90,16 @@ pub(super) fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, 
     };
     let digest = digest.clone();
     if !is_hex_digest(&digest) {
-        return Some(Err(format!(
-            "the candidate folder {} is not named by a digest (64 lowercase hex)",
-            quote(&shorten(&digest))
-        )));
+        return Some(Err(NoCandidate::NotADigest(digest)));
     }
-    Some(
-        match stored_bundle(location, &store.root, &digest) {
-            Ok(bundle) => Ok(bundle),
-            Err(reason) => Err(format!(
-                "the candidate has no stored bundle: bundles/{digest}.json: {reason}"
-            )),
-        }
-        .map(|bundle| Candidate {
+    Some(match stored_bundle(location, &store.root, &digest) {
+        Ok(bundle) => Ok(Candidate {
             store,
             digest,
             bundle,
         }),
-    )
+        Err(reason) => Err(NoCandidate::NoBundle { digest, reason }),
+    })
 }
 
 /// Why `written` is not the digest of `policy`, if it is not: both must be

@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::causal_attribution::pure_addition_problem;
+use super::comparison::pair_key;
 use super::false_promotion::state_digest;
 use super::manifest;
-use super::matched_trials::pair_key;
 use super::negative_result::allows_negative_result;
 use super::negative_result::recomputed::failure_mode_summary;
+use super::tests::assert_own_rules;
 use crate::canonical::sha256_hex;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::{Mode, validate_at};
@@ -48,6 +49,7 @@ fn rules_at(path: &Path) -> Vec<&'static str> {
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    assert_own_rules(&checked);
     checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 
@@ -74,6 +76,7 @@ fn diagnostics_after(
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    assert_own_rules(&checked);
     write(path, value);
     checked
         .diagnostics
@@ -426,6 +429,37 @@ fn an_evaluator_plan_verifies_its_digest_and_binding() {
     let elsewhere = store.candidate_file(&store.changed, "evaluator_plan.json");
     write(&elsewhere, &artifact);
     assert_eq!(rules_at(&elsewhere), ["autocontext/plan-binding"]);
+}
+
+/// A file in a candidate folder whose name is no digest, or whose digest
+/// names no stored bundle, is bound to no candidate, and says why.
+#[test]
+fn a_file_of_a_folder_that_is_no_candidate_says_why() {
+    let store = Store::new();
+    let artifact = plan(&store, &store.added);
+    let unnamed = store.candidate_file("not-a-digest", "evaluator_plan.json");
+    write(&unnamed, &artifact);
+    assert_eq!(
+        diagnostics_after(&unnamed, &artifact, |_| {}),
+        [(
+            "autocontext/plan-binding".to_owned(),
+            "the candidate folder \"not-a-digest\" is not named by a digest (64 lowercase hex)"
+                .to_owned()
+        )]
+    );
+    let digest = "0".repeat(64);
+    let unbundled = store.candidate_file(&digest, "evaluator_plan.json");
+    write(&unbundled, &artifact);
+    assert_eq!(
+        diagnostics_after(&unbundled, &artifact, |_| {}),
+        [(
+            "autocontext/plan-binding".to_owned(),
+            format!(
+                "the candidate has no stored bundle: bundles/{digest}.json: no such file or \
+                 directory"
+            )
+        )]
+    );
 }
 
 fn attribution(store: &Store) -> Value {

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::statistics::{erfc, fmean, paired_confidence_interval};
+use super::python::statistics::{erfc, fmean, paired_confidence_interval};
 use crate::canonical;
 
 /// How the evidence gate bounds the confirmation blocks' mean effect.
@@ -39,18 +39,39 @@ pub struct CampaignPolicy {
     pub effect_upper_bound: f64,
 }
 
-fn number(value: &Value, field: &str) -> Result<f64, String> {
+/// Why autocontext refuses a persisted policy: the campaign's, or the
+/// confirmation figures its gate reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyError {
+    #[error("{0} is not a number")]
+    NotANumber(&'static str),
+    #[error("{0} is not a non-negative integer")]
+    NotACount(&'static str),
+    #[error("{0} must be a boolean")]
+    NotABoolean(&'static str),
+    #[error("robust_method must be cluster_t or bounded_hoeffding")]
+    UnknownRobustMethod,
+    /// A field that must lie strictly between zero and one.
+    #[error("{0} must be finite and between zero and one")]
+    OutsideTheOpenUnit(&'static str),
+    #[error("min_independent_confirmation_blocks must be at least two")]
+    TooFewConfirmationBlocks,
+    #[error("effect bounds must be finite and increasing")]
+    EffectBounds,
+}
+
+fn number(value: &Value, field: &'static str) -> Result<f64, PolicyError> {
     value
         .get(field)
         .and_then(Value::as_f64)
-        .ok_or_else(|| format!("{field} is not a number"))
+        .ok_or(PolicyError::NotANumber(field))
 }
 
-fn count(value: &Value, field: &str) -> Result<u64, String> {
+fn count(value: &Value, field: &'static str) -> Result<u64, PolicyError> {
     value
         .get(field)
         .and_then(Value::as_u64)
-        .ok_or_else(|| format!("{field} is not a non-negative integer"))
+        .ok_or(PolicyError::NotACount(field))
 }
 
 fn open_unit(value: f64) -> bool {
@@ -60,13 +81,13 @@ fn open_unit(value: f64) -> bool {
 impl CampaignPolicy {
     /// The policy as autocontext persists it, refused where autocontext's
     /// constructor refuses it.
-    pub fn from_value(value: &Value) -> Result<Self, String> {
+    pub fn from_value(value: &Value) -> Result<Self, PolicyError> {
         let robust_method = match value.get("robust_method").map(Value::as_str) {
             None | Some(Some("cluster_t")) => RobustMethod::ClusterT,
             Some(Some("bounded_hoeffding")) => RobustMethod::BoundedHoeffding,
-            Some(_) => return Err("robust_method must be cluster_t or bounded_hoeffding".into()),
+            Some(_) => return Err(PolicyError::UnknownRobustMethod),
         };
-        let bound = |field: &str, default: f64| {
+        let bound = |field: &'static str, default: f64| {
             value
                 .get(field)
                 .map_or(Ok(default), |_| number(value, field))
@@ -81,25 +102,25 @@ impl CampaignPolicy {
             require_disjoint_lane_blocks: value
                 .get("require_disjoint_lane_blocks")
                 .and_then(Value::as_bool)
-                .ok_or("require_disjoint_lane_blocks must be a boolean")?,
+                .ok_or(PolicyError::NotABoolean("require_disjoint_lane_blocks"))?,
             robust_method,
             effect_lower_bound: bound("effect_lower_bound", -1.0)?,
             effect_upper_bound: bound("effect_upper_bound", 1.0)?,
         };
         if !open_unit(policy.familywise_alpha) {
-            return Err("familywise_alpha must be finite and between zero and one".into());
+            return Err(PolicyError::OutsideTheOpenUnit("familywise_alpha"));
         }
         if !open_unit(policy.allocation_decay) {
-            return Err("allocation_decay must be finite and between zero and one".into());
+            return Err(PolicyError::OutsideTheOpenUnit("allocation_decay"));
         }
         if policy.min_independent_confirmation_blocks < 2 {
-            return Err("min_independent_confirmation_blocks must be at least two".into());
+            return Err(PolicyError::TooFewConfirmationBlocks);
         }
         if !policy.effect_lower_bound.is_finite()
             || !policy.effect_upper_bound.is_finite()
             || policy.effect_lower_bound >= policy.effect_upper_bound
         {
-            return Err("effect bounds must be finite and increasing".into());
+            return Err(PolicyError::EffectBounds);
         }
         Ok(policy)
     }
@@ -337,7 +358,7 @@ pub struct GatePolicy {
 }
 
 impl GatePolicy {
-    pub fn from_value(value: &Value) -> Result<Self, String> {
+    pub fn from_value(value: &Value) -> Result<Self, PolicyError> {
         Ok(Self {
             min_confirmation_pairs: count(value, "min_confirmation_pairs")?,
             max_confirmation_pairs: count(value, "max_confirmation_pairs")?,

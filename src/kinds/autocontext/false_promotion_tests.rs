@@ -230,19 +230,67 @@ fn the_hoeffding_gate_clears_as_autocontexts() {
 }
 
 #[test]
-fn a_policy_autocontext_refuses_is_refused() {
+fn a_policy_autocontext_refuses_is_refused_with_the_reason() {
     let (fixture, _) = parity();
-    for (field, value) in [
-        ("familywise_alpha", Value::from(1.0)),
-        ("allocation_decay", Value::from(0.0)),
-        ("min_independent_confirmation_blocks", Value::from(1)),
-        ("robust_method", Value::from("bootstrap")),
-        ("effect_lower_bound", Value::from(2.0)),
+    for (field, value, reason) in [
+        (
+            "familywise_alpha",
+            Value::from(1.0),
+            "familywise_alpha must be finite and between zero and one",
+        ),
+        (
+            "familywise_alpha",
+            Value::from("0.05"),
+            "familywise_alpha is not a number",
+        ),
+        (
+            "allocation_decay",
+            Value::from(0.0),
+            "allocation_decay must be finite and between zero and one",
+        ),
+        (
+            "min_independent_confirmation_blocks",
+            Value::from(1),
+            "min_independent_confirmation_blocks must be at least two",
+        ),
+        (
+            "min_independent_confirmation_blocks",
+            Value::from(-2),
+            "min_independent_confirmation_blocks is not a non-negative integer",
+        ),
+        (
+            "require_disjoint_lane_blocks",
+            Value::Null,
+            "require_disjoint_lane_blocks must be a boolean",
+        ),
+        (
+            "robust_method",
+            Value::from("bootstrap"),
+            "robust_method must be cluster_t or bounded_hoeffding",
+        ),
+        (
+            "effect_lower_bound",
+            Value::from(2.0),
+            "effect bounds must be finite and increasing",
+        ),
     ] {
         let mut policy = fixture["campaign_policy"].clone();
         policy[field] = value;
-        assert!(CampaignPolicy::from_value(&policy).is_err(), "{field}");
+        assert_eq!(
+            CampaignPolicy::from_value(&policy)
+                .map_err(|error| error.to_string())
+                .err()
+                .as_deref(),
+            Some(reason),
+            "{field}"
+        );
     }
+    let mut gate = fixture["base_confirmation_policy"].clone();
+    gate["min_effect"] = Value::Null;
+    assert_eq!(
+        GatePolicy::from_value(&gate).map_err(|error| error.to_string()),
+        Err("min_effect is not a number".to_owned())
+    );
     assert_eq!(
         CampaignPolicy::from_value(&fixture["campaign_policy"])
             .unwrap()

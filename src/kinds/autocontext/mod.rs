@@ -5,13 +5,14 @@
 
 pub mod false_promotion;
 pub mod manifest;
-pub mod statistics;
+pub mod python;
 pub mod store;
 
 mod active;
 mod bundle;
 mod campaign_state;
 mod candidate;
+mod catalogue;
 mod causal_attribution;
 mod comparison;
 mod evaluator_plan;
@@ -36,9 +37,10 @@ use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::held::{self, Kept};
-use crate::location::{Location, OUTSIDE_THE_STORE, stays_within};
-use crate::yaml::Limits;
+use crate::location::{Location, OUTSIDE_THE_STORE, ReadError, stays_within};
+use crate::text::shorten;
 use crate::yaml::strict_json::JsonReader;
+use crate::yaml::{Limits, YamlError};
 
 pub static FAMILY: Family = Family {
     name: "autocontext",
@@ -85,7 +87,7 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
         if !stays_within(&file.root, path) {
             // Its neighbours refuse to read it as the store's; so does its own line.
             return Some(Err(Diagnostic::new(
-                &bundle::catalogue::STORE_LINK,
+                &catalogue::STORE_LINK,
                 format!("{OUTSIDE_THE_STORE}: a link, refused here as by every file that reads it"),
             )));
         }
@@ -118,28 +120,50 @@ fn store_of(location: &Location<'_>) -> Option<StoreFile> {
     location.path().and_then(store_file)
 }
 
+/// Why a file of the store cannot be read as a neighbour.
+#[derive(Debug, thiserror::Error)]
+enum NeighbourError {
+    /// It cannot be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// It is read, but does not load: not JSON (or YAML).
+    #[error("{}", crate::text::yaml_message(.0))]
+    Load(YamlError),
+    /// It was kept from a read as a document, which followed a link out of
+    /// the store.
+    #[error("{OUTSIDE_THE_STORE}")]
+    OutsideTheStore,
+}
+
 /// A file of the store loaded as JSON (or YAML), or why it cannot be; read
 /// once while the run holds its neighbours (`location::held`), and confined
 /// to the store whether read now or kept. `path` must be built from
 /// checked digests or ids.
-fn load_neighbour(location: &Location<'_>, root: &Path, path: PathBuf) -> Result<Kept, String> {
+fn load_neighbour(
+    location: &Location<'_>,
+    root: &Path,
+    path: PathBuf,
+) -> Result<Kept, NeighbourError> {
     let mut read_here = false;
     let document = held::document_at(&path, || {
         read_here = true;
         let bytes = location.read_within(root, &path)?;
-        super::load_unplaced(&bytes, &Limits::default(), Some(&path))
-            .map_err(|error| crate::text::yaml_message(&error))
+        super::load_unplaced(&bytes, &Limits::default(), Some(&path)).map_err(NeighbourError::Load)
     })?;
     // A document kept from its own check was read as any document is,
     // links followed: it is the store's only if it stays inside.
     if !read_here && !stays_within(root, &path) {
-        return Err(OUTSIDE_THE_STORE.to_owned());
+        return Err(NeighbourError::OutsideTheStore);
     }
     Ok(document)
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
-fn stored_bundle(location: &Location<'_>, root: &Path, digest: &str) -> Result<Kept, String> {
+fn stored_bundle(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+) -> Result<Kept, NeighbourError> {
     load_neighbour(
         location,
         root,
@@ -154,7 +178,7 @@ fn candidate_file(
     root: &Path,
     digest: &str,
     name: &str,
-) -> Result<Kept, String> {
+) -> Result<Kept, NeighbourError> {
     load_neighbour(
         location,
         root,
@@ -169,4 +193,59 @@ fn fails(rule: &'static RuleDoc, message: String, pointer: &str) -> Diagnostic {
 
 fn text<'v>(value: &'v Value, field: &str) -> Option<&'v str> {
     value.get(field).and_then(Value::as_str)
+}
+
+/// How many bytes of two long texts are shown before the first that
+/// differs.
+const CONTEXT: usize = 16;
+
+/// Two long texts that differ, each shown from a little before where they
+/// part (after a `…`); `None` when they part within the first `CONTEXT`
+/// characters, where showing them whole says as much.
+fn parted_tails(written: &str, expected: &str) -> Option<(String, String)> {
+    let common = written
+        .char_indices()
+        .zip(expected.chars())
+        .find(|((_, ours), theirs)| ours != theirs)
+        .map_or(written.len().min(expected.len()), |((at, _), _)| at);
+    let from = written
+        .char_indices()
+        .map(|(at, _)| at)
+        .take_while(|at| *at + CONTEXT <= common)
+        .last()
+        .unwrap_or(0);
+    let tail = |text: &str| {
+        shown(&Value::from(format!(
+            "…{}",
+            text.get(from..).unwrap_or(text)
+        )))
+    };
+    (from > 0).then(|| (tail(written), tail(expected)))
+}
+
+/// A value as a message shows it: each digest in it (64 lowercase hex)
+/// cut to its first 12 digits, so a result id still shows how it ends.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .take_while(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(byte))
+            .count();
+        let (head, tail) = rest.split_at(run);
+        if run == 64 {
+            out.push_str(head.get(..12).unwrap_or(head));
+            out.push('…');
+        } else {
+            out.push_str(head);
+        }
+        let mut characters = tail.chars();
+        if let Some(character) = characters.next() {
+            out.push(character);
+        }
+        rest = characters.as_str();
+    }
+    shorten(&out)
 }

@@ -6,8 +6,9 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::manifest::{self, identity_order, is_hex_digest, utf16_order};
+use crate::kinds;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
-use crate::validate::{Mode, validate_at, validate_bytes};
+use crate::validate::{Checked, Mode, validate_at, validate_bytes};
 use crate::yaml::Limits;
 
 fn component(kind: &str, key: &str, content: &str) -> Value {
@@ -32,7 +33,41 @@ fn bundle(scenario: &str, parent: Option<&str>, components: Vec<Value>) -> Value
 fn rules_of(value: &Value) -> Vec<&'static str> {
     let text = serde_json::to_string(value).unwrap();
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
+    assert_own_rules(&checked);
     checked.diagnostics.iter().map(|d| d.rule.id).collect()
+}
+
+/// A document of a kind is reported on by the rules of that kind's
+/// catalogue, the family's and those no kind declares (the stages', the
+/// project's), never by another kind's.
+pub(super) fn assert_own_rules(checked: &Checked) {
+    let Some(kind) = checked.kind.and_then(kinds::find) else {
+        return;
+    };
+    for diagnostic in &checked.diagnostics {
+        let id = diagnostic.rule.id;
+        let declares = |rules: &[crate::diagnostic::RuleDoc]| rules.iter().any(|doc| doc.id == id);
+        assert!(
+            declares(kind.catalogue)
+                || declares(super::catalogue::RULES)
+                || !kinds::all().any(|other| declares(other.catalogue)),
+            "{}: reported on by {id}, another kind's rule",
+            kind.name
+        );
+    }
+}
+
+#[test]
+fn each_rule_of_the_family_is_listed_by_one_kind() {
+    for rule in super::catalogue::RULES {
+        let listing: Vec<&str> = super::FAMILY
+            .kinds
+            .iter()
+            .filter(|kind| kind.catalogue.iter().any(|doc| doc.id == rule.id))
+            .map(|kind| kind.name)
+            .collect();
+        assert_eq!(listing.len(), 1, "{} is listed by {listing:?}", rule.id);
+    }
 }
 
 #[test]
@@ -126,6 +161,7 @@ fn rules_at(path: &Path) -> Vec<&'static str> {
     let bytes = fs::read(path).unwrap();
     let location = Location::file(path, DEFAULT_MAX_FILE_SIZE);
     let checked = validate_at(&bytes, Mode::Files, &Limits::default(), location);
+    assert_own_rules(&checked);
     checked.diagnostics.iter().map(|d| d.rule.id).collect()
 }
 

@@ -2,6 +2,7 @@
 //! checks them.
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
+use crate::kinds::autocontext::catalogue::LIFECYCLE_MIRROR;
 
 pub(crate) const RULES: &[RuleDoc] = &[
     ACTIVE_BUNDLE,
@@ -44,20 +45,6 @@ pub(crate) const ACTIVE_ROLLBACK: RuleDoc = RuleDoc {
     summary: "active.json's rollback_target_digest names a stored bundle.",
     explanation: "A rollback restores the target the pointer records; a target that is not in `bundles/` \
 cannot be restored.\n\nRestore the target bundle.",
-    failing: "",
-    passing: "",
-};
-
-pub(crate) const LIFECYCLE_MIRROR: RuleDoc = RuleDoc {
-    id: "autocontext/lifecycle-mirror",
-    stage: Stage::Rule,
-    severity: Severity::Warning,
-    summary: "Candidate records agree with active.json: the active bundle's record says active, and no \
-other record does.",
-    explanation: "autocontext writes the pointer first and repairs the lifecycle mirrors in the records \
-after it, best effort: a crash between the two leaves a record that lags. The pointer is \
-authoritative, so this is a warning (an error under `--strict`).\n\nReplay the promotion \
-(autocontext repairs the mirrors), or set the record's lifecycle to the pointer's.",
     failing: "",
     passing: "",
 };

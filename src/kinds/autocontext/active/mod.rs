@@ -2,7 +2,7 @@
 //! atomic pointer that says which bundle serves. It is authoritative: a
 //! candidate record that disagrees with it is a lagging mirror.
 
-pub(crate) mod catalogue;
+mod catalogue;
 
 use serde_json::Value;
 
@@ -142,7 +142,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     match candidate_file(&subject.location, &store.root, digest, "record.json") {
         Ok(record) if text(&record, "lifecycle") == Some("active") => Vec::new(),
         Ok(record) => vec![fails(
-            &catalogue::LIFECYCLE_MIRROR,
+            &super::catalogue::LIFECYCLE_MIRROR,
             format!(
                 "the active bundle's record candidates/{digest}/record.json says {}, not active: \
                  the mirror lags the pointer",

@@ -1,6 +1,7 @@
 //! The rule ids of the AutocontextBundle kind, in the order numi checks them.
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
+use crate::kinds::autocontext::catalogue::STORE_LINK;
 
 pub(crate) const RULES: &[RuleDoc] = &[
     COMPONENT_ORDER,
@@ -92,21 +93,6 @@ manifest diff and its promotion are computed against that parent. A parent that 
 missing, holds another digest or belongs to another scenario breaks that chain (the \
 parent's own digests are verified on its own line).\n\nRestore \
 the parent bundle in `bundles/`.",
-    failing: "",
-    passing: "",
-};
-
-pub(crate) const STORE_LINK: RuleDoc = RuleDoc {
-    id: "autocontext/store-link",
-    stage: Stage::Rule,
-    severity: Severity::Error,
-    summary: "A file of a store (a bundle, the pointer, a promotion, a candidate's file) stays in \
-the store: it is not, and its candidate folder is not, a link that leads outside it.",
-    explanation: "Every file that reads a neighbour refuses one that leads outside its store, so a \
-bundle linked in from elsewhere is no stored bundle to its records, children or pointer. The \
-linked file is refused on its own line too, for the same reason, and not verified as the \
-store's: one verdict for the file and everything that reads it.\n\nCopy the file into the \
-store, or let autocontext's `ContextBundleStore` write it.",
     failing: "",
     passing: "",
 };

@@ -2,7 +2,7 @@
 //! context-bundle manifest. Alone, its digests and component order are
 //! verified; in a store, also its file name, scenario folder and parent.
 
-pub(crate) mod catalogue;
+mod catalogue;
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;

@@ -6,7 +6,7 @@
 //! what the gate decided. Its digest and every allocation are recomputed
 //! (see `false_promotion.rs`).
 
-pub(super) mod catalogue;
+mod catalogue;
 
 use serde_json::{Map, Value};
 
@@ -105,7 +105,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 gate_problem(&subject.location, &store.root, &policy, reservation)
             {
                 found.push(fails(
-                    &catalogue::CAMPAIGN_GATE,
+                    &super::catalogue::CAMPAIGN_GATE,
                     format!("reservation {index}: {problem}"),
                     &format!("/reservations/{index}/status"),
                 ));
@@ -379,7 +379,7 @@ fn allocation_checks(value: &Value, campaign_id: &str) -> Vec<Diagnostic> {
         Ok(policy) => policy,
         Err(problem) => {
             return vec![fails(
-                &catalogue::CAMPAIGN_ALLOCATION,
+                &super::catalogue::CAMPAIGN_ALLOCATION,
                 format!("the campaign policy is refused by autocontext: {problem}"),
                 "/policy",
             )];
@@ -394,7 +394,7 @@ fn allocation_checks(value: &Value, campaign_id: &str) -> Vec<Diagnostic> {
         let at = format!("/reservations/{index}");
         let mut differs = |field: &str, problem: String| {
             found.push(fails(
-                &catalogue::CAMPAIGN_ALLOCATION,
+                &super::catalogue::CAMPAIGN_ALLOCATION,
                 format!("reservation {index}: {problem}"),
                 &format!("{at}/{field}"),
             ));

@@ -2,6 +2,7 @@
 //! checks them.
 
 use crate::diagnostic::{RuleDoc, Severity, Stage};
+use crate::kinds::autocontext::catalogue::COMPARISON_REPLAY;
 
 pub(crate) const RULES: &[RuleDoc] =
     &[CANDIDATE_POLICY_DIGEST, CANDIDATE_BUNDLE, COMPARISON_REPLAY];
@@ -27,24 +28,6 @@ evaluator_epoch of that stored bundle.",
     explanation: "A candidate record describes the bundle its folder is named after; a record that names \
 another bundle, or disagrees with its bundle on parent or epoch, describes a candidate \
 that was never proposed.\n\nRestore the record, or propose the bundle again.",
-    failing: "",
-    passing: "",
-};
-
-pub(crate) const COMPARISON_REPLAY: RuleDoc = RuleDoc {
-    id: "autocontext/comparison-replay",
-    stage: Stage::Rule,
-    severity: Severity::Error,
-    summary: "The comparison a candidate record or a promotion record holds is the one autocontext's \
-evaluate_matched_trials computes from the candidate's matched trials under the bound confirmation \
-policy: decision, reason, counts and statistics.",
-    explanation: "A promotion rests on a replay of the persisted raw trials under the exact persisted \
-confirmation policy; autocontext refuses a candidate whose trials do not reproduce its recorded \
-comparison. numi replays them the same way, with Python's arithmetic, so a recorded statistic must \
-be the very double the replay gives. The finding stands on the file holding the recorded value \
-(record.json or the promotion record) and on matched_trials.json, since either may be the one \
-that changed; it names the field, the recorded and the replayed value.\n\nRestore the trials or \
-the comparison autocontext wrote; a comparison is never edited by hand.",
     failing: "",
     passing: "",
 };

@@ -1,7 +1,7 @@
 //! AutocontextCandidateRecord (produced): `candidates/<digest>/record.json`,
 //! a candidate's lifecycle and the policy its evidence is judged by.
 
-pub(super) mod catalogue;
+mod catalogue;
 
 use serde_json::Value;
 
@@ -93,7 +93,7 @@ pub(super) fn recorded_comparison_findings(
     source: &str,
     under: &str,
 ) -> Vec<Diagnostic> {
-    let rule = &catalogue::COMPARISON_REPLAY;
+    let rule = &super::catalogue::COMPARISON_REPLAY;
     match comparison::replayed_disagreements(recorded, evidence, policy, from) {
         Ok(disagreements) => disagreements
             .into_iter()
@@ -213,7 +213,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         store.root.join("active.json"),
     ) {
         Ok(pointer) if text(&pointer, "bundle_digest") != Some(digest) => vec![fails(
-            &super::active::catalogue::LIFECYCLE_MIRROR,
+            &super::catalogue::LIFECYCLE_MIRROR,
             format!(
                 "the record says active, but active.json names {}: the mirror lags the pointer",
                 quote(&shorten(

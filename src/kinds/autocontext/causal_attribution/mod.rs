@@ -11,8 +11,7 @@ use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
 use super::manifest::{self, utf16_order};
-use super::reservation_artifact::same_json;
-use super::{fails, text};
+use super::{fails, python, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -78,7 +77,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         None => {}
         Some(Err(problem)) => found.push(fails(
             &catalogue::ATTRIBUTION_DIFF,
-            problem,
+            problem.to_string(),
             "/candidate_digest",
         )),
         Some(Ok(candidate)) => {
@@ -415,7 +414,7 @@ fn held_out_checks(
                 .iter()
                 .find(
                     |(ours, theirs)| match (source.get(*ours), trial.get(*theirs)) {
-                        (Some(ours), Some(theirs)) => !same_json(ours, theirs),
+                        (Some(ours), Some(theirs)) => !python::equal(ours, theirs),
                         (ours, theirs) => ours != theirs,
                     },
                 )

@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::catalogue;
 use super::{sorted, strings};
 use crate::diagnostic::Diagnostic;
-use crate::kinds::autocontext::statistics::fmean;
-use crate::kinds::autocontext::{fails, text};
+use crate::kinds::autocontext::python::statistics::fmean;
+use crate::kinds::autocontext::{fails, python, text};
 
 /// The fields every source trial of an attribution shares with it; the
 /// tested bundle is written on the attribution as `last_tested_bundle_digest`.
@@ -25,16 +25,6 @@ const SHARED_FIELDS: [(&str, &str); 8] = [
     ("trial_cohort", "trial_cohort"),
 ];
 
-/// `_round_six`: six decimals, ties away from zero, and never `-0.0`.
-pub(crate) fn round_six(value: f64) -> f64 {
-    let scaled = value.abs() * 1_000_000.0;
-    if !scaled.is_finite() {
-        return value;
-    }
-    let rounded = ((scaled + 0.5).floor() / 1_000_000.0).copysign(value);
-    if rounded == 0.0 { 0.0 } else { rounded }
-}
-
 /// `_trial_confidence`: the share of trials (up to four) times the share of
 /// non-zero effects that agree in sign.
 pub(crate) fn trial_confidence(effects: &[f64]) -> f64 {
@@ -48,7 +38,7 @@ pub(crate) fn trial_confidence(effects: &[f64]) -> f64 {
         let positive = effects.iter().filter(|effect| **effect > 0.0).count();
         ratio(positive.max(nonzero - positive), nonzero)
     };
-    round_six((ratio(effects.len(), 1) / 4.0).min(1.0) * agreement)
+    python::round_six((ratio(effects.len(), 1) / 4.0).min(1.0) * agreement)
 }
 
 /// Python's `int / int`, exact for the trial counts an attribution holds.
@@ -83,7 +73,7 @@ fn trial_effect(trial: &Value) -> Option<f64> {
         .get("without_component_score")
         .and_then(Value::as_f64)?;
     let effect = with - without;
-    effect.is_finite().then(|| round_six(effect))
+    effect.is_finite().then(|| python::round_six(effect))
 }
 
 /// The written form of a figure, as Python's `json.dumps` writes a float.
@@ -148,7 +138,7 @@ pub(crate) fn figure_checks(attribution: &Value, trials: &[&Value], at: &str) ->
         );
         return found;
     };
-    let Ok(effect) = fmean(&effects).map(round_six) else {
+    let Ok(effect) = fmean(&effects).map(python::round_six) else {
         differs(
             "effect",
             recorded("effect"),
@@ -232,17 +222,7 @@ pub(crate) fn figure_checks(attribution: &Value, trials: &[&Value], at: &str) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{classify, round_six, trial_confidence};
-
-    #[test]
-    fn round_six_breaks_ties_away_from_zero_and_drops_the_sign_of_zero() {
-        assert_eq!(round_six(0.7 - 0.5), 0.2);
-        assert_eq!(round_six(0.000_000_5), 0.000_001);
-        assert_eq!(round_six(-0.000_000_5), -0.000_001);
-        assert_eq!(round_six(-0.000_000_4).to_bits(), 0.0f64.to_bits());
-        assert_eq!(round_six(1.234_567_49), 1.234_567);
-        assert!(round_six(f64::INFINITY).is_infinite());
-    }
+    use super::{classify, trial_confidence};
 
     #[test]
     fn confidence_grows_with_trials_and_sign_agreement() {

@@ -52,7 +52,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     }
     match candidate_of(&subject.location) {
         None => {}
-        Some(Err(problem)) => found.push(fails(binding, problem, "/plan/candidate_digest")),
+        Some(Err(problem)) => found.push(fails(
+            binding,
+            problem.to_string(),
+            "/plan/candidate_digest",
+        )),
         Some(Ok(candidate)) => {
             let mut expected = candidate.binding();
             expected.push((

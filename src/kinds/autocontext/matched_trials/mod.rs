@@ -9,10 +9,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::comparison;
+use super::comparison::{self, pair_key};
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
-use super::reservation_artifact::same_json;
-use super::{fails, text};
+use super::{fails, python, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -32,10 +31,6 @@ pub(super) const KIND: Kind = Kind {
     catalogue: catalogue::RULES,
     fixes: &[],
 };
-
-/// The fields that name one evaluation unit: lane and fixture name are
-/// labels, so relabelling a unit must not make it a second pair.
-const PAIR_FIELDS: [&str; 4] = ["evaluator_epoch", "cohort", "fixture_digest", "seed"];
 
 /// The schema-1 identity, still accepted on rows written before it changed.
 const LEGACY_PAIR_FIELDS: [&str; 6] = [
@@ -75,7 +70,9 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found.extend(pair_key_checks(trials, base));
     match candidate_of(&subject.location) {
         None => {}
-        Some(Err(problem)) => found.push(fails(&catalogue::TRIAL_BINDING, problem, base)),
+        Some(Err(problem)) => {
+            found.push(fails(&catalogue::TRIAL_BINDING, problem.to_string(), base))
+        }
         Some(Ok(candidate)) => {
             found.extend(binding_checks(trials, base, &candidate));
             found.extend(plan_checks(subject, trials, base, &candidate));
@@ -85,14 +82,9 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     found
 }
 
-/// The digest of the listed fields of a trial.
-fn key_of(trial: &Value, fields: &[&str]) -> Result<String, canonical::Refusal> {
-    canonical::sha256_hex_of_fields(trial, fields)
-}
-
-/// The pair key autocontext computes for a trial.
-pub(super) fn pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
-    key_of(trial, &PAIR_FIELDS)
+/// The pair key of a trial as schema 1 computed it.
+fn legacy_pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
+    canonical::sha256_hex_of_fields(trial, &LEGACY_PAIR_FIELDS)
 }
 
 /// A written `pair_key` is the current or the legacy identity of its trial,
@@ -114,9 +106,7 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
             }
         };
         if let Some(written) = text(trial, "pair_key") {
-            if written != computed
-                && key_of(trial, &LEGACY_PAIR_FIELDS).ok().as_deref() != Some(written)
-            {
+            if written != computed && legacy_pair_key(trial).ok().as_deref() != Some(written) {
                 found.push(fails(
                     rule,
                     format!("trial {index} has pair_key {written}, computed {computed}"),
@@ -196,7 +186,7 @@ fn plan_checks(
         let unit = units.iter().rev().find(|unit| {
             text(unit, "fixture_digest") == text(trial, "fixture_digest")
                 && match (unit.get("seed"), trial.get("seed")) {
-                    (Some(ours), Some(theirs)) => same_json(ours, theirs),
+                    (Some(ours), Some(theirs)) => python::equal(ours, theirs),
                     _ => false,
                 }
         });
@@ -285,7 +275,7 @@ fn replay_checks(evidence: &Value, record: &Kept, kept: Option<&Kept>) -> Vec<Di
     let Some(policy) = comparison::bound_policy(evidence, record) else {
         return Vec::new();
     };
-    let rule = &super::candidate::catalogue::COMPARISON_REPLAY;
+    let rule = &super::catalogue::COMPARISON_REPLAY;
     let pointer = if evidence.is_array() { "" } else { "/trials" };
     let from = kept.map(|kept| [kept, record]);
     match comparison::replayed_disagreements(recorded, evidence, policy, from) {

@@ -15,7 +15,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 
 use super::evidence::{Candidate, candidate_of, disagreement};
-use super::{fails, text};
+use super::{NeighbourError, fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -47,7 +47,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         None => {}
         Some(Err(problem)) => found.push(fails(
             &catalogue::NEGATIVE_RESULT_BINDING,
-            problem,
+            problem.to_string(),
             "/run_id",
         )),
         Some(Ok(candidate)) => {
@@ -134,7 +134,7 @@ pub(super) fn allows_negative_result(record: &Value) -> bool {
             == Some("inconclusive")
 }
 
-fn lifecycle_check(record: &Result<Kept, String>) -> Vec<Diagnostic> {
+fn lifecycle_check(record: &Result<Kept, NeighbourError>) -> Vec<Diagnostic> {
     match record {
         Ok(record) if allows_negative_result(record) => Vec::new(),
         Ok(record) => vec![fails(

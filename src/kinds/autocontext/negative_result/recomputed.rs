@@ -16,14 +16,13 @@ use super::catalogue;
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::Subject;
-use crate::kinds::autocontext::causal_attribution::recomputed::round_six;
 use crate::kinds::autocontext::comparison::evidence_parts;
 use crate::kinds::autocontext::evidence::Candidate;
-use crate::kinds::autocontext::reservation_artifact::{held_for, same_json};
+use crate::kinds::autocontext::python;
+use crate::kinds::autocontext::reservation_artifact::held_for;
 use crate::kinds::autocontext::stale_marker;
-use crate::kinds::autocontext::{fails, load_neighbour, text};
-use crate::location::Entry;
-use crate::text::shorten;
+use crate::kinds::autocontext::{fails, load_neighbour, parted_tails, shown, text};
+use crate::location::{Entry, io_reason};
 
 /// The reason `build_negative_result_ledger` writes when it is given none.
 const DEFAULT_REASON: &str = "Negative branch result recorded.";
@@ -134,8 +133,8 @@ pub(super) fn recomputed_checks(
     }
     let ending = match ending(subject, candidate, record, comparison) {
         Ok(ending) => ending,
-        Err(problem) => {
-            found.push(fails(rule, problem, "/entries/0/reason"));
+        Err(unknown) => {
+            found.push(unknown);
             return found;
         }
     };
@@ -281,7 +280,7 @@ fn reservation_reference(
     let alpha = reservation
         .get("allocated_alpha")
         .and_then(Value::as_f64)
-        .and_then(python_float);
+        .and_then(python::repr_float);
     if let (Ok(sealed), Some(alpha)) = (canonical::sha256_hex(reservation), alpha) {
         let evidence = text(reservation, "evidence_digest").unwrap_or("None");
         expected.push((
@@ -300,40 +299,12 @@ fn reservation_reference(
     expected
 }
 
-/// A float as Python's `repr` writes it: the shortest digits that read
-/// back, positional from 1e-4 up to 1e16, else with a signed exponent of at
-/// least two digits.
-fn python_float(value: f64) -> Option<String> {
-    if !value.is_finite() {
-        return None;
-    }
-    let scientific = format!("{value:e}");
-    let (mantissa, exponent) = scientific.split_once('e')?;
-    let exponent: i32 = exponent.parse().ok()?;
-    if !(-4..16).contains(&exponent) {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        return Some(format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs()));
-    }
-    let sign = if value.is_sign_negative() { "-" } else { "" };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let point = usize::try_from(exponent + 1).unwrap_or(0);
-    Some(if exponent < 0 {
-        let zeros = "0".repeat(exponent.unsigned_abs() as usize - 1);
-        format!("{sign}0.{zeros}{digits}")
-    } else if point >= digits.len() {
-        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
-    } else {
-        let (whole, fraction) = digits.split_at(point);
-        format!("{sign}{whole}.{fraction}")
-    })
-}
-
 /// Where `written` first differs from `expected`, as Python's `==` compares
 /// them, and the message up to where it names the source: a list of as
 /// many items is compared item by item and an object field by field, so
 /// the first differing value is named.
 fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(String, String)> {
-    if same_json(written, expected) {
+    if python::equal(written, expected) {
         return None;
     }
     if let (Value::Array(written), Value::Array(expected)) = (written, expected) {
@@ -388,47 +359,17 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
     ))
 }
 
-/// How many bytes of two long texts are shown before the first that
-/// differs.
-const CONTEXT: usize = 16;
-
-/// Two long texts that differ, each shown from a little before where they
-/// part (after a `…`); `None` when they part within the first `CONTEXT`
-/// characters, where showing them whole says as much.
-pub(in crate::kinds::autocontext) fn parted_tails(
-    written: &str,
-    expected: &str,
-) -> Option<(String, String)> {
-    let common = written
-        .char_indices()
-        .zip(expected.chars())
-        .find(|((_, ours), theirs)| ours != theirs)
-        .map_or(written.len().min(expected.len()), |((at, _), _)| at);
-    let from = written
-        .char_indices()
-        .map(|(at, _)| at)
-        .take_while(|at| *at + CONTEXT <= common)
-        .last()
-        .unwrap_or(0);
-    let tail = |text: &str| {
-        shown(&Value::from(format!(
-            "…{}",
-            text.get(from..).unwrap_or(text)
-        )))
-    };
-    (from > 0).then(|| (tail(written), tail(expected)))
-}
-
 /// Tells the candidate's ending from its comparison's decision and, for a
 /// confirmed one, its stale marker (`stale_terminalization.json`, written
 /// before the ledger and never removed); without one, the candidate was
-/// blocked by its false-promotion gate.
+/// blocked by its false-promotion gate. When a file that tells it cannot
+/// be read, the finding that says so.
 fn ending(
     subject: &Subject<'_>,
     candidate: &Candidate,
     record: &Value,
     comparison: &Value,
-) -> Result<Ending, String> {
+) -> Result<Ending, Diagnostic> {
     if text(comparison, "decision") != Some("confirmed") {
         return Ok(Ending::Decided);
     }
@@ -442,7 +383,9 @@ fn ending(
     if !matches!(subject.location.entry(&path), Entry::Missing) {
         let marker = candidate
             .file(&subject.location, marker)
-            .map_err(|reason| format!("the candidate's stale marker, {marker}: {reason}"))?;
+            .map_err(|reason| {
+                unknown_ending(format!("the candidate's stale marker, {marker}: {reason}"))
+            })?;
         let held = held_reservation(subject, candidate)?;
         let written = super::entries(subject.value)
             .first()
@@ -468,27 +411,43 @@ fn ending(
     Ok(Ending::Blocked(from_rationale, None))
 }
 
+/// The finding on an ending that cannot be told, saying which file could
+/// not be read and why.
+fn unknown_ending(message: String) -> Diagnostic {
+    fails(
+        &catalogue::NEGATIVE_RESULT_RECOMPUTED,
+        message,
+        "/entries/0/reason",
+    )
+}
+
 /// The candidate's reservation in a campaign of the store
 /// (`promotion-risk/<campaign>/false-promotion.json`, campaigns in name
-/// order).
-fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Option<Held>, String> {
+/// order); the finding of [`ending`] when a campaign cannot be read.
+fn held_reservation(
+    subject: &Subject<'_>,
+    candidate: &Candidate,
+) -> Result<Option<Held>, Diagnostic> {
     let root = &candidate.store.root;
     let campaigns = root.join("promotion-risk");
     if !matches!(subject.location.entry(&campaigns), Entry::Folder) {
         return Ok(None);
     }
-    let names = subject
-        .location
-        .list(&campaigns)
-        .map_err(|reason| format!("the store's campaigns, promotion-risk/: {reason}"))?;
+    let names = subject.location.list(&campaigns).map_err(|error| {
+        unknown_ending(format!(
+            "the store's campaigns, promotion-risk/: {}",
+            io_reason(&error)
+        ))
+    })?;
     for name in names {
         let path = campaigns.join(&name).join("false-promotion.json");
         if !matches!(subject.location.entry(&path), Entry::File(_)) {
             continue;
         }
         let state_name = format!("promotion-risk/{name}/false-promotion.json");
-        let state = load_neighbour(&subject.location, root, path)
-            .map_err(|reason| format!("the campaign's state, {state_name}: {reason}"))?;
+        let state = load_neighbour(&subject.location, root, path).map_err(|reason| {
+            unknown_ending(format!("the campaign's state, {state_name}: {reason}"))
+        })?;
         if let Some(reservation) = held_for(&state, "reservations", &candidate.digest) {
             return Ok(Some(Held {
                 folder: name,
@@ -497,33 +456,6 @@ fn held_reservation(subject: &Subject<'_>, candidate: &Candidate) -> Result<Opti
         }
     }
     Ok(None)
-}
-
-/// A value as a message shows it: each digest in it (64 lowercase hex)
-/// cut to its first 12 digits, so a result id still shows how it ends.
-pub(in crate::kinds::autocontext) fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while !rest.is_empty() {
-        let run = rest
-            .bytes()
-            .take_while(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(byte))
-            .count();
-        let (head, tail) = rest.split_at(run);
-        if run == 64 {
-            out.push_str(head.get(..12).unwrap_or(head));
-            out.push('…');
-        } else {
-            out.push_str(head);
-        }
-        let mut characters = tail.chars();
-        if let Some(character) = characters.next() {
-            out.push(character);
-        }
-        rest = characters.as_str();
-    }
-    shorten(&out)
 }
 
 /// A JSON pointer as a path people read:
@@ -618,7 +550,7 @@ fn expected_fields(
         comparison.get("mean_effect").map(|mean| {
             mean.as_f64()
                 .filter(|mean| mean.is_finite())
-                .map_or(Value::Null, |mean| json!(round_six(mean)))
+                .map_or(Value::Null, |mean| json!(python::round_six(mean)))
         }),
         "the record's comparison (mean_effect to six decimals)".to_owned(),
     ));
@@ -749,31 +681,7 @@ pub(super) fn summary_check(value: &Value) -> Option<Diagnostic> {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{field_name, python_float};
-
-    /// Against what CPython 3.11 prints for `repr` of the same doubles.
-    #[test]
-    fn a_float_is_written_as_pythons_repr_writes_it() {
-        for (value, repr) in [
-            (0.025, "0.025"),
-            (1e-05, "1e-05"),
-            (0.0001, "0.0001"),
-            (1.25e-05, "1.25e-05"),
-            (1e16, "1e+16"),
-            (123_456_789_012_345.6, "123456789012345.6"),
-            (1.0, "1.0"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (1e15, "1000000000000000.0"),
-            (-0.5, "-0.5"),
-            (5e-324, "5e-324"),
-            (1.797_693_134_862_315_7e308, "1.7976931348623157e+308"),
-            (-2.5e-07, "-2.5e-07"),
-            (0.0, "0.0"),
-        ] {
-            assert_eq!(python_float(value).unwrap(), repr, "{value:e}");
-        }
-        assert_eq!(python_float(f64::NAN), None);
-    }
+    use super::field_name;
 
     #[test]
     fn a_pointer_is_named_as_a_path() {

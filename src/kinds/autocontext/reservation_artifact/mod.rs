@@ -13,11 +13,11 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::campaign_state::{self, allocation_problems, campaign_folder, gate_problem};
+use super::campaign_state::{allocation_problems, campaign_folder, gate_problem};
 use super::false_promotion::CampaignPolicy;
 use super::manifest::is_hex_digest;
 use super::store::{Place, StoreFile};
-use super::{candidate_file, fails, load_neighbour, store_of, text};
+use super::{candidate_file, fails, load_neighbour, python, store_of, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -152,7 +152,7 @@ fn planned_evidence_check(
             }
             let lane = planned.iter().find_map(|(fixture, seed, lane)| {
                 (*fixture == field("fixture_digest")
-                    && trial.get("seed").is_some_and(|at| same_json(at, seed)))
+                    && trial.get("seed").is_some_and(|at| python::equal(at, seed)))
                 .then_some(*lane)
             });
             (lane != Some(field("lane"))).then(|| {
@@ -275,16 +275,6 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
     found
 }
 
-/// Whether two values are equal as autocontext compares them (Python's
-/// `==` on what `json.loads` read): as their canonical JSON, where `1` and
-/// `1.0` are one number; values that have none are compared as written.
-pub(super) fn same_json(left: &Value, right: &Value) -> bool {
-    match (canonical::to_string(left), canonical::to_string(right)) {
-        (Ok(left), Ok(right)) => left == right,
-        _ => left == right,
-    }
-}
-
 /// The fields in which two objects differ, in the order of `ours` then of
 /// `theirs`.
 fn differing_fields(ours: &Value, theirs: &Value) -> Vec<String> {
@@ -294,7 +284,7 @@ fn differing_fields(ours: &Value, theirs: &Value) -> Vec<String> {
     let mut fields: Vec<String> = Vec::new();
     for key in ours.keys().chain(theirs.keys()) {
         let differs = match (ours.get(key), theirs.get(key)) {
-            (Some(left), Some(right)) => !same_json(left, right),
+            (Some(left), Some(right)) => !python::equal(left, right),
             _ => true,
         };
         if differs && !fields.contains(key) {
@@ -460,7 +450,7 @@ fn state_checks(
                 ),
                 pointer,
             )),
-            Some(held) if !same_json(held, ours) => found.push(fails(
+            Some(held) if !python::equal(held, ours) => found.push(fails(
                 rule,
                 format!(
                     "the {what} is not the one {state_name} holds for its candidate: it differs \
@@ -500,14 +490,14 @@ fn state_checks(
     };
     for (field, problem) in allocation_problems(&policy, risk) {
         found.push(fails(
-            &campaign_state::catalogue::CAMPAIGN_ALLOCATION,
+            &super::catalogue::CAMPAIGN_ALLOCATION,
             format!("the risk reservation: {problem}"),
             &format!("/risk_reservation/{field}"),
         ));
     }
     if let Some(problem) = gate_problem(&subject.location, &store.root, &policy, risk) {
         found.push(fails(
-            &campaign_state::catalogue::CAMPAIGN_GATE,
+            &super::catalogue::CAMPAIGN_GATE,
             format!("the risk reservation: {problem}"),
             "/risk_reservation/status",
         ));

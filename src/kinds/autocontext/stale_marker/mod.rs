@@ -7,13 +7,12 @@
 //! `finalize_stale_confirmed_candidate_terminalization`) is checked here
 //! against the store.
 
-pub(super) mod catalogue;
+mod catalogue;
 
 use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement};
-use super::negative_result::recomputed::{parted_tails, shown};
-use super::{fails, text};
+use super::{fails, parted_tails, python, shown, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
@@ -33,23 +32,13 @@ pub(super) const KIND: Kind = Kind {
     fixes: &[],
 };
 
-/// A value as Python's f-string writes it into the reason: a string as
-/// itself, `None` for null.
-fn python_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        Value::Null => "None".to_owned(),
-        other => other.to_string(),
-    }
-}
-
 /// The reason autocontext writes in the marker for a candidate whose
 /// parent is `parent` when `observed` was active.
 pub(super) fn stale_reason(parent: &Value, observed: &Value) -> String {
     format!(
         "confirmed candidate incumbent {} is stale; active bundle is {}",
-        python_text(parent),
-        python_text(observed)
+        python::in_f_string(parent),
+        python::in_f_string(observed)
     )
 }
 
@@ -81,7 +70,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let value = subject.value;
     let candidate = match candidate_of(&subject.location) {
         None => return Vec::new(),
-        Some(Err(problem)) => return vec![fails(rule, problem, "/candidate_digest")],
+        Some(Err(problem)) => return vec![fails(rule, problem.to_string(), "/candidate_digest")],
         Some(Ok(candidate)) => candidate,
     };
     let mut found = Vec::new();
@@ -105,9 +94,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     // `evaluator_plan_binding` and `matched_evidence_binding` give them.
     let plan = candidate
         .file(&subject.location, "evaluator_plan.json")
-        .map(|plan| text(&plan, "plan_digest").map(str::to_owned));
+        .map(|plan| text(&plan, "plan_digest").map(str::to_owned))
+        .map_err(|reason| reason.to_string());
     let evidence = candidate
         .file(&subject.location, "matched_trials.json")
+        .map_err(|reason| reason.to_string())
         .and_then(|evidence| {
             if evidence.is_array() {
                 return Err(

@@ -247,9 +247,12 @@ fn read_rule_ids(
                 "is a folder where context-report reads a file: its run fails reading it"
                     .to_owned(),
             ),
-            _ => location.read(&file).and_then(|bytes| {
-                String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())
-            }),
+            _ => location
+                .read(&file)
+                .map_err(|reason| reason.to_string())
+                .and_then(|bytes| {
+                    String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())
+                }),
         };
         match text {
             // Repeats are numbered within one file, as context-report does.

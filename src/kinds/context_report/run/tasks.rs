@@ -11,7 +11,7 @@ use super::paths::Resolved;
 use super::pyyaml::{self, Reading};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::checks::{items, rule_fails};
-use crate::location::{Entry, Location};
+use crate::location::{Entry, Location, ReadError, io_reason};
 use crate::schema::{self, CompiledSchema};
 use crate::text::{quote, shorten};
 use crate::yaml::plain::{self, plain_scalars};
@@ -153,9 +153,9 @@ fn from_list(list: &Value, base: &str, file: Option<&str>) -> Vec<Task> {
 /// Why a file beside the manifest has no text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 enum Unread {
-    /// It cannot be opened or read: the reason as people read it.
-    #[error("{0}")]
-    Read(String),
+    /// It cannot be opened or read.
+    #[error(transparent)]
+    Read(ReadError),
     #[error("is not UTF-8 text")]
     NotUtf8,
 }
@@ -485,7 +485,10 @@ fn eval_cases(
     let names = match location.list(folder) {
         Ok(names) => names,
         Err(reason) => {
-            found.push(tasks_fail(raw, &format!("cannot be listed: {reason}")));
+            found.push(tasks_fail(
+                raw,
+                &format!("cannot be listed: {}", io_reason(&reason)),
+            ));
             return Vec::new();
         }
     };
@@ -804,6 +807,7 @@ pub(super) fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<D
 #[cfg(test)]
 mod error_tests {
     use super::{Uncompiled, Unread};
+    use crate::location::ReadError;
     use crate::yaml::Problem;
 
     #[test]
@@ -852,7 +856,7 @@ mod error_tests {
         );
         assert_eq!(Unread::NotUtf8.to_string(), "is not UTF-8 text");
         assert_eq!(
-            Unread::Read("no such file".to_owned()).to_string(),
+            Unread::Read(ReadError::Unreadable("no such file".to_owned())).to_string(),
             "no such file"
         );
     }

@@ -28,38 +28,31 @@ pub struct PairedInterval {
 }
 
 /// Why autocontext would raise instead of returning an interval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum StatisticsError {
     /// `confidence_z` is not finite and positive (Python's `ValueError`).
+    #[error("confidence_z must be finite and positive")]
     ConfidenceZ,
     /// `max_looks` is below one (`ValueError`).
+    #[error("max_looks must be at least one")]
     MaxLooks,
     /// `fmean` of nothing or `stdev` of fewer than two values
     /// (`StatisticsError`).
+    #[error("too few data points")]
     TooFewData,
     /// An effect is NaN or infinite (`ValueError`).
+    #[error("paired effects must be finite")]
     NonFiniteEffect,
     /// A sum or the standard deviation leaves the doubles (`OverflowError`).
+    #[error("a sum of the paired effects overflows a double")]
     Overflow,
     /// The spent tail probability is not in `[0, 0.5)` (`ValueError`).
+    #[error("tail_probability must be between zero and one half")]
     TailProbability,
     /// The incomplete beta's continued fraction did not converge in 200
     /// steps (`ArithmeticError`).
+    #[error("incomplete beta continued fraction did not converge")]
     NoConvergence,
-}
-
-impl std::fmt::Display for StatisticsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::ConfidenceZ => "confidence_z must be finite and positive",
-            Self::MaxLooks => "max_looks must be at least one",
-            Self::TooFewData => "too few data points",
-            Self::NonFiniteEffect => "paired effects must be finite",
-            Self::Overflow => "a sum of the paired effects overflows a double",
-            Self::TailProbability => "tail_probability must be between zero and one half",
-            Self::NoConvergence => "incomplete beta continued fraction did not converge",
-        })
-    }
 }
 
 /// `paired_confidence_interval(effects, confidence_z, max_looks=max_looks)`.
