@@ -76,7 +76,9 @@ fn trial_effect(trial: &Value) -> Option<f64> {
     effect.is_finite().then(|| python::round_six(effect))
 }
 
-/// The written form of a figure, as Python's `json.dumps` writes a float.
+/// The written form of a recomputed figure, as the recorded one beside it
+/// in the message is written (serde_json's shortest form: `1e-5`, where
+/// Python's `json.dumps` writes `1e-05`).
 fn figure(value: f64) -> String {
     Value::from(value).to_string()
 }
