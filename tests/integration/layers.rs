@@ -93,13 +93,18 @@ fn files_of(module: &str) -> Vec<PathBuf> {
     files
 }
 
-fn collect(folder: &Path, files: &mut Vec<PathBuf>) {
+/// The entries of a source folder, in byte order of their paths.
+fn sorted_entries(folder: &Path) -> Vec<PathBuf> {
     let mut entries: Vec<PathBuf> = fs::read_dir(folder)
         .expect("a source folder is readable")
         .map(|entry| entry.expect("a folder entry").path())
         .collect();
     entries.sort();
-    for path in entries {
+    entries
+}
+
+fn collect(folder: &Path, files: &mut Vec<PathBuf>) {
+    for path in sorted_entries(folder) {
         if path.is_dir() {
             collect(&path, files);
         } else if path.extension().is_some_and(|ext| ext == "rs") {
@@ -440,12 +445,7 @@ fn the_yaml_crate_names_no_family() {
 /// folder (`a.rs` and `a/mod.rs` one, `a/b.rs` two).
 fn modules_of_folder(folder: &Path) -> Vec<(String, Vec<(PathBuf, usize)>)> {
     let mut modules: Vec<(String, Vec<(PathBuf, usize)>)> = Vec::new();
-    let mut entries: Vec<PathBuf> = fs::read_dir(folder)
-        .expect("a source folder is readable")
-        .map(|entry| entry.expect("a folder entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
+    for path in sorted_entries(folder) {
         let Some(stem) = path.file_stem().and_then(|stem| stem.to_str()) else {
             continue;
         };
