@@ -63,10 +63,52 @@ pub(super) fn readable(text: &str) -> Option<Cow<'_, str>> {
         Some(rewritten) if rewritten.lone.is_some() => return None,
         Some(_) => Cow::Owned(surrogates::probe(text)),
     };
-    Some(match separation::rewrite(&probed) {
+    let separated = match separation::rewrite(&probed) {
         None => probed,
         Some(found) => Cow::Owned(found.apply(&probed).into_owned()),
+    };
+    Some(match directives_in_ascii(&separated) {
+        None => separated,
+        Some(ascii) => Cow::Owned(ascii),
     })
+}
+
+/// `text` with every character wider than a byte on a directive line (a
+/// line of a document's prologue, before its `---`, that starts with `%`)
+/// spelt as that many `x`s, or `None` when no such line holds one. saphyr
+/// counts such a character as more than one when it passes over a
+/// directive it does not know, so every span after it would stand too far
+/// on; no scalar's text is on a directive line, and the byte of each later
+/// character stays where it was.
+fn directives_in_ascii(text: &str) -> Option<String> {
+    let mut in_prologue = true;
+    let mut ascii: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let directive = in_prologue && line.starts_with('%');
+        if line.starts_with("...") {
+            in_prologue = true;
+        } else if !directive && !line.trim().is_empty() && !line.trim_start().starts_with('#') {
+            in_prologue = false;
+        }
+        if directive && !line.is_ascii() {
+            let ascii = ascii.get_or_insert_with(|| String::with_capacity(text.len()));
+            ascii.push_str(text.get(copied..at)?);
+            for character in line.chars() {
+                if character.is_ascii() {
+                    ascii.push(character);
+                } else {
+                    ascii.extend(std::iter::repeat_n('x', character.len_utf8()));
+                }
+            }
+            copied = at + line.len();
+        }
+        at += line.len();
+    }
+    let mut ascii = ascii?;
+    ascii.push_str(text.get(copied..)?);
+    Some(ascii)
 }
 
 /// The byte ranges of `text` that its scalars hold, in text order, or
@@ -179,6 +221,12 @@ fn styled_extent(
     value: &str,
     has_properties: bool,
 ) -> Option<Option<(usize, usize, ScalarStyle)>> {
+    // An empty plain scalar holds no text, whatever its span says: after a
+    // directive of characters wider than a byte, saphyr spans the empty
+    // scalar of the document that follows past the end of the text.
+    if style == ScalarStyle::Plain && value.is_empty() {
+        return Some(None);
+    }
     let start = cursor.byte_of(text, span.start.index())?;
     let end = cursor.byte_of(text, span.end.index())?;
     let spanned = text.get(start..end)?;

@@ -295,3 +295,29 @@ fn a_comment_after_a_flow_mapping_with_a_key_alone_is_found() {
         assert_eq!(crate::comments::disagreement(text), None, "{text:?}");
     }
 }
+
+#[test]
+fn an_empty_document_after_a_directive_of_wide_characters_reads_its_comments() {
+    // saphyr's span of the empty scalar lies past the end of this text.
+    assert_eq!(disagreement("%\u{fffe}\n---"), None);
+    assert_eq!(
+        comments("%\u{fffe}\n--- # note\n").map(|found| found.len()),
+        Some(1)
+    );
+}
+#[test]
+fn a_directive_of_wide_characters_leaves_every_later_span_where_it_stands() {
+    assert_eq!(disagreement("%\u{fffe}\n--- a # c\n"), None);
+    assert_eq!(
+        comments("%\u{fffe}\n--- a # c\n").map(|found| found.len()),
+        Some(1)
+    );
+    assert_eq!(
+        disagreement(
+            "%YAML 1.2\n%TAG ! tag:\u{e9},2000:\n--- # c\na: b\n...\n%\u{e9}\n--- d # e\n"
+        ),
+        None
+    );
+    // A `%` line inside a document is no directive, and is read as written.
+    assert_eq!(disagreement("a: \"b\n %\u{e9} # c\"\n"), None);
+}
