@@ -10,7 +10,9 @@
 //! error a last-bit difference of that library can make
 //! (docs/autocontext.md, "The comparison").
 
-use serde_json::{Map, Value};
+use std::cell::Cell;
+
+use serde_json::Value;
 
 use super::matched_trials::pair_key;
 use super::statistics::{erfc, fmean, paired_confidence_interval, student_t_upper_quantile};
@@ -200,12 +202,39 @@ fn repeats_a_unit(trials: &[Value]) -> bool {
     })
 }
 
-/// A replayed comparison: the JSON object autocontext persists, and what
-/// its interval, if it has one, was computed from.
+/// A replayed comparison: the fields of the JSON object autocontext
+/// persists, and what its interval, if it has one, was computed from.
 #[derive(Debug, Clone)]
 pub(super) struct Replayed {
-    pub comparison: Map<String, Value>,
+    decision: &'static str,
+    reason: &'static str,
+    /// `screen_pairs`, `confirmation_pairs` and `heldout_pairs`.
+    counts: [u64; 3],
+    /// `mean_effect`, `confidence_low` and `confidence_high`.
+    statistics: [Option<f64>; 3],
     spread: Option<Spread>,
+}
+
+impl Replayed {
+    /// The value of `field` (one of [`FIELDS`]) in the object autocontext
+    /// persists, as `json.loads` reads it back (a real that is not finite
+    /// has no JSON number: null).
+    fn field(&self, field: &str) -> Value {
+        let [screen, confirmation, heldout] = self.counts;
+        let [mean, low, high] = self.statistics;
+        let real = |statistic: Option<f64>| statistic.map_or(Value::Null, Value::from);
+        match field {
+            "decision" => Value::from(self.decision),
+            "reason" => Value::from(self.reason),
+            "screen_pairs" => Value::from(screen),
+            "confirmation_pairs" => Value::from(confirmation),
+            "heldout_pairs" => Value::from(heldout),
+            "mean_effect" => real(mean),
+            "confidence_low" => real(low),
+            "confidence_high" => real(high),
+            _ => Value::Null,
+        }
+    }
 }
 
 /// What a confirmation interval's critical value is computed from: the
@@ -225,16 +254,10 @@ pub(super) fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed
     if repeats_a_unit(trials) {
         return Ok(None);
     }
-    let mut spread = None;
-    evaluate(trials, policy, &mut spread).map(|comparison| Some(Replayed { comparison, spread }))
+    evaluate(trials, &Policy::from_value(policy)?).map(Some)
 }
 
-fn evaluate(
-    trials: &[Value],
-    policy: &Value,
-    spread: &mut Option<Spread>,
-) -> Result<Map<String, Value>, String> {
-    let policy = Policy::from_value(policy)?;
+fn evaluate(trials: &[Value], policy: &Policy) -> Result<Replayed, String> {
     let trials = trials
         .iter()
         .enumerate()
@@ -248,21 +271,16 @@ fn evaluate(
         lane(Lane::Heldout),
     );
     let counts = [screen.len(), confirmation.len(), heldout.len()].map(|count| count as u64);
-    let result = |decision: &str, reason: &str, statistics: [Option<f64>; 3]| {
-        let mut object = Map::new();
-        object.insert("decision".to_owned(), Value::from(decision));
-        object.insert("reason".to_owned(), Value::from(reason));
-        for (field, count) in FIELDS[2..5].iter().zip(counts) {
-            object.insert((*field).to_owned(), Value::from(count));
-        }
-        for (field, statistic) in FIELDS[5..].iter().zip(statistics) {
-            object.insert(
-                (*field).to_owned(),
-                statistic.map_or(Value::Null, Value::from),
-            );
-        }
-        object
-    };
+    // Set once the interval is computed: what it was computed from.
+    let spread = Cell::new(None);
+    let result =
+        |decision: &'static str, reason: &'static str, statistics: [Option<f64>; 3]| Replayed {
+            decision,
+            reason,
+            counts,
+            statistics,
+            spread: spread.get(),
+        };
     let deltas =
         |trials: &[&Trial]| -> Vec<f64> { trials.iter().map(|trial| trial.delta).collect() };
     let all_valid = |trials: &[&Trial]| trials.iter().all(|trial| trial.valid);
@@ -311,11 +329,11 @@ fn evaluate(
     else {
         return Err("the confirmation lane has too few pairs for an interval".to_owned());
     };
-    *spread = Some(Spread {
+    spread.set(Some(Spread {
         degrees_of_freedom: counts[1].saturating_sub(1),
         confidence_z: policy.confidence_z,
         max_looks,
-    });
+    }));
     let interval = [Some(mean_effect), Some(low), Some(high)];
     if high <= policy.min_effect {
         return Ok(result(
@@ -446,13 +464,11 @@ fn bound_agrees(recorded: f64, replayed: f64, replay: &Replayed, same_library: b
     if same_library {
         return false;
     }
-    let number = |field: &str| replay.comparison.get(field).and_then(Value::as_f64);
-    let (Some(spread), Some(mean), Some(low), Some(high)) = (
-        replay.spread,
-        number("mean_effect"),
-        number("confidence_low"),
-        number("confidence_high"),
-    ) else {
+    // As JSON holds them: a real that is not finite is no number.
+    let [mean, low, high] = replay
+        .statistics
+        .map(|statistic| statistic.filter(|real| real.is_finite()));
+    let (Some(spread), Some(mean), Some(low), Some(high)) = (replay.spread, mean, low, high) else {
         return false;
     };
     let half_width = (high - mean).abs().max((mean - low).abs());
@@ -487,7 +503,7 @@ fn disagreements_on(
     FIELDS
         .iter()
         .filter_map(|field| {
-            let ours = replayed.comparison.get(*field).unwrap_or(&Value::Null);
+            let ours = &replayed.field(field);
             let theirs = recorded.get(*field).unwrap_or(&Value::Null);
             let same = match (theirs, ours) {
                 (Value::Number(a), Value::Number(b)) => match (a.as_f64(), b.as_f64()) {
@@ -567,7 +583,7 @@ pub(super) fn bound_policy<'v>(evidence: &'v Value, record: &'v Value) -> Option
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-    use serde_json::{Map, Value, json};
+    use serde_json::{Value, json};
 
     use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, ulp};
 
@@ -625,22 +641,27 @@ mod tests {
     ];
 
     fn replayed(case: &Case) -> Replayed {
-        let mut comparison = Map::new();
-        for (field, value) in [
-            ("mean_effect", case.mean),
-            ("confidence_low", case.low),
-            ("confidence_high", case.high),
-        ] {
-            comparison.insert(field.to_owned(), json!(value));
-        }
         Replayed {
-            comparison,
+            decision: "confirmed",
+            reason: "matched confirmation and held-out lanes passed",
+            counts: [1, case.degrees_of_freedom + 1, 1],
+            statistics: [Some(case.mean), Some(case.low), Some(case.high)],
             spread: Some(Spread {
                 degrees_of_freedom: case.degrees_of_freedom,
                 confidence_z: case.confidence_z,
                 max_looks: case.max_looks,
             }),
         }
+    }
+
+    /// The comparison object `replay` stands for, as autocontext persists it.
+    fn object(replay: &Replayed) -> Value {
+        Value::Object(
+            super::FIELDS
+                .iter()
+                .map(|field| ((*field).to_owned(), replay.field(field)))
+                .collect(),
+        )
     }
 
     #[test]
@@ -702,11 +723,7 @@ mod tests {
     #[test]
     fn an_interval_that_passes_through_no_library_is_compared_exactly() {
         let mut replay = replayed(&CASES[0]);
-        for field in ["confidence_low", "confidence_high"] {
-            replay
-                .comparison
-                .insert(field.to_owned(), json!(CASES[0].mean));
-        }
+        replay.statistics = [Some(CASES[0].mean); 3];
         let next = f64::from_bits(CASES[0].mean.to_bits() + 1);
         assert!(!bound_agrees(next, CASES[0].mean, &replay, false));
         replay.spread = None;
@@ -715,14 +732,10 @@ mod tests {
 
     #[test]
     fn other_fields_are_compared_as_pythons_equality_compares_them() {
-        let mut replay = replayed(&CASES[2]);
-        replay
-            .comparison
-            .insert("confirmation_pairs".to_owned(), json!(101));
-        replay
-            .comparison
-            .insert("decision".to_owned(), json!("confirmed"));
-        let mut recorded: Value = Value::Object(replay.comparison.clone());
+        let replay = replayed(&CASES[2]);
+        assert_eq!(replay.field("confirmation_pairs"), json!(101));
+        let mut recorded = object(&replay);
+        assert_eq!(recorded["decision"], json!("confirmed"));
         recorded["confirmation_pairs"] = json!(101.0);
         for same_library in [true, false] {
             assert!(disagreements_on(&recorded, &replay, same_library).is_empty());
