@@ -8,9 +8,10 @@
 //!
 //! Two more things a run would otherwise ask again for each file: what it
 //! learned of a store's folders (that one is a folder and no link), and
-//! what it derived from the values it keeps (a manifest diff of two kept
-//! bundles), told apart by the identity of the kept values, not by their
-//! text.
+//! what a family learned across its files, in the family's own form (what a
+//! store's files read of each stored bundle, and what its candidates'
+//! files computed for the others: a few fields each, kept for far more
+//! files than whole documents).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -93,21 +94,12 @@ pub enum Look {
     Folder,
 }
 
-/// A value derived from kept values: the inputs it was derived from (held,
-/// so that their identity is not reused while it is kept), what was
-/// derived, and the result.
-struct Derived {
-    inputs: Vec<Kept>,
-    what: &'static str,
-    result: Rc<dyn Any>,
-}
-
 thread_local! {
     static KEPT_VALUES: RefCell<Option<KeptDocuments>> = const { RefCell::new(None) };
     static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
         const { RefCell::new(None) };
-    static KEPT_DERIVED: RefCell<Option<VecDeque<Derived>>> = const { RefCell::new(None) };
     static KEPT_BYTES: RefCell<Option<KeptBytes>> = const { RefCell::new(None) };
+    static LEARNED: RefCell<Option<Vec<Rc<dyn Any>>>> = const { RefCell::new(None) };
 }
 
 /// While it lives, the neighbours this thread loads are kept and reused:
@@ -121,8 +113,8 @@ impl Hold {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         KEPT_FOLDERS_SEEN
             .with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT_FOLDERS)));
-        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         KEPT_BYTES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
+        LEARNED.with(|learned| *learned.borrow_mut() = Some(Vec::new()));
         Hold {
             _not_send: std::marker::PhantomData,
         }
@@ -139,8 +131,8 @@ impl Drop for Hold {
     fn drop(&mut self) {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = None);
         KEPT_FOLDERS_SEEN.with(|kept| *kept.borrow_mut() = None);
-        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = None);
         KEPT_BYTES.with(|kept| *kept.borrow_mut() = None);
+        LEARNED.with(|learned| *learned.borrow_mut() = None);
     }
 }
 
@@ -263,6 +255,26 @@ fn same_spelling(kept: &Path, asked: &Path) -> bool {
     kept.len() == asked.len() && kept.get(tail..) == asked.get(tail..) && kept == asked
 }
 
+/// What this worker learned in the run of type `T` (a family's own record
+/// of what its files share), made empty when first asked; `None` outside a
+/// [`Hold`], where nothing is kept. The family bounds its size. Borrow it
+/// for a look or an addition, not across another call that may ask for it.
+pub fn learned<T: Default + 'static>() -> Option<Rc<RefCell<T>>> {
+    LEARNED.with(|learned| {
+        let mut learned = learned.borrow_mut();
+        let kinds = learned.as_mut()?;
+        if let Some(known) = kinds
+            .iter()
+            .find_map(|kind| kind.clone().downcast::<RefCell<T>>().ok())
+        {
+            return Some(known);
+        }
+        let made = Rc::new(RefCell::new(T::default()));
+        kinds.push(made.clone());
+        Some(made)
+    })
+}
+
 /// Whether the folder at `path` answers `look`, remembered from an earlier
 /// `ask` while a [`Hold`] lasts, else `ask`ed. Only a folder found is
 /// remembered: a path that is not one is asked again.
@@ -289,48 +301,6 @@ pub fn is_folder(path: &Path, look: Look, ask: impl FnOnce() -> bool) -> bool {
         });
     }
     found
-}
-
-/// `what` derived from `inputs` by `derive`: once while a [`Hold`] lasts
-/// for the same kept documents (not equal ones), every time otherwise.
-pub fn derived<T: Clone + 'static>(
-    what: &'static str,
-    inputs: &[&Kept],
-    derive: impl FnOnce() -> T,
-) -> T {
-    let known = KEPT_DERIVED.with(|kept| {
-        kept.borrow().as_ref().and_then(|entries| {
-            entries
-                .iter()
-                .find(|entry| {
-                    entry.what == what
-                        && entry.inputs.len() == inputs.len()
-                        && entry
-                            .inputs
-                            .iter()
-                            .zip(inputs)
-                            .all(|(kept, input)| kept.is(input))
-                })
-                .and_then(|entry| entry.result.downcast_ref::<T>().cloned())
-        })
-    });
-    if let Some(result) = known {
-        return result;
-    }
-    let result = derive();
-    KEPT_DERIVED.with(|kept| {
-        if let Some(entries) = kept.borrow_mut().as_mut() {
-            if entries.len() >= KEPT {
-                entries.pop_back();
-            }
-            entries.push_front(Derived {
-                inputs: inputs.iter().map(|input| (*input).clone()).collect(),
-                what,
-                result: Rc::new(result.clone()),
-            });
-        }
-    });
-    result
 }
 
 #[cfg(test)]
@@ -494,34 +464,18 @@ mod tests {
     }
 
     #[test]
-    fn a_derived_value_is_derived_once_for_the_same_kept_documents() {
-        let derivations = &Cell::new(0);
-        let derive = |result: u32| {
-            move || {
-                derivations.set(derivations.get() + 1);
-                result
-            }
-        };
-        let left = kept(json!({"a": 1}));
-        let right = kept(json!({"a": 1}));
-        assert_eq!(derived("sum", &[&left], derive(1)), 1);
-        assert_eq!(derived("sum", &[&left], derive(1)), 1);
-        assert_eq!(derivations.get(), 2);
+    fn what_a_run_learned_is_kept_while_held_one_value_of_each_type() {
+        assert!(learned::<Vec<u32>>().is_none());
         {
             let _hold = Hold::new();
-            assert_eq!(derived("sum", &[&left, &right], derive(2)), 2);
-            assert_eq!(derived("sum", &[&left, &right], derive(9)), 2);
-            assert_eq!(derivations.get(), 3);
-            // Equal values that are not the same kept value, another order,
-            // or another derivation are derived again.
-            assert_eq!(derived("sum", &[&right, &left], derive(3)), 3);
-            assert_eq!(
-                derived("sum", &[&left, &kept(json!({"a": 1}))], derive(4)),
-                4
-            );
-            assert_eq!(derived("product", &[&left, &right], derive(5)), 5);
-            assert_eq!(derivations.get(), 6);
+            let numbers = learned::<Vec<u32>>().unwrap();
+            numbers.borrow_mut().push(1);
+            assert_eq!(*learned::<Vec<u32>>().unwrap().borrow(), [1]);
+            assert!(learned::<Vec<String>>().unwrap().borrow().is_empty());
+            assert!(Rc::ptr_eq(&numbers, &learned::<Vec<u32>>().unwrap()));
         }
-        assert_eq!(derived("sum", &[&left, &right], derive(6)), 6);
+        assert!(learned::<Vec<u32>>().is_none());
+        let _hold = Hold::new();
+        assert!(learned::<Vec<u32>>().unwrap().borrow().is_empty());
     }
 }

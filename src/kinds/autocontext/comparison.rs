@@ -14,9 +14,9 @@ use std::cell::Cell;
 
 use serde_json::Value;
 
+use super::learned;
 use super::matched_trials::pair_key;
 use super::statistics::{erfc, fmean, paired_confidence_interval, student_t_upper_quantile};
-use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
 /// The fields of autocontext's `ComparisonResult.to_dict()`, in its order.
@@ -32,7 +32,8 @@ pub(super) const FIELDS: [&str; 8] = [
 ];
 
 /// `ConfirmationPolicy(**data)`, with its defaults and checks.
-struct Policy {
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Policy {
     min_screen_pairs: u64,
     min_confirmation_pairs: u64,
     max_confirmation_pairs: u64,
@@ -109,6 +110,17 @@ impl Policy {
             Some(problem) => Err(format!("the confirmation policy is refused: {problem}")),
             None => Ok(policy),
         }
+    }
+
+    /// Whether a replay under `self` is one under `other`: every count and
+    /// every bit of both reals the same.
+    pub(super) fn is(&self, other: &Policy) -> bool {
+        self.min_screen_pairs == other.min_screen_pairs
+            && self.min_confirmation_pairs == other.min_confirmation_pairs
+            && self.max_confirmation_pairs == other.max_confirmation_pairs
+            && self.min_heldout_pairs == other.min_heldout_pairs
+            && self.min_effect.to_bits() == other.min_effect.to_bits()
+            && self.confidence_z.to_bits() == other.confidence_z.to_bits()
     }
 }
 
@@ -250,11 +262,19 @@ struct Spread {
 /// The comparison `evaluate_matched_trials` returns for these trials under
 /// this policy; none when the trials repeat an evaluation unit; or why
 /// autocontext would refuse to compute one.
-pub(super) fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, String> {
+pub(super) fn replay(trials: &[Value], policy: &Value) -> Replay {
     if repeats_a_unit(trials) {
         return Ok(None);
     }
     evaluate(trials, &Policy::from_value(policy)?).map(Some)
+}
+
+/// [`replay`] under a policy already read.
+fn replay_under(trials: &[Value], policy: &Policy) -> Replay {
+    if repeats_a_unit(trials) {
+        return Ok(None);
+    }
+    evaluate(trials, policy).map(Some)
 }
 
 fn evaluate(trials: &[Value], policy: &Policy) -> Result<Replayed, String> {
@@ -542,22 +562,41 @@ pub(super) fn evidence_parts(evidence: &Value) -> (&[Value], Option<&Value>) {
     }
 }
 
-/// The fields where `recorded` is not the comparison replayed from
-/// `evidence` (a matched-trials file) under `policy`, or why it cannot be
-/// replayed. `from`, when given, is the kept trials file and the kept
-/// record the policy is bound with: a run that checks both replays them
-/// once.
+/// What a replay comes to: the comparison, none when the trials repeat an
+/// evaluation unit, or why autocontext would refuse to compute one.
+pub(super) type Replay = Result<Option<Replayed>, String>;
+
+/// The replay of candidate `kept`'s matched trials under `policy`, when
+/// the run keeps one (the file was read, and replayed under that policy,
+/// before).
+pub(super) fn kept_replay(kept: learned::Key<'_>, policy: &Value) -> Option<Replay> {
+    let (root, digest) = kept;
+    learned::replay(root, digest, &Policy::from_value(policy).ok()?)
+}
+
+/// [`replay`] of `evidence` (a matched-trials file) under `policy`; when
+/// `evidence` is the trials file the run keeps for candidate `kept`, once
+/// per run for that policy. (A policy autocontext refuses is replayed each
+/// time: the refusal is its own.)
+pub(super) fn replayed(evidence: &Value, policy: &Value, kept: Option<learned::Key<'_>>) -> Replay {
+    let (trials, _) = evidence_parts(evidence);
+    let (Some((root, digest)), Ok(policy)) = (kept, Policy::from_value(policy)) else {
+        return replay(trials, policy);
+    };
+    if let Some(known) = learned::replay(root, digest, &policy) {
+        return known;
+    }
+    let replayed = replay_under(trials, &policy);
+    learned::keep_replay(root, digest, &policy, &replayed);
+    replayed
+}
+
+/// The fields where `recorded` is not the comparison `replayed`, or why
+/// the trials cannot be replayed.
 pub(super) fn replayed_disagreements(
     recorded: &Value,
-    evidence: &Value,
-    policy: &Value,
-    from: Option<[&Kept; 2]>,
+    replayed: Replay,
 ) -> Result<Vec<(&'static str, String, String)>, String> {
-    let (trials, _) = evidence_parts(evidence);
-    let replayed = match from {
-        Some(kept) => held::derived("comparison replay", &kept, || replay(trials, policy)),
-        None => replay(trials, policy),
-    };
     replayed.map(|replayed| {
         replayed.map_or_else(Vec::new, |replayed| disagreements(recorded, &replayed))
     })
