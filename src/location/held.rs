@@ -11,7 +11,8 @@
 //! what a family learned across its files, in the family's own form (what a
 //! store's files read of each stored bundle, and what its candidates'
 //! files computed for the others: a few fields each, kept for far more
-//! files than whole documents).
+//! files than whole documents). What a family learns is shared by the
+//! workers of a run ([`Learning`]).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -19,6 +20,7 @@ use std::collections::VecDeque;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
@@ -99,8 +101,14 @@ thread_local! {
     static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
         const { RefCell::new(None) };
     static KEPT_BYTES: RefCell<Option<KeptBytes>> = const { RefCell::new(None) };
-    static LEARNED: RefCell<Option<Vec<Rc<dyn Any>>>> = const { RefCell::new(None) };
+    static LEARNED: RefCell<Option<Learning>> = const { RefCell::new(None) };
 }
+
+/// What the workers of one run learn together (see [`learned`]): one
+/// value of each type a family asks for, shared by every [`Hold`] made
+/// with it.
+#[derive(Clone, Default)]
+pub struct Learning(Arc<Mutex<Vec<Arc<dyn Any + Send + Sync>>>>);
 
 /// While it lives, the neighbours this thread loads are kept and reused:
 /// for one run, during which the files checked are taken not to change.
@@ -109,12 +117,19 @@ pub struct Hold {
 }
 
 impl Hold {
+    /// A hold of its own, learning alone.
     pub fn new() -> Self {
+        Self::sharing(&Learning::default())
+    }
+
+    /// A hold that learns with the others made with `learning`: the
+    /// workers of one run.
+    pub fn sharing(learning: &Learning) -> Self {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         KEPT_FOLDERS_SEEN
             .with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT_FOLDERS)));
         KEPT_BYTES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
-        LEARNED.with(|learned| *learned.borrow_mut() = Some(Vec::new()));
+        LEARNED.with(|learned| *learned.borrow_mut() = Some(learning.clone()));
         Hold {
             _not_send: std::marker::PhantomData,
         }
@@ -255,24 +270,22 @@ fn same_spelling(kept: &Path, asked: &Path) -> bool {
     kept.len() == asked.len() && kept.get(tail..) == asked.get(tail..) && kept == asked
 }
 
-/// What this worker learned in the run of type `T` (a family's own record
-/// of what its files share), made empty when first asked; `None` outside a
-/// [`Hold`], where nothing is kept. The family bounds its size. Borrow it
-/// for a look or an addition, not across another call that may ask for it.
-pub fn learned<T: Default + 'static>() -> Option<Rc<RefCell<T>>> {
-    LEARNED.with(|learned| {
-        let mut learned = learned.borrow_mut();
-        let kinds = learned.as_mut()?;
-        if let Some(known) = kinds
-            .iter()
-            .find_map(|kind| kind.clone().downcast::<RefCell<T>>().ok())
-        {
-            return Some(known);
-        }
-        let made = Rc::new(RefCell::new(T::default()));
-        kinds.push(made.clone());
-        Some(made)
-    })
+/// What the run learned of type `T` (a family's own record of what its
+/// files share), made empty when first asked; `None` outside a [`Hold`],
+/// where nothing is kept. The family bounds its size. Lock it for a look
+/// or an addition, not across another call that may ask for it.
+pub fn learned<T: Default + Send + 'static>() -> Option<Arc<Mutex<T>>> {
+    let learning = LEARNED.with(|learned| learned.borrow().clone())?;
+    let mut kinds = learning.0.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = kinds
+        .iter()
+        .find_map(|kind| kind.clone().downcast::<Mutex<T>>().ok())
+    {
+        return Some(known);
+    }
+    let made = Arc::new(Mutex::new(T::default()));
+    kinds.push(made.clone());
+    Some(made)
 }
 
 /// Whether the folder at `path` answers `look`, remembered from an earlier
@@ -465,17 +478,39 @@ mod tests {
 
     #[test]
     fn what_a_run_learned_is_kept_while_held_one_value_of_each_type() {
+        let numbers = || learned::<Vec<u32>>().unwrap();
         assert!(learned::<Vec<u32>>().is_none());
         {
             let _hold = Hold::new();
-            let numbers = learned::<Vec<u32>>().unwrap();
-            numbers.borrow_mut().push(1);
-            assert_eq!(*learned::<Vec<u32>>().unwrap().borrow(), [1]);
-            assert!(learned::<Vec<String>>().unwrap().borrow().is_empty());
-            assert!(Rc::ptr_eq(&numbers, &learned::<Vec<u32>>().unwrap()));
+            numbers().lock().unwrap().push(1);
+            assert_eq!(*numbers().lock().unwrap(), [1]);
+            assert!(learned::<Vec<String>>().unwrap().lock().unwrap().is_empty());
+            assert!(Arc::ptr_eq(&numbers(), &numbers()));
         }
         assert!(learned::<Vec<u32>>().is_none());
         let _hold = Hold::new();
-        assert!(learned::<Vec<u32>>().unwrap().borrow().is_empty());
+        assert!(numbers().lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_holds_of_one_run_learn_together() {
+        let learning = Learning::default();
+        let learn = |value: u32| {
+            let learning = learning.clone();
+            std::thread::spawn(move || {
+                let _hold = Hold::sharing(&learning);
+                learned::<Vec<u32>>().unwrap().lock().unwrap().push(value);
+            })
+        };
+        for worker in [learn(1), learn(2)] {
+            worker.join().unwrap();
+        }
+        let hold = Hold::sharing(&learning);
+        let mut together = learned::<Vec<u32>>().unwrap().lock().unwrap().clone();
+        together.sort_unstable();
+        assert_eq!(together, [1, 2]);
+        drop(hold);
+        let _alone = Hold::new();
+        assert!(learned::<Vec<u32>>().unwrap().lock().unwrap().is_empty());
     }
 }

@@ -2,7 +2,7 @@
 //! they belong to (its folder, its stored bundle and its parent), the
 //! digest of a confirmation policy, and fields that must agree.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -20,7 +20,7 @@ pub(super) struct Candidate {
     /// The folder's name, checked to be 64 lowercase hex.
     pub digest: String,
     /// What `bundles/<digest>.json` says, as stored.
-    pub bundle: Rc<Listing>,
+    pub bundle: Arc<Listing>,
     /// The bundle's `parent_digest` (null for a baseline).
     parent: Value,
     /// The bundle's `evaluator_epoch`.

@@ -4,34 +4,34 @@
 //! that another asks again (what its matched trials replay to, its
 //! evaluator plan's digest, its manifest diff's digest). Every candidate's
 //! files read its bundle and its parent, and a promotion reads them again
-//! with the trials, long after the bundles' own lines; a worker keeps what
-//! it learned while the run holds its neighbours (`location::held`), for
-//! at most [`DIGESTS`] digests of a store, a few hundred bytes each, so
-//! memory stays bounded whatever the store's size. Outside a run (the
-//! language server, a single check) nothing is kept.
+//! with the trials, long after the bundles' own lines; the workers of a run
+//! keep what they learned, together, while the run holds its neighbours
+//! (`location::held`), for at most [`DIGESTS`] digests of a store, a few
+//! hundred bytes each, so memory stays bounded whatever the store's size.
+//! Outside a run (the language server, a single check) nothing is kept.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::{Arc, PoisonError};
 
 use super::comparison::{Policy, Replay};
 use super::manifest::{Listing, digest_bytes, digest_text};
 use crate::canonical::Refusal;
 use crate::location::held;
 
-/// How many digests of one store a worker keeps (under 1 KiB each): a
+/// How many digests of one store a run keeps (under 1 KiB each): a
 /// store's every bundle and candidate up to this many. Past it, what was
 /// kept is let go and learned again as it is read.
 const DIGESTS: usize = 1024;
 
-/// How many stores a worker keeps what it learned of: the last ones read.
+/// How many stores a run keeps what it learned of: the last ones read.
 const STORES: usize = 4;
 
 /// Where a run keeps what it learned of a digest: the store folder and the
 /// digest (64 lowercase hex).
 pub(super) type Key<'k> = (&'k Path, &'k str);
 
-/// What a worker learned, store by store (by the store folder's path as
+/// What a run learned, store by store (by the store folder's path as
 /// spelt), digest by digest.
 #[derive(Default)]
 pub(super) struct Learned {
@@ -42,7 +42,7 @@ pub(super) struct Learned {
 #[derive(Default)]
 struct Facts {
     /// `bundles/<digest>.json`, once read.
-    listing: Option<Rc<Listing>>,
+    listing: Option<Arc<Listing>>,
     /// What the candidate's files computed (apart: a bundle's own digest
     /// has none until its candidate's files are read).
     computed: Option<Box<Computed>>,
@@ -87,7 +87,7 @@ fn digest_computed(kept: &Digest) -> Result<String, Refusal> {
 fn known<T>(root: &Path, digest: &str, read: impl FnOnce(&Facts) -> Option<T>) -> Option<T> {
     let digest = digest_bytes(digest)?;
     let learned = held::learned::<Learned>()?;
-    let learned = learned.borrow();
+    let learned = learned.lock().unwrap_or_else(PoisonError::into_inner);
     let (_, facts) = learned
         .stores
         .iter()
@@ -100,7 +100,7 @@ fn learn(root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
     let (Some(digest), Some(learned)) = (digest_bytes(digest), held::learned::<Learned>()) else {
         return;
     };
-    let mut learned = learned.borrow_mut();
+    let mut learned = learned.lock().unwrap_or_else(PoisonError::into_inner);
     let stores = &mut learned.stores;
     let at = match stores
         .iter()
@@ -125,12 +125,12 @@ fn learn(root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
 }
 
 /// The listing of the stored bundle `digest`, when the run read it.
-pub(super) fn listing(root: &Path, digest: &str) -> Option<Rc<Listing>> {
+pub(super) fn listing(root: &Path, digest: &str) -> Option<Arc<Listing>> {
     known(root, digest, |facts| facts.listing.clone())
 }
 
 /// Keeps the listing of the stored bundle `digest`.
-pub(super) fn keep_listing(root: &Path, digest: &str, listing: &Rc<Listing>) {
+pub(super) fn keep_listing(root: &Path, digest: &str, listing: &Arc<Listing>) {
     learn(root, digest, |facts| facts.listing = Some(listing.clone()));
 }
 
@@ -239,7 +239,7 @@ mod tests {
         let root = Path::new("k/demo/context_bundles");
         let digest = "0123456789abcdef".repeat(4);
         let other = "fedcba9876543210".repeat(4);
-        let bundle = Rc::new(Listing::of(&json!({ "digest": digest })));
+        let bundle = Arc::new(Listing::of(&json!({ "digest": digest })));
         keep_listing(root, &digest, &bundle);
         assert!(
             listing(root, &digest).is_none(),
@@ -248,7 +248,7 @@ mod tests {
 
         let _hold = held::Hold::new();
         keep_listing(root, &digest, &bundle);
-        assert!(Rc::ptr_eq(&listing(root, &digest).unwrap(), &bundle));
+        assert!(Arc::ptr_eq(&listing(root, &digest).unwrap(), &bundle));
         assert!(listing(Path::new("k/other/context_bundles"), &digest).is_none());
         assert!(listing(root, &other).is_none());
         // Not a digest: nothing to keep it by.

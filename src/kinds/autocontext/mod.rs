@@ -30,7 +30,7 @@ mod evidence_tests;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -159,12 +159,12 @@ fn stored_bundle(
     location: &Location<'_>,
     root: &Path,
     digest: &str,
-) -> Result<Rc<Listing>, String> {
+) -> Result<Arc<Listing>, String> {
     if let Some(known) = learned::listing(root, digest) {
         return Ok(known);
     }
     let bundle = load_neighbour(location, root, bundle_path(root, digest))?;
-    let listing = Rc::new(Listing::of(&bundle));
+    let listing = Arc::new(Listing::of(&bundle));
     learned::keep_listing(root, digest, &listing);
     Ok(listing)
 }
@@ -173,7 +173,7 @@ fn stored_bundle(
 /// document the run keeps for it, unless it was learned before.
 fn learn_listing(root: &Path, digest: &str, bundle: &Value) {
     if learned::listing(root, digest).is_none() {
-        learned::keep_listing(root, digest, &Rc::new(Listing::of(bundle)));
+        learned::keep_listing(root, digest, &Arc::new(Listing::of(bundle)));
     }
 }
 

@@ -5,7 +5,7 @@
 
 mod catalogue;
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -101,7 +101,7 @@ fn named_bundle(
     subject: &Subject<'_>,
     store: &StoreFile,
     field: &str,
-) -> Result<Option<Rc<Listing>>, Diagnostic> {
+) -> Result<Option<Arc<Listing>>, Diagnostic> {
     let rule = &catalogue::PROMOTION_BUNDLES;
     let pointer = format!("/{field}");
     let Some(digest) = text(subject.value, field) else {
