@@ -20,8 +20,11 @@ use crate::canonical::Refusal;
 use crate::location::held;
 
 /// How many digests of one store a run keeps (under 1 KiB each): a
-/// store's every bundle and candidate up to this many. Past it, what was
-/// kept is let go and learned again as it is read.
+/// store's every bundle and candidate up to this many. Past it nothing more
+/// is learned of the store, and what the others need is read again, as
+/// every file once was: a store's files are read in the order of their
+/// digests phase after phase, so letting the first go for the next would
+/// keep what no later phase asks for before it goes.
 const DIGESTS: usize = 1024;
 
 /// How many stores a run keeps what it learned of: the last ones read.
@@ -119,7 +122,7 @@ fn learn(root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
         return;
     };
     if facts.len() >= DIGESTS && !facts.contains_key(&digest) {
-        facts.clear();
+        return;
     }
     learn(facts.entry(digest).or_default());
 }
@@ -273,11 +276,15 @@ mod tests {
         keep_diff_digest(root, &digest, &digest, &Ok(digest.clone()));
         assert_eq!(diff_digest(root, &digest, &digest), None);
 
-        // Past the bound, what was kept of the store goes.
+        // Past the bound, nothing more is learned of the store; what was
+        // is kept.
+        let numbered = |index: usize| format!("{index:064x}");
         for index in 0..DIGESTS {
-            keep_listing(root, &format!("{index:064x}"), &bundle);
+            keep_listing(root, &numbered(index), &bundle);
         }
-        assert!(listing(root, &digest).is_none());
-        assert!(plan_digest(root, &digest).is_none());
+        assert!(listing(root, &numbered(DIGESTS - 3)).is_some());
+        assert!(listing(root, &numbered(DIGESTS - 2)).is_none());
+        assert!(listing(root, &digest).is_some());
+        assert_eq!(plan_digest(root, &digest), Some(computed));
     }
 }
