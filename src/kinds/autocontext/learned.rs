@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError};
 
 use super::comparison::{Policy, Replay};
-use super::manifest::{Listing, digest_bytes, digest_text};
+use super::manifest::Listing;
 use crate::canonical::Refusal;
 use crate::location::held;
 
@@ -38,7 +38,15 @@ pub(super) type Key<'k> = (&'k Path, &'k str);
 /// spelt), digest by digest.
 #[derive(Default)]
 pub(super) struct Learned {
-    stores: Vec<(PathBuf, HashMap<[u8; 32], Facts>)>,
+    stores: Vec<(PathBuf, HashMap<Digest, Facts>)>,
+}
+
+/// A digest (64 lowercase hex) as its text's bytes.
+type Digest = [u8; 64];
+
+/// `text` as a [`Digest`], when it is as long as one.
+fn key_of(text: &str) -> Option<Digest> {
+    text.as_bytes().try_into().ok()
 }
 
 /// What was learned of one digest.
@@ -58,29 +66,28 @@ struct Computed {
     /// replayed under.
     replay: Option<(Policy, Replay)>,
     /// The digest of `evaluator_plan.json`'s plan.
-    plan_digest: Option<Digest>,
+    plan_digest: Option<Computation>,
     /// The digest of the bundle's manifest diff against the bundle of the
     /// first digest, its parent.
-    diff_digest: Option<([u8; 32], Digest)>,
+    diff_digest: Option<(Digest, Computation)>,
 }
 
-/// A digest numi computed (64 lowercase hex) as its 32 bytes, or why the
-/// value has none.
-type Digest = Result<[u8; 32], Box<Refusal>>;
+/// A digest numi computed, or why the value has none.
+type Computation = Result<Digest, Box<Refusal>>;
 
 /// `computed` as kept; `None` for a text that is no digest (never one numi
 /// computed).
-fn digest_kept(computed: &Result<String, Refusal>) -> Option<Digest> {
+fn kept(computed: &Result<String, Refusal>) -> Option<Computation> {
     match computed {
-        Ok(text) => digest_bytes(text).map(Ok),
+        Ok(text) => key_of(text).map(Ok),
         Err(refusal) => Some(Err(Box::new(refusal.clone()))),
     }
 }
 
-/// A kept digest as computed.
-fn digest_computed(kept: &Digest) -> Result<String, Refusal> {
+/// A kept computation as computed.
+fn computed(kept: &Computation) -> Result<String, Refusal> {
     match kept {
-        Ok(bytes) => Ok(digest_text(bytes)),
+        Ok(bytes) => Ok(String::from_utf8_lossy(bytes).into_owned()),
         Err(refusal) => Err((**refusal).clone()),
     }
 }
@@ -88,7 +95,7 @@ fn digest_computed(kept: &Digest) -> Result<String, Refusal> {
 /// `read` on what the run learned of `digest` (64 lowercase hex) in the
 /// store at `root`, if it learned anything; `None` outside a run.
 fn known<T>(root: &Path, digest: &str, read: impl FnOnce(&Facts) -> Option<T>) -> Option<T> {
-    let digest = digest_bytes(digest)?;
+    let digest = key_of(digest)?;
     let learned = held::learned::<Learned>()?;
     let learned = learned.lock().unwrap_or_else(PoisonError::into_inner);
     let (_, facts) = learned
@@ -100,7 +107,7 @@ fn known<T>(root: &Path, digest: &str, read: impl FnOnce(&Facts) -> Option<T>) -
 
 /// `learn` on what the run keeps of `digest` in the store at `root`.
 fn learn(root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
-    let (Some(digest), Some(learned)) = (digest_bytes(digest), held::learned::<Learned>()) else {
+    let (Some(digest), Some(learned)) = (key_of(digest), held::learned::<Learned>()) else {
         return;
     };
     let mut learned = learned.lock().unwrap_or_else(PoisonError::into_inner);
@@ -137,8 +144,22 @@ pub(super) fn keep_listing(root: &Path, digest: &str, listing: &Arc<Listing>) {
     learn(root, digest, |facts| facts.listing = Some(listing.clone()));
 }
 
+/// Keeps the listing `list` makes of the stored bundle `digest`, unless
+/// one is kept, or the run keeps no more of the store: made only then.
+pub(super) fn learn_listing(root: &Path, digest: &str, list: impl FnOnce() -> Listing) {
+    learn(root, digest, |facts| {
+        if facts.listing.is_none() {
+            facts.listing = Some(Arc::new(list()));
+        }
+    });
+}
+
 /// `read` on what candidate `digest`'s files computed, if any.
-fn computed<T>(root: &Path, digest: &str, read: impl FnOnce(&Computed) -> Option<T>) -> Option<T> {
+fn known_computed<T>(
+    root: &Path,
+    digest: &str,
+    read: impl FnOnce(&Computed) -> Option<T>,
+) -> Option<T> {
     known(root, digest, |facts| {
         facts.computed.as_deref().and_then(read)
     })
@@ -154,7 +175,7 @@ fn compute(root: &Path, digest: &str, learn: impl FnOnce(&mut Computed)) {
 /// What the matched trials of candidate `digest` replay to under `policy`,
 /// when the run replayed them under it.
 pub(super) fn replay(root: &Path, digest: &str, policy: &Policy) -> Option<Replay> {
-    computed(root, digest, |computed| {
+    known_computed(root, digest, |computed| {
         computed
             .replay
             .as_ref()
@@ -177,14 +198,14 @@ pub(super) fn keep_replay(root: &Path, digest: &str, policy: &Policy, replay: &R
 /// The digest of candidate `digest`'s evaluator plan, when the run
 /// computed it.
 pub(super) fn plan_digest(root: &Path, digest: &str) -> Option<Result<String, Refusal>> {
-    computed(root, digest, |computed| {
-        computed.plan_digest.as_ref().map(digest_computed)
+    known_computed(root, digest, |computed| {
+        computed.plan_digest.as_ref().map(self::computed)
     })
 }
 
 /// Keeps the digest of candidate `digest`'s evaluator plan.
 pub(super) fn keep_plan_digest(root: &Path, digest: &str, plan_digest: &Result<String, Refusal>) {
-    let Some(plan_digest) = digest_kept(plan_digest) else {
+    let Some(plan_digest) = kept(plan_digest) else {
         return;
     };
     compute(root, digest, |computed| {
@@ -199,13 +220,13 @@ pub(super) fn diff_digest(
     digest: &str,
     against: &str,
 ) -> Option<Result<String, Refusal>> {
-    let against = digest_bytes(against)?;
-    computed(root, digest, |computed| {
+    let against = key_of(against)?;
+    known_computed(root, digest, |computed| {
         computed
             .diff_digest
             .as_ref()
             .filter(|(kept, _)| *kept == against)
-            .map(|(_, diff_digest)| digest_computed(diff_digest))
+            .map(|(_, diff_digest)| self::computed(diff_digest))
     })
 }
 
@@ -217,8 +238,7 @@ pub(super) fn keep_diff_digest(
     against: &str,
     diff_digest: &Result<String, Refusal>,
 ) {
-    let (Some(against), Some(diff_digest)) = (digest_bytes(against), digest_kept(diff_digest))
-    else {
+    let (Some(against), Some(diff_digest)) = (key_of(against), kept(diff_digest)) else {
         return;
     };
     compute(root, digest, |computed| {

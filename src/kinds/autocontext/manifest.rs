@@ -137,14 +137,12 @@ struct Part {
 /// Where a text stands in a listing's text.
 type Range = (u32, u32);
 
-/// A field as a [`Listing`] holds it: a digest (64 lowercase hex, as
-/// nearly every one is) as its 32 bytes, other text where it stands in the
-/// listing's text, anything else as its value.
+/// A field as a [`Listing`] holds it: text (as nearly every one is) where
+/// it stands in the listing's text, anything else as its value.
 #[derive(Debug)]
 enum Held {
     /// Null, or no field at all.
     Null,
-    Digest([u8; 32]),
     Text(Range),
     Other(Box<Value>),
 }
@@ -155,70 +153,32 @@ enum Held {
 pub(crate) enum Written<'l> {
     /// Null, or no field at all.
     Null,
-    Digest(&'l [u8; 32]),
     Text(&'l str),
     Other(&'l Value),
 }
 
-impl Written<'_> {
+impl<'l> Written<'l> {
     /// The value as written (null for no field).
     pub(crate) fn value(self) -> Value {
         match self {
             Written::Null => Value::Null,
-            Written::Digest(bytes) => Value::String(digest_text(bytes)),
             Written::Text(text) => Value::String(text.to_owned()),
             Written::Other(value) => value.clone(),
         }
     }
 
     /// The text, when the value is text.
-    pub(crate) fn text(self) -> Option<String> {
+    pub(crate) fn text(self) -> Option<&'l str> {
         match self {
-            Written::Digest(bytes) => Some(digest_text(bytes)),
-            Written::Text(text) => Some(text.to_owned()),
+            Written::Text(text) => Some(text),
             Written::Null | Written::Other(_) => None,
         }
     }
 
     /// Whether the value is the text `text`.
     pub(crate) fn is_text(self, text: &str) -> bool {
-        match self {
-            Written::Digest(bytes) => digest_bytes(text).as_ref() == Some(bytes),
-            Written::Text(written) => written == text,
-            Written::Null | Written::Other(_) => false,
-        }
+        self.text() == Some(text)
     }
-}
-
-/// The 32 bytes a digest (64 lowercase hex) writes.
-pub(super) fn digest_bytes(text: &str) -> Option<[u8; 32]> {
-    if !is_hex_digest(text) {
-        return None;
-    }
-    let mut bytes = [0; 32];
-    for (byte, pair) in bytes.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
-        let digit = |at: usize| {
-            pair.get(at)
-                .and_then(|&digit| char::from(digit).to_digit(16))
-                .and_then(|value| u8::try_from(value).ok())
-        };
-        *byte = digit(0)? << 4 | digit(1)?;
-    }
-    Some(bytes)
-}
-
-/// The digest (64 lowercase hex) of 32 bytes.
-pub(super) fn digest_text(bytes: &[u8; 32]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(64);
-    for byte in bytes {
-        for nibble in [byte >> 4, byte & 0xf] {
-            text.push(char::from(
-                HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
-            ));
-        }
-    }
-    text
 }
 
 impl Listing {
@@ -232,10 +192,7 @@ impl Listing {
         };
         let held = |value: Option<&Value>, place: &mut dyn FnMut(&str) -> Range| match value {
             None | Some(Value::Null) => Held::Null,
-            Some(Value::String(written)) => match digest_bytes(written) {
-                Some(bytes) => Held::Digest(bytes),
-                None => Held::Text(place(written)),
-            },
+            Some(Value::String(written)) => Held::Text(place(written)),
             Some(other) => Held::Other(Box::new(other.clone())),
         };
         let digest = held(manifest.get("digest"), &mut place);
@@ -275,7 +232,6 @@ impl Listing {
     fn written<'l>(&'l self, held: &'l Held) -> Written<'l> {
         match held {
             Held::Null => Written::Null,
-            Held::Digest(bytes) => Written::Digest(bytes),
             Held::Text(range) => Written::Text(self.text_at(*range)),
             Held::Other(value) => Written::Other(value),
         }

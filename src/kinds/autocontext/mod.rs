@@ -172,9 +172,7 @@ fn stored_bundle(
 /// Learns the listing of the stored bundle `digest` from `bundle`, the
 /// document the run keeps for it, unless it was learned before.
 fn learn_listing(root: &Path, digest: &str, bundle: &Value) {
-    if learned::listing(root, digest).is_none() {
-        learned::keep_listing(root, digest, &Arc::new(Listing::of(bundle)));
-    }
+    learned::learn_listing(root, digest, || Listing::of(bundle));
 }
 
 /// The manifest diff of the stored bundle `digest` (`tested`) against the

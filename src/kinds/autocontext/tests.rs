@@ -274,7 +274,7 @@ fn a_listing_holds_each_field_as_the_value_it_was() {
         let listing = listed(left);
         let written = listing.parent_digest();
         assert_eq!(written.value(), *left);
-        assert_eq!(written.text().as_deref(), left.as_str());
+        assert_eq!(written.text(), left.as_str());
         for right in &values {
             assert_eq!(
                 written == listed(right).parent_digest(),

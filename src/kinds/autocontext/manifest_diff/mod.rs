@@ -79,7 +79,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             "/comparison_bundle_digest",
         );
     };
-    let comparison = match stored_bundle(&subject.location, &store.root, &parent) {
+    let comparison = match stored_bundle(&subject.location, &store.root, parent) {
         Ok(comparison) => comparison,
         Err(reason) => {
             return failing(
@@ -88,7 +88,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             );
         }
     };
-    match super::stored_diff(&store.root, (folder, &tested), (&parent, &comparison)) {
+    match super::stored_diff(&store.root, (folder, &tested), (parent, &comparison)) {
         Ok(expected) if &expected == subject.value => Vec::new(),
         Ok(expected) => failing(
             format!(

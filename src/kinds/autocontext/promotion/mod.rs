@@ -159,14 +159,14 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
     let (Some(Some(candidate)), Some(incumbent)) = (bundles.first(), bundles.get(1)) else {
         return found;
     };
-    if candidate.evaluator_epoch().text().as_deref() != text(value, "evaluator_epoch") {
+    if candidate.evaluator_epoch().text() != text(value, "evaluator_epoch") {
         found.push(fails(
             rule,
             format!(
                 "evaluator_epoch is {}, but the candidate bundle's is {}",
                 quote(&shorten(text(value, "evaluator_epoch").unwrap_or_default())),
                 quote(&shorten(
-                    &candidate.evaluator_epoch().text().unwrap_or_default()
+                    candidate.evaluator_epoch().text().unwrap_or_default()
                 ))
             ),
             "/evaluator_epoch",
