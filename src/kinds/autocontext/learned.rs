@@ -6,8 +6,8 @@
 //! files read its bundle and its parent, and a promotion reads them again
 //! with the trials, long after the bundles' own lines; the workers of a run
 //! keep what they learned, together, while the run holds its neighbours
-//! (`location::held`), for at most [`DIGESTS`] digests of a store, a few
-//! hundred bytes each, so memory stays bounded whatever the store's size.
+//! (`location::held`), for at most [`DIGESTS`] digests of a store, about a
+//! KiB each, so memory stays bounded whatever the store's size.
 //! Outside a run (the language server, a single check) nothing is kept.
 
 use std::collections::HashMap;
@@ -19,13 +19,14 @@ use super::manifest::Listing;
 use crate::canonical::Refusal;
 use crate::location::held;
 
-/// How many digests of one store a run keeps (under 1 KiB each): a
-/// store's every bundle and candidate up to this many. Past it nothing more
-/// is learned of the store, and what the others need is read again, as
-/// every file once was: a store's files are read in the order of their
-/// digests phase after phase, so letting the first go for the next would
-/// keep what no later phase asks for before it goes.
-const DIGESTS: usize = 1024;
+/// How many digests of one store a run keeps (about a KiB each): a
+/// store's every bundle and candidate up to this many, some 170 rounds of
+/// autocontext's three candidates. Past it nothing more is learned of the
+/// store, and what the others need is read again, as every file once was:
+/// a store's files are read in the order of their digests phase after
+/// phase, so letting the first go for the next would keep what no later
+/// phase asks for before it goes.
+const DIGESTS: usize = 512;
 
 /// How many stores a run keeps what it learned of: the last ones read.
 const STORES: usize = 4;
