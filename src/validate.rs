@@ -320,6 +320,13 @@ fn strict_json_finding(
     if !location.path().is_some_and(strict_json::is_json_file) {
         return None;
     }
+    // The loader read it as JSON already: nothing to read again.
+    if parsed
+        .checked_document()
+        .is_some_and(|document| document.text.json)
+    {
+        return None;
+    }
     strict_json::check(parsed.text()?, reader)
         .err()
         .map(|error| loading_finding(&error, parsed))

@@ -8,9 +8,11 @@
 //!
 //! Two more things a run would otherwise ask again for each file: what it
 //! learned of a store's folders (that one is a folder and no link), and
-//! what it derived from the values it keeps (a manifest diff of two kept
-//! bundles), told apart by the identity of the kept values, not by their
-//! text.
+//! what a family learned across its files, in the family's own form (what a
+//! store's files read of each stored bundle, and what its candidates'
+//! files computed for the others: a few fields each, kept for far more
+//! files than whole documents). What a family learns is shared by the
+//! workers of a run ([`Learning`]).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -18,6 +20,7 @@ use std::collections::VecDeque;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
@@ -93,22 +96,19 @@ pub enum Look {
     Folder,
 }
 
-/// A value derived from kept values: the inputs it was derived from (held,
-/// so that their identity is not reused while it is kept), what was
-/// derived, and the result.
-struct Derived {
-    inputs: Vec<Kept>,
-    what: &'static str,
-    result: Rc<dyn Any>,
-}
-
 thread_local! {
     static KEPT_VALUES: RefCell<Option<KeptDocuments>> = const { RefCell::new(None) };
     static KEPT_FOLDERS_SEEN: RefCell<Option<VecDeque<(PathBuf, Look)>>> =
         const { RefCell::new(None) };
-    static KEPT_DERIVED: RefCell<Option<VecDeque<Derived>>> = const { RefCell::new(None) };
     static KEPT_BYTES: RefCell<Option<KeptBytes>> = const { RefCell::new(None) };
+    static LEARNED: RefCell<Option<Learning>> = const { RefCell::new(None) };
 }
+
+/// What the workers of one run learn together (see [`learned`]): one
+/// value of each type a family asks for, shared by every [`Hold`] made
+/// with it.
+#[derive(Clone, Default)]
+pub struct Learning(Arc<Mutex<Vec<Arc<dyn Any + Send + Sync>>>>);
 
 /// While it lives, the neighbours this thread loads are kept and reused:
 /// for one run, during which the files checked are taken not to change.
@@ -117,12 +117,19 @@ pub struct Hold {
 }
 
 impl Hold {
+    /// A hold of its own, learning alone.
     pub fn new() -> Self {
+        Self::sharing(&Learning::default())
+    }
+
+    /// A hold that learns with the others made with `learning`: the
+    /// workers of one run.
+    pub fn sharing(learning: &Learning) -> Self {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         KEPT_FOLDERS_SEEN
             .with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT_FOLDERS)));
-        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
         KEPT_BYTES.with(|kept| *kept.borrow_mut() = Some(VecDeque::with_capacity(KEPT)));
+        LEARNED.with(|learned| *learned.borrow_mut() = Some(learning.clone()));
         Hold {
             _not_send: std::marker::PhantomData,
         }
@@ -139,8 +146,8 @@ impl Drop for Hold {
     fn drop(&mut self) {
         KEPT_VALUES.with(|kept| *kept.borrow_mut() = None);
         KEPT_FOLDERS_SEEN.with(|kept| *kept.borrow_mut() = None);
-        KEPT_DERIVED.with(|kept| *kept.borrow_mut() = None);
         KEPT_BYTES.with(|kept| *kept.borrow_mut() = None);
+        LEARNED.with(|learned| *learned.borrow_mut() = None);
     }
 }
 
@@ -263,6 +270,24 @@ fn same_spelling(kept: &Path, asked: &Path) -> bool {
     kept.len() == asked.len() && kept.get(tail..) == asked.get(tail..) && kept == asked
 }
 
+/// What the run learned of type `T` (a family's own record of what its
+/// files share), made empty when first asked; `None` outside a [`Hold`],
+/// where nothing is kept. The family bounds its size. Lock it for a look
+/// or an addition, not across another call that may ask for it.
+pub fn learned<T: Default + Send + 'static>() -> Option<Arc<Mutex<T>>> {
+    let learning = LEARNED.with(|learned| learned.borrow().clone())?;
+    let mut kinds = learning.0.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = kinds
+        .iter()
+        .find_map(|kind| kind.clone().downcast::<Mutex<T>>().ok())
+    {
+        return Some(known);
+    }
+    let made = Arc::new(Mutex::new(T::default()));
+    kinds.push(made.clone());
+    Some(made)
+}
+
 /// Whether the folder at `path` answers `look`, remembered from an earlier
 /// `ask` while a [`Hold`] lasts, else `ask`ed. Only a folder found is
 /// remembered: a path that is not one is asked again.
@@ -289,48 +314,6 @@ pub fn is_folder(path: &Path, look: Look, ask: impl FnOnce() -> bool) -> bool {
         });
     }
     found
-}
-
-/// `what` derived from `inputs` by `derive`: once while a [`Hold`] lasts
-/// for the same kept documents (not equal ones), every time otherwise.
-pub fn derived<T: Clone + 'static>(
-    what: &'static str,
-    inputs: &[&Kept],
-    derive: impl FnOnce() -> T,
-) -> T {
-    let known = KEPT_DERIVED.with(|kept| {
-        kept.borrow().as_ref().and_then(|entries| {
-            entries
-                .iter()
-                .find(|entry| {
-                    entry.what == what
-                        && entry.inputs.len() == inputs.len()
-                        && entry
-                            .inputs
-                            .iter()
-                            .zip(inputs)
-                            .all(|(kept, input)| kept.is(input))
-                })
-                .and_then(|entry| entry.result.downcast_ref::<T>().cloned())
-        })
-    });
-    if let Some(result) = known {
-        return result;
-    }
-    let result = derive();
-    KEPT_DERIVED.with(|kept| {
-        if let Some(entries) = kept.borrow_mut().as_mut() {
-            if entries.len() >= KEPT {
-                entries.pop_back();
-            }
-            entries.push_front(Derived {
-                inputs: inputs.iter().map(|input| (*input).clone()).collect(),
-                what,
-                result: Rc::new(result.clone()),
-            });
-        }
-    });
-    result
 }
 
 #[cfg(test)]
@@ -495,34 +478,40 @@ mod tests {
     }
 
     #[test]
-    fn a_derived_value_is_derived_once_for_the_same_kept_documents() {
-        let derivations = &Cell::new(0);
-        let derive = |result: u32| {
-            move || {
-                derivations.set(derivations.get() + 1);
-                result
-            }
-        };
-        let left = kept(json!({"a": 1}));
-        let right = kept(json!({"a": 1}));
-        assert_eq!(derived("sum", &[&left], derive(1)), 1);
-        assert_eq!(derived("sum", &[&left], derive(1)), 1);
-        assert_eq!(derivations.get(), 2);
+    fn what_a_run_learned_is_kept_while_held_one_value_of_each_type() {
+        let numbers = || learned::<Vec<u32>>().unwrap();
+        assert!(learned::<Vec<u32>>().is_none());
         {
             let _hold = Hold::new();
-            assert_eq!(derived("sum", &[&left, &right], derive(2)), 2);
-            assert_eq!(derived("sum", &[&left, &right], derive(9)), 2);
-            assert_eq!(derivations.get(), 3);
-            // Equal values that are not the same kept value, another order,
-            // or another derivation are derived again.
-            assert_eq!(derived("sum", &[&right, &left], derive(3)), 3);
-            assert_eq!(
-                derived("sum", &[&left, &kept(json!({"a": 1}))], derive(4)),
-                4
-            );
-            assert_eq!(derived("product", &[&left, &right], derive(5)), 5);
-            assert_eq!(derivations.get(), 6);
+            numbers().lock().unwrap().push(1);
+            assert_eq!(*numbers().lock().unwrap(), [1]);
+            assert!(learned::<Vec<String>>().unwrap().lock().unwrap().is_empty());
+            assert!(Arc::ptr_eq(&numbers(), &numbers()));
         }
-        assert_eq!(derived("sum", &[&left, &right], derive(6)), 6);
+        assert!(learned::<Vec<u32>>().is_none());
+        let _hold = Hold::new();
+        assert!(numbers().lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_holds_of_one_run_learn_together() {
+        let learning = Learning::default();
+        let learn = |value: u32| {
+            let learning = learning.clone();
+            std::thread::spawn(move || {
+                let _hold = Hold::sharing(&learning);
+                learned::<Vec<u32>>().unwrap().lock().unwrap().push(value);
+            })
+        };
+        for worker in [learn(1), learn(2)] {
+            worker.join().unwrap();
+        }
+        let hold = Hold::sharing(&learning);
+        let mut together = learned::<Vec<u32>>().unwrap().lock().unwrap().clone();
+        together.sort_unstable();
+        assert_eq!(together, [1, 2]);
+        drop(hold);
+        let _alone = Hold::new();
+        assert!(learned::<Vec<u32>>().unwrap().lock().unwrap().is_empty());
     }
 }

@@ -183,6 +183,18 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 /// Whether `path` is spelt as `root` and plain names below it, with at
 /// least one, and every step but the last a folder that is no link.
 fn folders_stay_within(root: &Path, path: &Path) -> bool {
+    match plain_folders_below(root, path) {
+        Some(mut folders) => folders.all(|folder| {
+            held::is_folder(folder, held::Look::Plain, || {
+                matches!(fs::symlink_metadata(folder), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink())
+            })
+        }),
+        None => folders_stay_within_by_steps(root, path),
+    }
+}
+
+/// [`folders_stay_within`], told from the steps of both paths.
+fn folders_stay_within_by_steps(root: &Path, path: &Path) -> bool {
     let Ok(rest) = path.strip_prefix(root) else {
         return false;
     };
@@ -203,6 +215,44 @@ fn folders_stay_within(root: &Path, path: &Path) -> bool {
         }
         _ => false,
     })
+}
+
+/// The folders between `root` and the last step of `path`, each spelt as
+/// `root` and the names below it, when `path` is spelt so with plain names
+/// (none empty, `.` or `..`): as a store's files and the neighbours they
+/// name are, told from the bytes alone. `None` for any other spelling,
+/// which the steps themselves tell.
+#[cfg(unix)]
+fn plain_folders_below<'p>(
+    root: &Path,
+    path: &'p Path,
+) -> Option<impl Iterator<Item = &'p Path> + use<'p>> {
+    use std::os::unix::ffi::OsStrExt;
+    let root = root.as_os_str().as_bytes();
+    let whole = path.as_os_str().as_bytes();
+    let rest = whole.strip_prefix(root)?.strip_prefix(b"/")?;
+    if root.is_empty()
+        || root.ends_with(b"/")
+        || rest
+            .split(|&byte| byte == b'/')
+            .any(|step| matches!(step, b"" | b"." | b".."))
+    {
+        return None;
+    }
+    let start = root.len() + 1;
+    Some(
+        rest.iter()
+            .enumerate()
+            .filter(|&(_, &byte)| byte == b'/')
+            .filter_map(move |(at, _)| whole.get(..start + at))
+            .map(|folder| Path::new(std::ffi::OsStr::from_bytes(folder))),
+    )
+}
+
+/// Elsewhere `/` is not the only separator: the steps tell.
+#[cfg(not(unix))]
+fn plain_folders_below<'p>(_root: &Path, _path: &'p Path) -> Option<std::iter::Empty<&'p Path>> {
+    None
 }
 
 /// Whether `path`, its links resolved, stands inside `root` resolved; a

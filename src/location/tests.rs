@@ -2,7 +2,10 @@
 
 use std::path::Path;
 
-use super::{Entry, Location, ReadError, read_file, read_regular, stays_within};
+use super::{
+    Entry, Location, ReadError, folders_stay_within, folders_stay_within_by_steps, read_file,
+    read_regular, stays_within,
+};
 
 #[test]
 fn a_location_resolves_beside_its_file() {
@@ -148,6 +151,53 @@ fn a_linked_folder_inside_the_root_is_judged_by_where_it_leads() {
         &linked_root,
         &linked_root.join("bundles/b.json")
     ));
+}
+
+/// A path spelt as its root and plain names is told from its bytes as its
+/// steps tell it, whatever the spelling, links and missing folders.
+#[cfg(unix)]
+#[test]
+fn folders_are_told_from_the_spelling_as_from_the_steps() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let store = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(store.path().join("candidates/d")).expect("mkdir");
+    std::os::unix::fs::symlink(outside.path(), store.path().join("bundles")).expect("symlink");
+    std::fs::write(store.path().join("file.json"), "{}").expect("write");
+    let root = store.path().to_str().expect("UTF-8").to_owned();
+    let roots = [
+        root.clone(),
+        format!("{root}/"),
+        format!("{root}/."),
+        format!("{root}//candidates/.."),
+    ];
+    let rests = [
+        "file.json",
+        "candidates/d/record.json",
+        "candidates//d/record.json",
+        "candidates/./d/record.json",
+        "candidates/../file.json",
+        "candidates/d/",
+        "candidates/missing/record.json",
+        "bundles/x.json",
+        "file.json/x.json",
+        "",
+        "..",
+    ];
+    for root in &roots {
+        for rest in rests {
+            for path in [format!("{root}/{rest}"), format!("{root}{rest}")] {
+                let (root, path) = (Path::new(root), Path::new(&path));
+                for held in [false, true] {
+                    let _hold = held.then(super::held::Hold::new);
+                    assert_eq!(
+                        folders_stay_within(root, path),
+                        folders_stay_within_by_steps(root, path),
+                        "{root:?} {path:?}"
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// While a run holds what it read, a file's own open tells whether its

@@ -291,12 +291,15 @@ fn in_parallel<I: Iterator<Item = Input> + Send>(
         stop: AtomicBool::new(false),
     };
     let (sender, receiver) = mpsc::channel::<(usize, Vec<FileResult>)>();
+    // What one worker learns of a store's files serves the others.
+    let learning = crate::location::held::Learning::default();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
             let progress = &progress;
+            let learning = &learning;
             scope.spawn(move || {
-                let _neighbours = crate::location::held::Hold::new();
+                let _neighbours = crate::location::held::Hold::sharing(learning);
                 while let Some((start, batch)) = progress.claim() {
                     let results = batch
                         .into_iter()

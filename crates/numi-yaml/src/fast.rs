@@ -56,8 +56,10 @@ pub(super) fn load(text: &str, limits: &Limits, positions: Positions) -> Result<
         line: 1,
         line_start: 0,
         builder,
+        json: true,
     };
     reader.document()?;
+    reader.builder.json = reader.json;
     reader.builder.finish().map_err(|_| GiveUp)
 }
 
@@ -122,6 +124,12 @@ struct Reader<'t, 'l> {
     line: usize,
     line_start: usize,
     builder: Builder<'l>,
+    /// Whether what was read so far is JSON: no comment, only
+    /// double-quoted keys, only JSON's literals and numbers as plain
+    /// scalars, in a flow mapping at the root (see [`TextFacts::json`]).
+    ///
+    /// [`TextFacts::json`]: super::TextFacts::json
+    json: bool,
 }
 
 impl<'t> Reader<'t, '_> {
@@ -137,6 +145,7 @@ impl<'t> Reader<'t, '_> {
             self.flow_collection(TOP_LEVEL, 1)?;
             self.end_of_line()?;
         } else if self.key_length().is_some() {
+            self.json = false;
             self.emit(Event::DocumentStart(false), self.marker())?;
             self.block_mapping(0)?;
         } else {
@@ -211,6 +220,7 @@ impl<'t> Reader<'t, '_> {
                 None => return None,
                 Some(b'\n') => self.new_line(),
                 Some(b'#') => {
+                    self.json = false;
                     while !matches!(self.peek(), None | Some(b'\n')) {
                         self.pos += 1;
                     }
@@ -466,6 +476,7 @@ impl<'t> Reader<'t, '_> {
                         return Err(GiveUp);
                     }
                 } else {
+                    self.json = false;
                     self.plain_scalar(true)?;
                     if self.pos - key_start > MAX_KEY
                         || self.peek() != Some(b':')
@@ -480,7 +491,13 @@ impl<'t> Reader<'t, '_> {
             match self.peek() {
                 Some(b'{' | b'[') => self.flow_collection(indent, depth + 1)?,
                 Some(b'"') => self.double_quoted()?,
-                _ => self.plain_scalar(true)?,
+                _ => {
+                    let start = self.pos;
+                    self.plain_scalar(true)?;
+                    if self.json {
+                        self.json = is_json_literal(self.bytes.get(start..self.pos));
+                    }
+                }
             }
             self.flow_space(indent)?;
             match self.peek() {
@@ -531,6 +548,47 @@ impl<'t> Reader<'t, '_> {
 /// The `indent` of a flow collection at the top of a document, outside
 /// any block collection.
 const TOP_LEVEL: usize = usize::MAX;
+
+/// Whether a plain scalar is one JSON writes: `true`, `false`, `null`, or a
+/// number as RFC 8259 spells it (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
+fn is_json_literal(scalar: Option<&[u8]>) -> bool {
+    let Some(scalar) = scalar else {
+        return false;
+    };
+    if matches!(scalar, b"true" | b"false" | b"null") {
+        return true;
+    }
+    let digits = |from: usize| {
+        scalar.get(from..).map_or(0, |rest| {
+            rest.iter().take_while(|b| b.is_ascii_digit()).count()
+        })
+    };
+    let mut at = usize::from(scalar.first() == Some(&b'-'));
+    let whole = digits(at);
+    if whole == 0 || (whole > 1 && scalar.get(at) == Some(&b'0')) {
+        return false;
+    }
+    at += whole;
+    if scalar.get(at) == Some(&b'.') {
+        let fraction = digits(at + 1);
+        if fraction == 0 {
+            return false;
+        }
+        at += 1 + fraction;
+    }
+    if matches!(scalar.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(scalar.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        let exponent = digits(at);
+        if exponent == 0 {
+            return false;
+        }
+        at += exponent;
+    }
+    at == scalar.len()
+}
 
 /// A double-quoted scalar whose text starts at `start` and whose first
 /// escape is at `escape`, read up to its closing quote: the text, and the
@@ -737,6 +795,58 @@ mod tests {
         ] {
             let text = format!(r#"{{"a": "x", "b": ["{escape}"]}}"#);
             assert_eq!(facts(&text), Some(false), "{text}");
+        }
+    }
+
+    /// What the fast path says of `text` being JSON, when it takes it.
+    fn says_json(text: &str) -> Option<bool> {
+        load(text, &Limits::default(), Positions::Skip)
+            .ok()
+            .map(|document| document.text.json)
+    }
+
+    /// Whether a strict JSON parser reads `text` whole.
+    fn is_json(text: &str) -> bool {
+        serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    }
+
+    #[test]
+    fn only_json_is_said_to_be_json() {
+        for text in TAKEN {
+            if says_json(text) == Some(true) {
+                assert!(is_json(text), "{text:?} is not JSON");
+            }
+        }
+        for text in [
+            "{}",
+            "{\"a\": 1}\n",
+            "{\n\"a\": 1\n}\n\n",
+            "{\"a\":1,\"b\":[true,null,-2.5e3,\"x\"],\"c\":{}}",
+            "{\"a\": [0, -0, 0.5, 1E+5, 2e-05, 123456789012345678901234567890]}",
+            "{\"e\": \"caf\\u00e9 \\ud83d\\ude00 \\/ \\\" \\\\\"}",
+        ] {
+            assert_eq!(says_json(text), Some(true), "{text:?}");
+            assert!(is_json(text), "{text:?}");
+        }
+        for text in [
+            "a: 1\n",
+            "# a comment\n{\"a\": 1}\n",
+            "{\"a\": 1}\n# a comment\n",
+            "{a: 1}",
+            "{\"a\": two words}",
+            "{\"a\": True}",
+            "{\"a\": ~}",
+            "{\"a\": 01}",
+            "{\"a\": +1}",
+            "{\"a\": .5}",
+            "{\"a\": 1.}",
+            "{\"a\": 1e}",
+            "{\"a\": 0x10}",
+            "{\"a\": NaN}",
+            "{\"a\": -Infinity}",
+            "{\"a\": [1, b]}",
+        ] {
+            assert_eq!(says_json(text), Some(false), "{text:?}");
         }
     }
 
@@ -969,11 +1079,18 @@ mod tests {
         #[test]
         fn the_fast_path_never_loads_differently(text in document()) {
             agrees(&text);
+            if says_json(&text) == Some(true) {
+                prop_assert!(is_json(&text));
+            }
         }
 
         #[test]
         fn the_fast_path_never_loads_json_differently(text in json_document()) {
             agrees(&text);
+            // Of the JSON it takes, it says so exactly when it is JSON.
+            if let Some(json) = says_json(&text) {
+                prop_assert_eq!(json, is_json(&text));
+            }
         }
     }
 }

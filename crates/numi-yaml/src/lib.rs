@@ -83,6 +83,11 @@ pub struct TextFacts {
     pub printable_one_line: bool,
     /// Bytes in the longest key or string as written.
     pub longest: usize,
+    /// The text is one JSON text (RFC 8259): a flow mapping of
+    /// double-quoted keys whose every plain scalar is `true`, `false`,
+    /// `null` or a JSON number, with no comment. Only the fast path, which
+    /// reads JSON's escapes alone, says so.
+    pub json: bool,
 }
 
 impl Document {
@@ -778,6 +783,8 @@ struct Builder<'a> {
     ascii: bool,
     /// See [`TextFacts::printable_one_line`].
     printable_one_line: bool,
+    /// See [`TextFacts::json`].
+    json: bool,
     longest_text: usize,
     /// Byte offset of the start of each line, built on first use when the
     /// text is not ASCII.
@@ -812,6 +819,7 @@ impl<'a> Builder<'a> {
             // a marker's index is one.
             ascii: positions == Positions::Record && text.is_ascii(),
             printable_one_line: false,
+            json: false,
             longest_text: 0,
             line_starts: None,
             last_offset: (0, 0),
@@ -1453,6 +1461,7 @@ impl<'a> Builder<'a> {
                 text: TextFacts {
                     printable_one_line: self.printable_one_line,
                     longest: self.longest_text,
+                    json: self.json,
                 },
             }),
             Value::Array(_) if allowed == Root::MappingOrSequence => Ok(Document {
@@ -1462,6 +1471,7 @@ impl<'a> Builder<'a> {
                 text: TextFacts {
                     printable_one_line: self.printable_one_line,
                     longest: self.longest_text,
+                    json: self.json,
                 },
             }),
             Value::Null => Err(YamlError::new(

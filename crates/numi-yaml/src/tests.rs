@@ -1289,6 +1289,7 @@ fn text_facts_vouch_only_for_printable_one_line_text() {
         TextFacts {
             printable_one_line: true,
             longest: "longer_key".len(),
+            json: false,
         }
     );
     for text in [

@@ -10,13 +10,14 @@
 //! error a last-bit difference of that library can make
 //! (docs/autocontext.md, "The comparison").
 
-use serde_json::{Map, Value};
+use std::cell::Cell;
+
+use serde_json::Value;
 
 use super::python::statistics::{
     StatisticsError, erfc, fmean, paired_confidence_interval, student_t_upper_quantile,
 };
 use crate::canonical;
-use crate::location::held::{self, Kept};
 use crate::text::shorten;
 
 /// The fields of autocontext's `ComparisonResult.to_dict()`, in its order.
@@ -106,7 +107,8 @@ pub(super) enum TrialError {
 }
 
 /// `ConfirmationPolicy(**data)`, with its defaults and checks.
-struct Policy {
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Policy {
     min_screen_pairs: u64,
     min_confirmation_pairs: u64,
     max_confirmation_pairs: u64,
@@ -116,7 +118,7 @@ struct Policy {
 }
 
 impl Policy {
-    fn from_value(value: &Value) -> Result<Self, PolicyError> {
+    pub(super) fn from_value(value: &Value) -> Result<Self, PolicyError> {
         let Some(object) = value.as_object() else {
             return Err(PolicyError::NotAnObject);
         };
@@ -176,6 +178,17 @@ impl Policy {
             Some(problem) => Err(problem),
             None => Ok(policy),
         }
+    }
+
+    /// Whether a replay under `self` is one under `other`: every count and
+    /// every bit of both reals the same.
+    pub(super) fn is(&self, other: &Policy) -> bool {
+        self.min_screen_pairs == other.min_screen_pairs
+            && self.min_confirmation_pairs == other.min_confirmation_pairs
+            && self.max_confirmation_pairs == other.max_confirmation_pairs
+            && self.min_heldout_pairs == other.min_heldout_pairs
+            && self.min_effect.to_bits() == other.min_effect.to_bits()
+            && self.confidence_z.to_bits() == other.confidence_z.to_bits()
     }
 }
 
@@ -277,12 +290,39 @@ fn repeats_a_unit(trials: &[Value]) -> bool {
     })
 }
 
-/// A replayed comparison: the JSON object autocontext persists, and what
-/// its interval, if it has one, was computed from.
+/// A replayed comparison: the fields of the JSON object autocontext
+/// persists, and what its interval, if it has one, was computed from.
 #[derive(Debug, Clone)]
 pub(super) struct Replayed {
-    pub comparison: Map<String, Value>,
+    decision: &'static str,
+    reason: &'static str,
+    /// `screen_pairs`, `confirmation_pairs` and `heldout_pairs`.
+    counts: [u64; 3],
+    /// `mean_effect`, `confidence_low` and `confidence_high`.
+    statistics: [Option<f64>; 3],
     spread: Option<Spread>,
+}
+
+impl Replayed {
+    /// The value of `field` (one of [`FIELDS`]) in the object autocontext
+    /// persists, as `json.loads` reads it back (a real that is not finite
+    /// has no JSON number: null).
+    fn field(&self, field: &str) -> Value {
+        let [screen, confirmation, heldout] = self.counts;
+        let [mean, low, high] = self.statistics;
+        let real = |statistic: Option<f64>| statistic.map_or(Value::Null, Value::from);
+        match field {
+            "decision" => Value::from(self.decision),
+            "reason" => Value::from(self.reason),
+            "screen_pairs" => Value::from(screen),
+            "confirmation_pairs" => Value::from(confirmation),
+            "heldout_pairs" => Value::from(heldout),
+            "mean_effect" => real(mean),
+            "confidence_low" => real(low),
+            "confidence_high" => real(high),
+            _ => Value::Null,
+        }
+    }
 }
 
 /// What a confirmation interval's critical value is computed from: the
@@ -298,20 +338,22 @@ struct Spread {
 /// The comparison `evaluate_matched_trials` returns for these trials under
 /// this policy; none when the trials repeat an evaluation unit; or why
 /// autocontext would refuse to compute one.
-pub(super) fn replay(trials: &[Value], policy: &Value) -> Result<Option<Replayed>, ReplayError> {
+pub(super) fn replay(trials: &[Value], policy: &Value) -> Replay {
     if repeats_a_unit(trials) {
         return Ok(None);
     }
-    let mut spread = None;
-    evaluate(trials, policy, &mut spread).map(|comparison| Some(Replayed { comparison, spread }))
+    evaluate(trials, &Policy::from_value(policy)?).map(Some)
 }
 
-fn evaluate(
-    trials: &[Value],
-    policy: &Value,
-    spread: &mut Option<Spread>,
-) -> Result<Map<String, Value>, ReplayError> {
-    let policy = Policy::from_value(policy)?;
+/// [`replay`] under a policy already read.
+pub(super) fn replay_under(trials: &[Value], policy: &Policy) -> Replay {
+    if repeats_a_unit(trials) {
+        return Ok(None);
+    }
+    evaluate(trials, policy).map(Some)
+}
+
+fn evaluate(trials: &[Value], policy: &Policy) -> Result<Replayed, ReplayError> {
     let trials = trials
         .iter()
         .enumerate()
@@ -325,21 +367,16 @@ fn evaluate(
         lane(Lane::Heldout),
     );
     let counts = [screen.len(), confirmation.len(), heldout.len()].map(|count| count as u64);
-    let result = |decision: &str, reason: &str, statistics: [Option<f64>; 3]| {
-        let mut object = Map::new();
-        object.insert("decision".to_owned(), Value::from(decision));
-        object.insert("reason".to_owned(), Value::from(reason));
-        for (field, count) in FIELDS[2..5].iter().zip(counts) {
-            object.insert((*field).to_owned(), Value::from(count));
-        }
-        for (field, statistic) in FIELDS[5..].iter().zip(statistics) {
-            object.insert(
-                (*field).to_owned(),
-                statistic.map_or(Value::Null, Value::from),
-            );
-        }
-        object
-    };
+    // Set once the interval is computed: what it was computed from.
+    let spread = Cell::new(None);
+    let result =
+        |decision: &'static str, reason: &'static str, statistics: [Option<f64>; 3]| Replayed {
+            decision,
+            reason,
+            counts,
+            statistics,
+            spread: spread.get(),
+        };
     let deltas =
         |trials: &[&Trial]| -> Vec<f64> { trials.iter().map(|trial| trial.delta).collect() };
     let all_valid = |trials: &[&Trial]| trials.iter().all(|trial| trial.valid);
@@ -386,11 +423,11 @@ fn evaluate(
     else {
         return Err(ReplayError::NoInterval);
     };
-    *spread = Some(Spread {
+    spread.set(Some(Spread {
         degrees_of_freedom: counts[1].saturating_sub(1),
         confidence_z: policy.confidence_z,
         max_looks,
-    });
+    }));
     let interval = [Some(mean_effect), Some(low), Some(high)];
     if high <= policy.min_effect {
         return Ok(result(
@@ -521,13 +558,11 @@ fn bound_agrees(recorded: f64, replayed: f64, replay: &Replayed, same_library: b
     if same_library {
         return false;
     }
-    let number = |field: &str| replay.comparison.get(field).and_then(Value::as_f64);
-    let (Some(spread), Some(mean), Some(low), Some(high)) = (
-        replay.spread,
-        number("mean_effect"),
-        number("confidence_low"),
-        number("confidence_high"),
-    ) else {
+    // As JSON holds them: a real that is not finite is no number.
+    let [mean, low, high] = replay
+        .statistics
+        .map(|statistic| statistic.filter(|real| real.is_finite()));
+    let (Some(spread), Some(mean), Some(low), Some(high)) = (replay.spread, mean, low, high) else {
         return false;
     };
     let half_width = (high - mean).abs().max((mean - low).abs());
@@ -562,7 +597,7 @@ fn disagreements_on(
     FIELDS
         .iter()
         .filter_map(|field| {
-            let ours = replayed.comparison.get(*field).unwrap_or(&Value::Null);
+            let ours = &replayed.field(field);
             let theirs = recorded.get(*field).unwrap_or(&Value::Null);
             let same = match (theirs, ours) {
                 (Value::Number(a), Value::Number(b)) => match (a.as_f64(), b.as_f64()) {
@@ -601,22 +636,16 @@ pub(super) fn evidence_parts(evidence: &Value) -> (&[Value], Option<&Value>) {
     }
 }
 
-/// The fields where `recorded` is not the comparison replayed from
-/// `evidence` (a matched-trials file) under `policy`, or why it cannot be
-/// replayed. `from`, when given, is the kept trials file and the kept
-/// record the policy is bound with: a run that checks both replays them
-/// once.
+/// What a replay comes to: the comparison, none when the trials repeat an
+/// evaluation unit, or why autocontext would refuse to compute one.
+pub(super) type Replay = Result<Option<Replayed>, ReplayError>;
+
+/// The fields where `recorded` is not the comparison `replayed`, or why
+/// the trials cannot be replayed.
 pub(super) fn replayed_disagreements(
     recorded: &Value,
-    evidence: &Value,
-    policy: &Value,
-    from: Option<[&Kept; 2]>,
+    replayed: Replay,
 ) -> Result<Vec<(&'static str, String, String)>, ReplayError> {
-    let (trials, _) = evidence_parts(evidence);
-    let replayed = match from {
-        Some(kept) => held::derived("comparison replay", &kept, || replay(trials, policy)),
-        None => replay(trials, policy),
-    };
     replayed.map(|replayed| {
         replayed.map_or_else(Vec::new, |replayed| disagreements(recorded, &replayed))
     })
@@ -642,7 +671,7 @@ pub(super) fn bound_policy<'v>(evidence: &'v Value, record: &'v Value) -> Option
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-    use serde_json::{Map, Value, json};
+    use serde_json::{Value, json};
 
     use super::{Replayed, SAME_C_LIBRARY, Spread, bound_agrees, disagreements_on, replay, ulp};
 
@@ -700,22 +729,27 @@ mod tests {
     ];
 
     fn replayed(case: &Case) -> Replayed {
-        let mut comparison = Map::new();
-        for (field, value) in [
-            ("mean_effect", case.mean),
-            ("confidence_low", case.low),
-            ("confidence_high", case.high),
-        ] {
-            comparison.insert(field.to_owned(), json!(value));
-        }
         Replayed {
-            comparison,
+            decision: "confirmed",
+            reason: "matched confirmation and held-out lanes passed",
+            counts: [1, case.degrees_of_freedom + 1, 1],
+            statistics: [Some(case.mean), Some(case.low), Some(case.high)],
             spread: Some(Spread {
                 degrees_of_freedom: case.degrees_of_freedom,
                 confidence_z: case.confidence_z,
                 max_looks: case.max_looks,
             }),
         }
+    }
+
+    /// The comparison object `replay` stands for, as autocontext persists it.
+    fn object(replay: &Replayed) -> Value {
+        Value::Object(
+            super::FIELDS
+                .iter()
+                .map(|field| ((*field).to_owned(), replay.field(field)))
+                .collect(),
+        )
     }
 
     #[test]
@@ -777,11 +811,7 @@ mod tests {
     #[test]
     fn an_interval_that_passes_through_no_library_is_compared_exactly() {
         let mut replay = replayed(&CASES[0]);
-        for field in ["confidence_low", "confidence_high"] {
-            replay
-                .comparison
-                .insert(field.to_owned(), json!(CASES[0].mean));
-        }
+        replay.statistics = [Some(CASES[0].mean); 3];
         let next = f64::from_bits(CASES[0].mean.to_bits() + 1);
         assert!(!bound_agrees(next, CASES[0].mean, &replay, false));
         replay.spread = None;
@@ -790,14 +820,10 @@ mod tests {
 
     #[test]
     fn other_fields_are_compared_as_pythons_equality_compares_them() {
-        let mut replay = replayed(&CASES[2]);
-        replay
-            .comparison
-            .insert("confirmation_pairs".to_owned(), json!(101));
-        replay
-            .comparison
-            .insert("decision".to_owned(), json!("confirmed"));
-        let mut recorded: Value = Value::Object(replay.comparison.clone());
+        let replay = replayed(&CASES[2]);
+        assert_eq!(replay.field("confirmation_pairs"), json!(101));
+        let mut recorded = object(&replay);
+        assert_eq!(recorded["decision"], json!("confirmed"));
         recorded["confirmation_pairs"] = json!(101.0);
         for same_library in [true, false] {
             assert!(disagreements_on(&recorded, &replay, same_library).is_empty());

@@ -2,9 +2,11 @@
 //! they belong to (its folder, its stored bundle and its parent), the
 //! digest of a confirmation policy, and fields that must agree.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
-use super::manifest::is_hex_digest;
+use super::manifest::{Listing, is_hex_digest};
 use super::{NeighbourError, candidate_file, stored_bundle};
 use crate::canonical;
 use crate::kinds::autocontext::store::{Place, StoreFile};
@@ -17,14 +19,18 @@ pub(super) struct Candidate {
     pub store: StoreFile,
     /// The folder's name, checked to be 64 lowercase hex.
     pub digest: String,
-    /// `bundles/<digest>.json`, as stored.
-    pub bundle: Kept,
+    /// What `bundles/<digest>.json` says, as stored.
+    pub bundle: Arc<Listing>,
+    /// The bundle's `parent_digest` (null for a baseline).
+    parent: Value,
+    /// The bundle's `evaluator_epoch`.
+    epoch: Value,
 }
 
 impl Candidate {
     /// The bundle's `parent_digest` (null for a baseline).
     pub(super) fn parent(&self) -> &Value {
-        self.bundle.get("parent_digest").unwrap_or(&Value::Null)
+        &self.parent
     }
 
     /// The file `name` beside the file read at `location`, in this
@@ -35,7 +41,7 @@ impl Candidate {
 
     /// The bundle's `evaluator_epoch`.
     pub(super) fn epoch(&self) -> &Value {
-        self.bundle.get("evaluator_epoch").unwrap_or(&Value::Null)
+        &self.epoch
     }
 
     /// What a file that compares this candidate with its parent must say
@@ -94,6 +100,8 @@ pub(super) fn candidate_of(location: &Location<'_>) -> Option<Result<Candidate, 
     }
     Some(match stored_bundle(location, &store.root, &digest) {
         Ok(bundle) => Ok(Candidate {
+            parent: bundle.parent_digest().value(),
+            epoch: bundle.evaluator_epoch().value(),
             store,
             digest,
             bundle,

@@ -17,6 +17,7 @@ mod causal_attribution;
 mod comparison;
 mod evaluator_plan;
 mod evidence;
+mod learned;
 mod manifest_diff;
 mod matched_trials;
 mod negative_result;
@@ -30,11 +31,14 @@ mod evidence_tests;
 mod tests;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use self::manifest::Listing;
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
+use crate::canonical;
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::location::held::{self, Kept};
 use crate::location::{Location, OUTSIDE_THE_STORE, ReadError, stays_within};
@@ -159,16 +163,72 @@ fn load_neighbour(
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
-fn stored_bundle(
+fn stored_bundle_document(
     location: &Location<'_>,
     root: &Path,
     digest: &str,
 ) -> Result<Kept, NeighbourError> {
-    load_neighbour(
-        location,
-        root,
-        root.join("bundles").join(format!("{digest}.json")),
-    )
+    load_neighbour(location, root, bundle_path(root, digest))
+}
+
+/// What the files of a store read of the stored bundle `digest` (64
+/// lowercase hex, checked by the caller): its [`Listing`], made once per run
+/// (`learned`) from the bundle loaded as any neighbour is, whichever file
+/// asks first. A store's bundles are what its every other file reads.
+fn stored_bundle(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+) -> Result<Arc<Listing>, NeighbourError> {
+    if let Some(known) = learned::listing(root, digest) {
+        return Ok(known);
+    }
+    let bundle = load_neighbour(location, root, bundle_path(root, digest))?;
+    let listing = Arc::new(Listing::of(&bundle));
+    learned::keep_listing(root, digest, &listing);
+    Ok(listing)
+}
+
+/// Learns the listing of the stored bundle `digest` from `bundle`, the
+/// document the run keeps for it, unless it was learned before.
+fn learn_listing(root: &Path, digest: &str, bundle: &Value) {
+    learned::learn_listing(root, digest, || Listing::of(bundle));
+}
+
+/// The manifest diff of the stored bundle `digest` (`tested`) against the
+/// stored bundle `against` (`comparison`, its parent); its digest is
+/// learned for the run (`learned`), where a promotion of the candidate asks
+/// for it again.
+fn stored_diff(
+    root: &Path,
+    (digest, tested): (&str, &Listing),
+    (against, comparison): (&str, &Listing),
+) -> Result<Value, canonical::Refusal> {
+    let diff = manifest::stored_diff(tested, comparison);
+    let diff_digest = diff
+        .as_ref()
+        .map(|diff| text(diff, "digest").unwrap_or_default().to_owned())
+        .map_err(Clone::clone);
+    learned::keep_diff_digest(root, digest, against, &diff_digest);
+    diff
+}
+
+/// The digest of [`stored_diff`], as learned or computed now.
+fn stored_diff_digest(
+    root: &Path,
+    tested: (&str, &Listing),
+    comparison: (&str, &Listing),
+) -> Result<String, canonical::Refusal> {
+    if let Some(known) = learned::diff_digest(root, tested.0, comparison.0) {
+        return known;
+    }
+    stored_diff(root, tested, comparison)
+        .map(|diff| text(&diff, "digest").unwrap_or_default().to_owned())
+}
+
+/// Where the stored bundle `digest` stands in the store at `root`.
+fn bundle_path(root: &Path, digest: &str) -> PathBuf {
+    root.join("bundles").join(format!("{digest}.json"))
 }
 
 /// The file `name` of the folder of candidate `digest` (64 lowercase hex,
@@ -179,11 +239,13 @@ fn candidate_file(
     digest: &str,
     name: &str,
 ) -> Result<Kept, NeighbourError> {
-    load_neighbour(
-        location,
-        root,
-        root.join("candidates").join(digest).join(name),
-    )
+    load_neighbour(location, root, candidate_path(root, digest, name))
+}
+
+/// Where the file `name` of the folder of candidate `digest` stands in the
+/// store at `root`.
+fn candidate_path(root: &Path, digest: &str, name: &str) -> PathBuf {
+    root.join("candidates").join(digest).join(name)
 }
 
 /// A rule failure stated as one sentence, at `pointer`.

@@ -138,41 +138,49 @@ fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
     if !path.file_name()?.to_str()?.ends_with(".json") {
         return None;
     }
-    let names: Vec<&str> = path
-        .components()
-        .map(|part| match part {
+    // A place is told by the last four steps at most, read from the end: a
+    // step that is no name (`.`, `..`, the root) or no UTF-8 reads as "".
+    let mut steps = path.components();
+    let mut last = [""; 4];
+    let mut count = 0;
+    for slot in &mut last {
+        let Some(step) = steps.next_back() else {
+            break;
+        };
+        *slot = match step {
             Component::Normal(name) => name.to_str().unwrap_or(""),
             _ => "",
-        })
-        .collect();
-    let (below, place) = match names.as_slice() {
-        [.., "active.json"] => (1, Place::Active),
-        [.., "bundles", file] => (
+        };
+        count += 1;
+    }
+    let (below, place) = match last.get(..count)? {
+        ["active.json", ..] => (1, Place::Active),
+        [file, "bundles", ..] => (
             2,
             Place::Bundle {
                 name: file.strip_suffix(".json")?.to_owned(),
             },
         ),
-        [.., "promotions", file] => (
+        [file, "promotions", ..] => (
             2,
             Place::Promotion {
                 id: file.strip_suffix(".json")?.to_owned(),
             },
         ),
-        [.., "promotion-risk", folder, "false-promotion.json"] => (
+        ["false-promotion.json", folder, "promotion-risk", ..] => (
             3,
             Place::Campaign {
                 folder: (*folder).to_owned(),
             },
         ),
-        [.., "promotion-risk", folder, "reservation-artifacts", file] => (
+        [file, "reservation-artifacts", folder, "promotion-risk"] => (
             4,
             Place::ReservationArtifact {
                 folder: (*folder).to_owned(),
                 name: file.strip_suffix(".json")?.to_owned(),
             },
         ),
-        [.., "candidates", digest, file] if CANDIDATE_FILES.contains(file) => (
+        [file, digest, "candidates", ..] if CANDIDATE_FILES.contains(file) => (
             3,
             Place::Candidate {
                 digest: (*digest).to_owned(),
@@ -181,11 +189,41 @@ fn place_in_store(path: &Path) -> Option<(PathBuf, Place)> {
         ),
         _ => return None,
     };
-    let root: PathBuf = path
-        .components()
-        .take(names.len().saturating_sub(below))
-        .collect();
-    Some((root, place))
+    Some((without_last_steps(path, below), place))
+}
+
+/// `path` without its last `count` steps, spelt as its steps collected
+/// spell it (`a//b/./c` as `a/b/c`): copied as it stands when nothing in
+/// it would be spelt otherwise, as a store's paths are.
+fn without_last_steps(path: &Path, count: usize) -> PathBuf {
+    let mut steps = path.components();
+    for _ in 0..count {
+        steps.next_back();
+    }
+    let rest = steps.as_path();
+    if spelt_as_collected(rest) {
+        rest.to_path_buf()
+    } else {
+        steps.collect()
+    }
+}
+
+/// Whether collecting the steps of `path` spells it as it stands: no step
+/// is empty or `.` but a leading `./`, and no separator ends it. Told on
+/// Unix, where `/` alone separates steps.
+fn spelt_as_collected(path: &Path) -> bool {
+    if !cfg!(unix) {
+        return false;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let bytes = bytes
+        .strip_prefix(b"./")
+        .or_else(|| bytes.strip_prefix(b"/"))
+        .unwrap_or(bytes);
+    bytes.is_empty()
+        || bytes
+            .split(|&byte| byte == b'/')
+            .all(|step| !matches!(step, b"" | b"."))
 }
 
 /// Whether the file at `path` may hold an array at its root: a store's
@@ -300,6 +338,101 @@ mod tests {
         let record = format!("k/demo/context_bundles/candidates/{D}/record.json");
         assert!(!allows_sequence_root(Path::new(&record)));
         assert!(!allows_sequence_root(Path::new("matched_trials.json")));
+    }
+
+    /// The store folder and place as every step of the path spells them.
+    fn place_by_every_step(path: &Path) -> Option<(PathBuf, Place)> {
+        if !path.file_name()?.to_str()?.ends_with(".json") {
+            return None;
+        }
+        let names: Vec<&str> = path
+            .components()
+            .map(|part| match part {
+                Component::Normal(name) => name.to_str().unwrap_or(""),
+                _ => "",
+            })
+            .collect();
+        let (below, place) = match names.as_slice() {
+            [.., "active.json"] => (1, Place::Active),
+            [.., "bundles", file] => (
+                2,
+                Place::Bundle {
+                    name: file.strip_suffix(".json")?.to_owned(),
+                },
+            ),
+            [.., "promotions", file] => (
+                2,
+                Place::Promotion {
+                    id: file.strip_suffix(".json")?.to_owned(),
+                },
+            ),
+            [.., "promotion-risk", folder, "false-promotion.json"] => (
+                3,
+                Place::Campaign {
+                    folder: (*folder).to_owned(),
+                },
+            ),
+            [.., "promotion-risk", folder, "reservation-artifacts", file] => (
+                4,
+                Place::ReservationArtifact {
+                    folder: (*folder).to_owned(),
+                    name: file.strip_suffix(".json")?.to_owned(),
+                },
+            ),
+            [.., "candidates", digest, file] if CANDIDATE_FILES.contains(file) => (
+                3,
+                Place::Candidate {
+                    digest: (*digest).to_owned(),
+                    file: (*file).to_owned(),
+                },
+            ),
+            _ => return None,
+        };
+        let root = path
+            .components()
+            .take(names.len().saturating_sub(below))
+            .collect();
+        Some((root, place))
+    }
+
+    #[test]
+    fn a_place_is_told_from_the_last_steps_as_from_every_step() {
+        let heads = [
+            "", "/", "./", "../", "k/", "/k/", "k//", "./k/./", "k/../", "k/./", ".//k/", "k/demo/",
+        ];
+        let stores = [
+            "",
+            "context_bundles/",
+            "demo/context_bundles/",
+            "context_bundles//",
+            "./",
+        ];
+        let tails = [
+            "active.json".to_owned(),
+            format!("bundles/{D}.json"),
+            "bundles/.json".to_owned(),
+            "promotions/p1.json".to_owned(),
+            "promotion-risk/run-1/false-promotion.json".to_owned(),
+            format!("promotion-risk/run-1/reservation-artifacts/{D}.json"),
+            "promotion-risk/reservation-artifacts/d.json".to_owned(),
+            format!("candidates/{D}/record.json"),
+            format!("candidates/{D}//matched_trials.json"),
+            "candidates/../record.json".to_owned(),
+            "candidates/./record.json".to_owned(),
+            "candidates/d/notes.json".to_owned(),
+            "bundles/active.json".to_owned(),
+            "record.json".to_owned(),
+            "x.yaml".to_owned(),
+        ];
+        for head in heads {
+            for store in stores {
+                for tail in &tails {
+                    let path = format!("{head}{store}{tail}");
+                    let path = Path::new(&path);
+                    assert_eq!(place_in_store(path), place_by_every_step(path), "{path:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -288,3 +288,46 @@ fn in_a_store_the_address_scenario_parent_and_pointer_are_checked() {
     write(&active, &pointer);
     assert_eq!(rules_at(&active), ["autocontext/lifecycle-mirror"]);
 }
+
+#[test]
+fn a_listing_holds_each_field_as_the_value_it_was() {
+    let digest = "0123456789abcdef".repeat(4);
+    let values = [
+        json!(null),
+        json!(""),
+        json!("epoch-1"),
+        json!(digest),
+        json!(digest.to_uppercase()),
+        json!(&digest[1..]),
+        json!(format!("{digest}0")),
+        json!(7),
+        json!(7.0),
+        json!(["x"]),
+        json!({"a": 1}),
+    ];
+    let listed = |value: &Value| manifest::Listing::of(&json!({ "parent_digest": value }));
+    for left in &values {
+        let listing = listed(left);
+        let written = listing.parent_digest();
+        assert_eq!(written.value(), *left);
+        assert_eq!(written.text(), left.as_str());
+        for right in &values {
+            assert_eq!(
+                written == listed(right).parent_digest(),
+                left == right,
+                "{left} {right}"
+            );
+            if let Some(text) = right.as_str() {
+                assert_eq!(
+                    written.is_text(text),
+                    left.as_str() == Some(text),
+                    "{left} {text}"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        manifest::Listing::of(&json!({})).parent_digest(),
+        listed(&Value::Null).parent_digest()
+    );
+}

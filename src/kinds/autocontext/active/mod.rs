@@ -7,7 +7,7 @@ mod catalogue;
 use serde_json::Value;
 
 use super::manifest::{self, is_hex_digest};
-use super::{candidate_file, fails, load_neighbour, store_of, stored_bundle, text};
+use super::{candidate_file, fails, load_neighbour, store_of, stored_bundle_document, text};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::StoreFile;
 use crate::kinds::{Kind, Role, Subject};
@@ -35,7 +35,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let digest = text(value, "bundle_digest").unwrap_or_default();
     let epoch = text(value, "evaluator_epoch").unwrap_or_default();
-    let problem = match stored_bundle(&subject.location, &store.root, digest) {
+    let problem = match stored_bundle_document(&subject.location, &store.root, digest) {
         Err(reason) => Some(format!(
             "names no stored bundle: bundles/{digest}.json: {reason}"
         )),
@@ -62,7 +62,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         found.extend(promotion_checks(subject, &store, id));
     }
     if let Some(target) = text(value, "rollback_target_digest") {
-        if let Err(reason) = stored_bundle(&subject.location, &store.root, target) {
+        if let Err(reason) = stored_bundle_document(&subject.location, &store.root, target) {
             found.push(fails(
                 &catalogue::ACTIVE_ROLLBACK,
                 format!(

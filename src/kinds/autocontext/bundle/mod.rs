@@ -16,6 +16,7 @@ use super::{fails, store_of, stored_bundle, text};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::held;
 use crate::text::{quote, shorten};
 
 pub(super) const KIND: Kind = Kind {
@@ -138,6 +139,16 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let value = subject.value;
+    // What its children and its candidate's files read of it is learned
+    // from the document the run keeps, rather than read again.
+    if subject
+        .location
+        .path()
+        .and_then(|path| held::kept_as(path, value))
+        .is_some()
+    {
+        super::learn_listing(&store.root, name, value);
+    }
     let mut found = Vec::new();
     let digest = text(value, "digest").unwrap_or_default();
     if name != digest {
@@ -172,10 +183,10 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 )),
                 // The parent's own digests are verified on its own line;
                 // here it must be the bundle it is named after.
-                Ok(stored) if text(&stored, "digest") != Some(parent) => Some(format!(
+                Ok(stored) if !stored.digest().is_text(parent) => Some(format!(
                     "names bundles/{parent}.json, whose digest is another"
                 )),
-                Ok(stored) if text(&stored, "scenario") != Some(scenario) => {
+                Ok(stored) if !stored.scenario().is_text(scenario) => {
                     Some(format!("names bundles/{parent}.json, of another scenario"))
                 }
                 Ok(_) => None,

@@ -344,8 +344,7 @@ fn stale_rejection_problem(
     };
     let parent = super::stored_bundle(location, root, digest)
         .ok()
-        .and_then(|bundle| bundle.get("parent_digest").cloned())
-        .unwrap_or(Value::Null);
+        .map_or(Value::Null, |bundle| bundle.parent_digest().value());
     let held = stale_marker::reason_held(&marker, &parent, reservation.get("reason"));
     if text(reservation, "reason") != held.as_deref() {
         return Some(format!(

@@ -6,13 +6,13 @@ mod catalogue;
 use serde_json::Value;
 
 use super::comparison;
+use super::learned;
 use super::manifest::is_hex_digest;
 use super::{fails, load_neighbour, store_of, stored_bundle, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held::{self, Kept};
 use crate::text::{quote, shorten};
 
 pub(super) const KIND: Kind = Kind {
@@ -66,35 +66,26 @@ fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let Some(policy) = comparison::bound_policy(&evidence, value) else {
         return Vec::new();
     };
-    let record = subject
-        .location
-        .path()
-        .and_then(|path| held::kept_as(path, value));
     recorded_comparison_findings(
         recorded,
-        &evidence,
-        policy,
-        record.as_ref().map(|record| [&evidence, record]),
+        learned::replayed(&evidence, policy, Some((&store.root, folder))),
         "matched_trials.json",
         "the bound confirmation policy",
     )
 }
 
 /// The findings on a recorded `comparison` (a candidate record's or a
-/// promotion's) replayed from `evidence`, the trials file named `source`,
-/// under `policy` (`under` says which; `from` as for
-/// [`comparison::replayed_disagreements`]): one per field that disagrees,
-/// or one saying why the trials cannot be replayed.
+/// promotion's) against what the trials file named `source` replays to
+/// under a policy (`under` says which): one per field that disagrees, or
+/// one saying why the trials cannot be replayed.
 pub(super) fn recorded_comparison_findings(
     recorded: &Value,
-    evidence: &Value,
-    policy: &Value,
-    from: Option<[&Kept; 2]>,
+    replayed: comparison::Replay,
     source: &str,
     under: &str,
 ) -> Vec<Diagnostic> {
     let rule = &super::catalogue::COMPARISON_REPLAY;
-    match comparison::replayed_disagreements(recorded, evidence, policy, from) {
+    match comparison::replayed_disagreements(recorded, replayed) {
         Ok(disagreements) => disagreements
             .into_iter()
             .map(|(field, recorded, replayed)| {
@@ -182,10 +173,12 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         }
     };
     let mut found = Vec::new();
-    for field in ["parent_digest", "evaluator_epoch"] {
+    for (field, in_bundle) in [
+        ("parent_digest", bundle.parent_digest().value()),
+        ("evaluator_epoch", bundle.evaluator_epoch().value()),
+    ] {
         let in_record = value.get(field).unwrap_or(&Value::Null);
-        let in_bundle = bundle.get(field).unwrap_or(&Value::Null);
-        if in_record != in_bundle {
+        if *in_record != in_bundle {
             found.push(fails(
                 rule,
                 format!("{field} is {in_record}, but bundles/{digest}.json has {in_bundle}"),

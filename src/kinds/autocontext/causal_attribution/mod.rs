@@ -328,7 +328,11 @@ fn recomputed_diff_check(
             )];
         }
     };
-    match manifest::stored_diff(&candidate.bundle, &comparison) {
+    match super::stored_diff(
+        &candidate.store.root,
+        (&candidate.digest, &candidate.bundle),
+        (parent, &comparison),
+    ) {
         Ok(expected) => {
             let mut found = Vec::new();
             if let Some(problem) = pure_addition_problem(&expected) {

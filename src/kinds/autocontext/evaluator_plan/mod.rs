@@ -7,10 +7,12 @@ mod catalogue;
 use serde_json::Value;
 
 use super::evidence::{candidate_of, disagreement, policy_digest_problem};
+use super::learned;
 use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::held;
 
 pub(super) const KIND: Kind = Kind {
     name: "AutocontextEvaluatorPlan",
@@ -26,11 +28,40 @@ pub(super) const KIND: Kind = Kind {
     fixes: &[],
 };
 
+/// The digest of the plan `artifact` holds (of null when it holds none).
+/// For the plan file a run keeps for candidate `kept`, computed once: its
+/// own line and its candidate's matched trials, which are checked against
+/// the plan only when its digest verifies, both ask.
+pub(super) fn plan_digest(
+    artifact: &Value,
+    kept: Option<learned::Key<'_>>,
+) -> Result<String, canonical::Refusal> {
+    let plan = artifact.get("plan").unwrap_or(&Value::Null);
+    let Some((root, digest)) = kept else {
+        return canonical::sha256_hex(plan);
+    };
+    if let Some(known) = learned::plan_digest(root, digest) {
+        return known;
+    }
+    let computed = canonical::sha256_hex(plan);
+    learned::keep_plan_digest(root, digest, &computed);
+    computed
+}
+
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let value = subject.value;
     let plan = value.get("plan").unwrap_or(&Value::Null);
     let written = text(value, "plan_digest").unwrap_or_default();
-    let mut found = match canonical::sha256_hex(plan) {
+    let candidate = candidate_of(&subject.location);
+    let kept = match &candidate {
+        Some(Ok(candidate)) => subject
+            .location
+            .path()
+            .and_then(|path| held::kept_as(path, value))
+            .map(|_| (candidate.store.root.as_path(), candidate.digest.as_str())),
+        _ => None,
+    };
+    let mut found = match plan_digest(value, kept) {
         Ok(computed) if computed == written => Vec::new(),
         Ok(computed) => vec![fails(
             &catalogue::PLAN_DIGEST,
@@ -50,7 +81,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     ) {
         found.push(fails(binding, problem, "/plan/confirmation_policy_digest"));
     }
-    match candidate_of(&subject.location) {
+    match candidate {
         None => {}
         Some(Err(problem)) => found.push(fails(
             binding,

@@ -69,7 +69,11 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             );
         }
     };
-    let Some(parent) = text(&tested, "parent_digest").filter(|parent| is_hex_digest(parent)) else {
+    let Some(parent) = tested
+        .parent_digest()
+        .text()
+        .filter(|parent| is_hex_digest(parent))
+    else {
         return failing(
             format!("bundles/{folder}.json has no parent to compare with"),
             "/comparison_bundle_digest",
@@ -84,7 +88,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             );
         }
     };
-    match manifest::stored_diff(&tested, &comparison) {
+    match super::stored_diff(&store.root, (folder, &tested), (parent, &comparison)) {
         Ok(expected) if &expected == subject.value => Vec::new(),
         Ok(expected) => failing(
             format!(

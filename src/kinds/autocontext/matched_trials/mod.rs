@@ -11,11 +11,11 @@ use serde_json::Value;
 
 use super::comparison::{self, pair_key};
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
-use super::{fails, python, text};
+use super::{fails, learned, python, text};
 use crate::canonical;
 use crate::diagnostic::Diagnostic;
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held::{self, Kept};
+use crate::location::held;
 use crate::text::shorten;
 
 pub(super) const KIND: Kind = Kind {
@@ -170,7 +170,12 @@ fn plan_checks(
     };
     // autocontext reads no plan whose digest does not verify (`_read_plan`),
     // and the plan's own line says so.
-    if canonical::sha256_hex(plan).ok().as_deref() != text(&artifact, "plan_digest") {
+    let kept = (candidate.store.root.as_path(), candidate.digest.as_str());
+    if super::evaluator_plan::plan_digest(&artifact, Some(kept))
+        .ok()
+        .as_deref()
+        != text(&artifact, "plan_digest")
+    {
         return Vec::new();
     }
     let units = plan
@@ -255,17 +260,23 @@ fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnos
             ));
         }
     }
-    let evidence = subject
+    // Replayed once for the record and a promotion too when these are the
+    // trials the run keeps.
+    let kept = subject
         .location
         .path()
-        .and_then(|path| held::kept_as(path, subject.value));
-    found.extend(replay_checks(subject.value, &record, evidence.as_ref()));
+        .and_then(|path| held::kept_as(path, subject.value))
+        .map(|_| (candidate.store.root.as_path(), candidate.digest.as_str()));
+    found.extend(replay_checks(subject.value, &record, kept));
     found
 }
 
-/// The comparison in record.json is what these trials replay to; replayed
-/// once for both when the run keeps these trials (`kept`) and the record.
-fn replay_checks(evidence: &Value, record: &Kept, kept: Option<&Kept>) -> Vec<Diagnostic> {
+/// The comparison in record.json is what these trials replay to.
+fn replay_checks(
+    evidence: &Value,
+    record: &Value,
+    kept: Option<learned::Key<'_>>,
+) -> Vec<Diagnostic> {
     let Some(recorded) = record
         .get("comparison")
         .filter(|comparison| !comparison.is_null())
@@ -277,8 +288,8 @@ fn replay_checks(evidence: &Value, record: &Kept, kept: Option<&Kept>) -> Vec<Di
     };
     let rule = &super::catalogue::COMPARISON_REPLAY;
     let pointer = if evidence.is_array() { "" } else { "/trials" };
-    let from = kept.map(|kept| [kept, record]);
-    match comparison::replayed_disagreements(recorded, evidence, policy, from) {
+    let replayed = learned::replayed(evidence, policy, kept);
+    match comparison::replayed_disagreements(recorded, replayed) {
         Ok(disagreements) => disagreements
             .into_iter()
             .map(|(field, recorded, replayed)| {

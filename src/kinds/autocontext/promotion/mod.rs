@@ -5,15 +5,17 @@
 
 mod catalogue;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::evidence::policy_digest_problem;
-use super::manifest::{self, is_hex_digest};
+use super::learned;
+use super::manifest::{Listing, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
 use crate::diagnostic::Diagnostic;
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held::Kept;
 use crate::text::{quote, shorten};
 
 pub(super) const KIND: Kind = Kind {
@@ -68,20 +70,27 @@ fn replay_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
     ) else {
         return Vec::new();
     };
-    let Ok(evidence) = super::candidate_file(
-        &subject.location,
-        &store.root,
-        candidate,
-        "matched_trials.json",
-    ) else {
-        return Vec::new();
+    // The candidate's own files replayed its trials before, most often
+    // under this very policy: the trials are read again only otherwise.
+    let kept = (store.root.as_path(), candidate);
+    let replayed = match learned::kept_replay(kept, policy) {
+        Some(replayed) => replayed,
+        None => {
+            let Ok(evidence) = super::candidate_file(
+                &subject.location,
+                &store.root,
+                candidate,
+                "matched_trials.json",
+            ) else {
+                return Vec::new();
+            };
+            learned::replayed(&evidence, policy, Some(kept))
+        }
     };
     let trials = format!("candidates/{}/matched_trials.json", shorten(candidate));
     super::candidate::recorded_comparison_findings(
         recorded,
-        &evidence,
-        policy,
-        None,
+        replayed,
         &trials,
         "the promotion's confirmation policy",
     )
@@ -92,7 +101,7 @@ fn named_bundle(
     subject: &Subject<'_>,
     store: &StoreFile,
     field: &str,
-) -> Result<Option<Kept>, Diagnostic> {
+) -> Result<Option<Arc<Listing>>, Diagnostic> {
     let rule = &catalogue::PROMOTION_BUNDLES;
     let pointer = format!("/{field}");
     let Some(digest) = text(subject.value, field) else {
@@ -150,21 +159,21 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
     let (Some(Some(candidate)), Some(incumbent)) = (bundles.first(), bundles.get(1)) else {
         return found;
     };
-    if text(candidate, "evaluator_epoch") != text(value, "evaluator_epoch") {
+    if candidate.evaluator_epoch().text() != text(value, "evaluator_epoch") {
         found.push(fails(
             rule,
             format!(
                 "evaluator_epoch is {}, but the candidate bundle's is {}",
                 quote(&shorten(text(value, "evaluator_epoch").unwrap_or_default())),
                 quote(&shorten(
-                    text(candidate, "evaluator_epoch").unwrap_or_default()
+                    candidate.evaluator_epoch().text().unwrap_or_default()
                 ))
             ),
             "/evaluator_epoch",
         ));
     }
-    let parent = candidate.get("parent_digest").unwrap_or(&Value::Null);
-    if value.get("incumbent_digest").unwrap_or(&Value::Null) != parent {
+    let parent = candidate.parent_digest().value();
+    if value.get("incumbent_digest").unwrap_or(&Value::Null) != &parent {
         found.push(fails(
             rule,
             format!(
@@ -176,24 +185,33 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
         return found;
     }
     if let Some(incumbent) = incumbent {
-        found.extend(diff_check(value, candidate, incumbent));
+        found.extend(diff_check(value, store, candidate, incumbent));
     }
     found
 }
 
 /// `manifest_diff_digest` is the digest of the diff recomputed from the
-/// candidate's manifest and the incumbent's.
-fn diff_check(value: &Value, candidate: &Kept, incumbent: &Kept) -> Vec<Diagnostic> {
+/// candidate's manifest and the incumbent's (both named by checked digests).
+fn diff_check(
+    value: &Value,
+    store: &StoreFile,
+    candidate: &Listing,
+    incumbent: &Listing,
+) -> Vec<Diagnostic> {
     let rule = &catalogue::PROMOTION_DIFF;
     let written = text(value, "manifest_diff_digest").unwrap_or_default();
-    match manifest::stored_diff(candidate, incumbent) {
-        Ok(diff) if text(&diff, "digest") == Some(written) => Vec::new(),
-        Ok(diff) => vec![fails(
+    let digest = |field| text(value, field).unwrap_or_default();
+    match super::stored_diff_digest(
+        &store.root,
+        (digest("candidate_digest"), candidate),
+        (digest("incumbent_digest"), incumbent),
+    ) {
+        Ok(computed) if computed == written => Vec::new(),
+        Ok(computed) => vec![fails(
             rule,
             format!(
                 "manifest_diff_digest is {written}, but the diff recomputed from the candidate and \
-                 incumbent bundles has digest {}",
-                text(&diff, "digest").unwrap_or_default()
+                 incumbent bundles has digest {computed}"
             ),
             "/manifest_diff_digest",
         )],

@@ -196,6 +196,7 @@ fn the_loader_clears_printable_one_line_text_within_the_bound() {
     let vouched = TextFacts {
         printable_one_line: true,
         longest: MAX_BYTES,
+        json: false,
     };
     assert_eq!(findings_with(&title("x\u{202E}"), vouched), vec![]);
     // A longer text, or text the loader does not vouch for, is walked.
@@ -203,6 +204,7 @@ fn the_loader_clears_printable_one_line_text_within_the_bound() {
     let too_long = TextFacts {
         printable_one_line: true,
         longest: MAX_BYTES + 1,
+        json: false,
     };
     assert_eq!(
         findings_with(&title(&long), too_long),
@@ -214,6 +216,7 @@ fn the_loader_clears_printable_one_line_text_within_the_bound() {
     let unknown = TextFacts {
         printable_one_line: false,
         longest: 1,
+        json: false,
     };
     assert_eq!(findings_with(&title("x\u{202E}"), unknown).len(), 1);
 }
