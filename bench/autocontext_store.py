@@ -210,7 +210,7 @@ def main() -> int:
         sha_median = statistics.median(run[index] for run in sha_runs)
         print(f"{name} time: numi validate --files median {numi_median:.3f} s, "
               f"sha256sum (same files) {sha_median:.3f} s over {args.runs} runs: "
-              f"ratio {numi_median / sha_median:.2f} (target: at most 3)")
+              f"ratio {numi_median / sha_median:.2f} (target: at most 2.5)")
     rss = peak_rss_kib(numi)
     if rss is None:
         print("peak RSS of numi: not measured (needs GNU time, /usr/bin/time)")
