@@ -35,17 +35,17 @@ pub struct SarifReporter {
     results: usize,
     /// The rules used so far, in the order of their first use: the order of
     /// `tool.driver.rules`.
-    rule_ids: Vec<&'static str>,
+    rules: Vec<&'static RuleDoc>,
     rule_indexes: HashMap<&'static str, usize>,
 }
 
 impl SarifReporter {
-    /// Where `id` stands in the rules array, which it joins on first use.
-    fn rule_index(&mut self, id: &'static str) -> usize {
-        let next = self.rule_ids.len();
-        let index = *self.rule_indexes.entry(id).or_insert(next);
+    /// Where `rule` stands in the rules array, which it joins on first use.
+    fn rule_index(&mut self, rule: &'static RuleDoc) -> usize {
+        let next = self.rules.len();
+        let index = *self.rule_indexes.entry(rule.id).or_insert(next);
         if index == next {
-            self.rule_ids.push(id);
+            self.rules.push(rule);
         }
         index
     }
@@ -74,7 +74,7 @@ impl Reporter for SarifReporter {
 
     fn result(&mut self, out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
         for diagnostic in &result.checked.diagnostics {
-            let index = self.rule_index(diagnostic.rule.id);
+            let index = self.rule_index(diagnostic.rule);
             let sarif = sarif_result(&result.path, diagnostic, index);
             self.write_result(out, &sarif)?;
         }
@@ -82,7 +82,7 @@ impl Reporter for SarifReporter {
         // justification, instead of losing it.
         for suppressed in &result.checked.suppressed {
             let diagnostic = &suppressed.diagnostic;
-            let index = self.rule_index(diagnostic.rule.id);
+            let index = self.rule_index(diagnostic.rule);
             let mut sarif = sarif_result(&result.path, diagnostic, index);
             sarif.suppressions = Some(vec![
                 Suppression::builder()
@@ -102,9 +102,9 @@ impl Reporter for SarifReporter {
             .version(env!("CARGO_PKG_VERSION"))
             .information_uri(rules::REPOSITORY_URL)
             .rules(
-                self.rule_ids
+                self.rules
                     .iter()
-                    .map(|id| descriptor(id))
+                    .map(|rule| descriptor(rule))
                     .collect::<Vec<_>>(),
             )
             .build();
@@ -124,27 +124,27 @@ impl Reporter for SarifReporter {
     }
 }
 
-/// A rule as SARIF describes it: its catalogue summary and explanation, or
-/// its id where the catalogue has no entry.
-fn descriptor(id: &str) -> ReportingDescriptor {
-    let doc = rules::find(id);
-    let short = doc.map_or(id, |doc| doc.summary);
-    let full = doc.map_or(id, |doc| doc.explanation);
-    let help = match doc {
-        Some(doc) => MultiformatMessageString::builder()
-            .text(help_text(doc))
-            .markdown(help_markdown(doc))
-            .build(),
-        None => MultiformatMessageString::builder()
-            .text(format!("`numi explain {id}` tells more."))
-            .build(),
-    };
+/// A rule as SARIF describes it: its catalogue summary and explanation,
+/// and what `numi explain` says of it.
+fn descriptor(rule: &RuleDoc) -> ReportingDescriptor {
+    let help = MultiformatMessageString::builder()
+        .text(help_text(rule))
+        .markdown(help_markdown(rule))
+        .build();
     ReportingDescriptor::builder()
-        .id(id)
-        .short_description(MultiformatMessageString::builder().text(short).build())
-        .full_description(MultiformatMessageString::builder().text(full).build())
+        .id(rule.id)
+        .short_description(
+            MultiformatMessageString::builder()
+                .text(rule.summary)
+                .build(),
+        )
+        .full_description(
+            MultiformatMessageString::builder()
+                .text(rule.explanation)
+                .build(),
+        )
         .help(help)
-        .help_uri(rules::link(id))
+        .help_uri(rules::link(rule.id))
         .build()
 }
 

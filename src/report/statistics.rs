@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 use std::io;
 
 use super::Reporter;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{RuleDoc, Severity};
 use crate::results::{FileResult, Summary};
-use crate::rules;
 
-/// Findings counted by rule id and severity.
+/// Findings counted by rule and severity, kept in the order of the rule's
+/// id.
 #[derive(Debug, Default)]
 pub struct StatisticsReporter {
-    counts: BTreeMap<(&'static str, Severity), usize>,
+    counts: BTreeMap<(&'static str, Severity), (&'static RuleDoc, usize)>,
 }
 
 impl Reporter for StatisticsReporter {
@@ -23,10 +23,10 @@ impl Reporter for StatisticsReporter {
 
     fn result(&mut self, _out: &mut dyn io::Write, result: &FileResult) -> io::Result<()> {
         for diagnostic in &result.checked.diagnostics {
-            *self
-                .counts
+            self.counts
                 .entry((diagnostic.rule.id, diagnostic.severity))
-                .or_default() += 1;
+                .or_insert((diagnostic.rule, 0))
+                .1 += 1;
         }
         Ok(())
     }
@@ -34,18 +34,28 @@ impl Reporter for StatisticsReporter {
     /// One line per rule and severity, `count  severity  rule  summary`,
     /// the most frequent first, then by rule id.
     fn end(&mut self, out: &mut dyn io::Write, _summary: &Summary) -> io::Result<()> {
-        let mut rows: Vec<(&(&'static str, Severity), &usize)> = self.counts.iter().collect();
-        rows.sort_by(|(key, count), (other_key, other_count)| {
-            other_count.cmp(count).then_with(|| key.0.cmp(other_key.0))
-        });
-        let count_width = rows.first().map_or(1, |(_, count)| count.to_string().len());
-        let id_width = rows.iter().map(|((id, _), _)| id.len()).max().unwrap_or(0);
-        for ((id, severity), count) in rows {
-            let summary = rules::find(id).map_or("", |doc| doc.summary);
+        let mut rows: Vec<(Severity, &'static RuleDoc, usize)> = self
+            .counts
+            .iter()
+            .map(|(&(_, severity), &(rule, count))| (severity, rule, count))
+            .collect();
+        // Sorting is stable: equal counts keep the order of their ids.
+        rows.sort_by(|(_, _, count), (_, _, other)| other.cmp(count));
+        let count_width = rows
+            .first()
+            .map_or(1, |(_, _, count)| count.to_string().len());
+        let id_width = rows
+            .iter()
+            .map(|(_, rule, _)| rule.id.len())
+            .max()
+            .unwrap_or(0);
+        for (severity, rule, count) in rows {
             writeln!(
                 out,
-                "{count:>count_width$}  {:<7}  {id:<id_width$}  {summary}",
-                severity.name()
+                "{count:>count_width$}  {:<7}  {:<id_width$}  {}",
+                severity.name(),
+                rule.id,
+                rule.summary
             )?;
         }
         Ok(())
