@@ -569,11 +569,25 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
 /// `text` is a JSON object: every one is YAML 1.2 and must load as itself.
 /// JSON keeps the last of a key written twice, which numi refuses, and
 /// the loader's limits are its own; numbers compare as JSON numbers
-/// (`-0` is `0`). For the compatibility tests and the `fast_path` fuzz
-/// target.
+/// (`-0` is `0`). A text the loader says is JSON must be one, since a
+/// `.json` file said to be is not read again as strict JSON. For the
+/// compatibility tests and the `fast_path` fuzz target.
 #[cfg(any(test, fuzzing))]
 #[doc(hidden)]
 pub fn json_disagreement(text: &str) -> Option<String> {
+    let said_json = load(text, &Limits::default()).is_ok_and(|document| document.text.json);
+    if said_json
+        && strict_json::problem_for(
+            text,
+            strict_json::JsonReader {
+                name: "",
+                takes_non_finite: false,
+            },
+        )
+        .is_some()
+    {
+        return Some("said to be JSON, which strict JSON refuses".to_owned());
+    }
     let Ok(expected @ Value::Object(_)) = serde_json::from_str::<Value>(text) else {
         return None;
     };
