@@ -21,12 +21,42 @@ pub struct NodePositions {
     pub(crate) children: Vec<NodePositions>,
 }
 
-/// One step of a JSON pointer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One step of a path into a document: a key of a mapping, or an index of
+/// a sequence. A key that reads as a number is still a key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PathSegment {
     Key(String),
     Index(usize),
 }
+
+/// A key.
+impl From<&str> for PathSegment {
+    fn from(key: &str) -> Self {
+        PathSegment::Key(key.to_owned())
+    }
+}
+
+/// A key.
+impl From<&String> for PathSegment {
+    fn from(key: &String) -> Self {
+        PathSegment::Key(key.clone())
+    }
+}
+
+/// A key.
+impl From<String> for PathSegment {
+    fn from(key: String) -> Self {
+        PathSegment::Key(key)
+    }
+}
+
+/// An index.
+impl From<usize> for PathSegment {
+    fn from(index: usize) -> Self {
+        PathSegment::Index(index)
+    }
+}
+
 
 /// What a pointer resolves to in the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
