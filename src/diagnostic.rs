@@ -1,10 +1,13 @@
 //! Diagnostics are data: what went wrong, where, and which rule says so.
 //! Renderers turn them into text; nothing here formats output lines.
 
+mod address;
 pub mod stages;
 
 use std::fmt;
 
+pub(crate) use address::address;
+pub use address::{Address, PathSegment};
 pub use numi_yaml::{Position, Span};
 
 /// The stage of the pipeline that produced a diagnostic. Stages run in this
@@ -74,8 +77,9 @@ pub struct Diagnostic {
     /// check`): the `text` format prints these, byte for byte as the
     /// reference does. [`Diagnostic::text_message`] decides.
     pub reference_words: Option<String>,
-    /// JSON pointer of the node the diagnostic is about, when there is one.
-    pub pointer: Option<String>,
+    /// The node the diagnostic is about, when there is one; outputs write
+    /// it as a JSON pointer.
+    pub address: Option<Address>,
     /// Where that node stands in the source, when known: its first
     /// character. With a span, derived from the span's start.
     pub position: Option<Position>,
@@ -127,8 +131,8 @@ pub struct Related {
     pub path: String,
     /// The other document as the run shows it.
     pub display_name: String,
-    /// JSON pointer of the node there.
-    pub pointer: String,
+    /// The node there.
+    pub address: Address,
     /// Where that node stands and ends, when the document could be read
     /// again to find it.
     pub position: Option<Position>,
@@ -170,7 +174,7 @@ impl Diagnostic {
             rule,
             message: message.into(),
             reference_words: None,
-            pointer: None,
+            address: None,
             position: None,
             end: None,
             span: None,
@@ -201,8 +205,9 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
-    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
-        self.pointer = Some(pointer.into());
+    /// The finding about the node at `address`.
+    pub fn at(mut self, address: Address) -> Self {
+        self.address = Some(address);
         self
     }
 

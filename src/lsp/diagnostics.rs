@@ -216,8 +216,12 @@ pub(super) fn to_lsp(
 fn message(diagnostic: &Diagnostic) -> String {
     use crate::diagnostic::Stage;
     let message = match diagnostic.stage {
-        Stage::Schema => match &diagnostic.pointer {
-            Some(pointer) => format!("{}: {}", crate::text::quote(pointer), diagnostic.message),
+        Stage::Schema => match &diagnostic.address {
+            Some(address) => format!(
+                "{}: {}",
+                crate::text::quote(&address.to_string()),
+                diagnostic.message
+            ),
             None => diagnostic.message.clone(),
         },
         _ => diagnostic.message.clone(),

@@ -114,8 +114,12 @@ fn schema_message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
         .iter()
         .filter(|diagnostic| diagnostic.stage == Stage::Schema)
         .map(|diagnostic| {
-            let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-            let escaped = quote(&masked(pointer, diagnostic));
+            let pointer = diagnostic
+                .address
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let escaped = quote(&masked(&pointer, diagnostic));
             let inner = escaped
                 .get(1..escaped.len().saturating_sub(1))
                 .unwrap_or_default();

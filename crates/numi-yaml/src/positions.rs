@@ -57,7 +57,6 @@ impl From<usize> for PathSegment {
     }
 }
 
-
 /// What a pointer resolves to in the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Located {
