@@ -64,7 +64,11 @@ impl Severity {
 /// One problem found in one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    pub stage: Stage,
+    /// How much the finding weighs. The default comes from the rule
+    /// ([`RuleDoc::severity`]): [`Diagnostic::new`] makes an error, and a
+    /// producer-side rule's finding is made a warning
+    /// ([`Diagnostic::as_warning`]). Then it is weighed for this finding:
+    /// a level of `numi.toml` or `--strict` changes it.
     pub severity: Severity,
     /// The rule the finding is of: its declaration, so a finding cannot
     /// carry an id no rule has.
@@ -166,10 +170,9 @@ impl Diagnostic {
         self
     }
 
-    /// A finding of `rule`, at the rule's stage.
+    /// A finding of `rule`.
     pub fn new(rule: &'static RuleDoc, message: impl Into<String>) -> Self {
         Diagnostic {
-            stage: rule.stage,
             severity: Severity::Error,
             rule,
             message: message.into(),
@@ -183,6 +186,11 @@ impl Diagnostic {
             related: Vec::new(),
             fix: None,
         }
+    }
+
+    /// The stage of the pipeline that found it: its rule's.
+    pub fn stage(&self) -> Stage {
+        self.rule.stage
     }
 
     /// The message the `text` format prints: the reference's words where

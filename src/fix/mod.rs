@@ -131,7 +131,7 @@ pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
             .any(|fix| fix.rule.id == diagnostic.rule.id)
     };
     if !checked.diagnostics.iter().any(fixable)
-        || !checked.diagnostics.iter().all(|d| d.stage == Stage::Rule)
+        || !checked.diagnostics.iter().all(|d| d.stage() == Stage::Rule)
     {
         return;
     }
@@ -209,7 +209,7 @@ pub fn fixes_for(text: &str, mode: Mode, location: Location<'_>, verdict: Verdic
     verdict.apply(&mut checked, &parsed, &path);
     let mut offered = Offered::default();
     let kind = checked.kind.and_then(kinds::find);
-    let reached_rules = checked.diagnostics.iter().all(|d| d.stage == Stage::Rule);
+    let reached_rules = checked.diagnostics.iter().all(|d| d.stage() == Stage::Rule);
     if let (Some(kind), true, Some(document)) = (kind, reached_rules, parsed.document()) {
         if !kind.fixes.is_empty() {
             let (fixes, unfixable) = repairs::offer(text, document, kind.fixes, &checked);

@@ -215,7 +215,7 @@ pub(super) fn to_lsp(
 /// a credential in it masked.
 fn message(diagnostic: &Diagnostic) -> String {
     use crate::diagnostic::Stage;
-    let message = match diagnostic.stage {
+    let message = match diagnostic.stage() {
         Stage::Schema => match &diagnostic.address {
             Some(address) => format!(
                 "{}: {}",

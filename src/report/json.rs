@@ -117,7 +117,7 @@ struct DiagnosticCounts {
 impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
     fn from(diagnostic: &'a Diagnostic) -> Self {
         DiagnosticRecord {
-            stage: diagnostic.stage.name(),
+            stage: diagnostic.stage().name(),
             rule: diagnostic.rule.id,
             severity: diagnostic.severity.name(),
             message: mask(&diagnostic.message, &diagnostic.secrets),

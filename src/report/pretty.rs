@@ -283,7 +283,7 @@ fn escaped_name(name: &str) -> String {
 /// What went wrong, in one line. Schema violations name the node they are
 /// about; every other message already says which rule fails.
 fn headline(diagnostic: &Diagnostic) -> String {
-    match (diagnostic.stage, &diagnostic.address) {
+    match (diagnostic.stage(), &diagnostic.address) {
         (Stage::Schema, Some(address)) => {
             format!("{}: {}", quote(&address.to_string()), diagnostic.message)
         }
@@ -304,7 +304,7 @@ fn label(diagnostic: &Diagnostic) -> String {
                 None => "this mapping lacks a required property".to_owned(),
             }
         }
-        _ if diagnostic.stage == Stage::Schema => diagnostic.message.clone(),
+        _ if diagnostic.stage() == Stage::Schema => diagnostic.message.clone(),
         _ => match &diagnostic.address {
             Some(address) => quote(&address.to_string()),
             None => "here".to_owned(),

@@ -40,7 +40,7 @@ impl DuplicateNames {
         let checked = &result.checked;
         let refused = checked.errors().any(|diagnostic| {
             matches!(
-                diagnostic.stage,
+                diagnostic.stage(),
                 Stage::Read | Stage::Yaml | Stage::Kind | Stage::Internal
             )
         });

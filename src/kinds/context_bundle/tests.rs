@@ -41,7 +41,6 @@ fn failure(
     got: &str,
 ) -> Diagnostic {
     Diagnostic {
-        stage: Stage::Rule,
         severity: Severity::Error,
         rule: documented(rule),
         message: format!(
@@ -447,7 +446,7 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
     assert_eq!(found.len(), 1);
     let only = found.first().expect("one diagnostic");
     assert_eq!(
-        (only.stage, only.rule.id),
+        (only.stage(), only.rule.id),
         (Stage::Internal, "internal/shape")
     );
     assert!(

@@ -96,7 +96,7 @@ fn a_document_failing_its_schema_gets_no_producer_side_findings() {
         checked
             .diagnostics
             .iter()
-            .all(|d| d.stage == crate::diagnostic::Stage::Schema),
+            .all(|d| d.stage() == crate::diagnostic::Stage::Schema),
         "{checked:?}"
     );
 }

@@ -44,7 +44,6 @@ fn check(edit: impl FnOnce(&mut Value)) -> Vec<Diagnostic> {
 /// A rule across fields, as the rules stage reports it (before positions).
 fn rule(rule: &'static str, message: &str, address: Address) -> Diagnostic {
     Diagnostic {
-        stage: Stage::Rule,
         severity: Severity::Error,
         rule: documented(rule),
         message: message.to_owned(),
@@ -970,7 +969,7 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
     assert_eq!(found.len(), 1);
     let only = found.first().expect("one diagnostic");
     assert_eq!(
-        (only.stage, only.rule.id),
+        (only.stage(), only.rule.id),
         (Stage::Internal, "internal/shape")
     );
     assert!(

@@ -50,7 +50,7 @@ fn findings(results: &[FileResult]) -> Vec<Option<String>> {
         .map(|result| {
             names.check(result).map(|d| {
                 assert_eq!(d.rule.id, "repo/duplicate-name");
-                assert_eq!(d.stage, Stage::Rule);
+                assert_eq!(d.stage(), Stage::Rule);
                 assert_eq!(d.address, Some(address!["metadata", "name"]));
                 d.message
             })
