@@ -30,8 +30,9 @@ pub use lines::{Column, LineIndex};
 pub use place::{Position, Span};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
-    format_pointer, parse_pointer,
 };
+#[cfg(test)]
+pub(crate) use positions::{format_pointer, parse_pointer};
 use scalar::{
     ScalarError, core_suffix, is_non_specific, is_null, resolve_plain, resolve_tagged, tag_name,
 };

@@ -1,6 +1,6 @@
 //! Where each node of a loaded document stands in its source, kept beside the
-//! JSON value so that a JSON pointer can be turned back into the bytes of its
-//! node; [`super::LineIndex`] turns those into lines and columns.
+//! JSON value so that a path of typed steps can be turned into the bytes of
+//! its node; [`super::LineIndex`] turns those into lines and columns.
 
 use std::collections::HashMap;
 
@@ -57,7 +57,7 @@ impl From<usize> for PathSegment {
     }
 }
 
-/// What a pointer resolves to in the source.
+/// What a path resolves to in the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Located {
     /// The deepest node on the path that exists: the node itself when it
@@ -179,8 +179,10 @@ impl NodePositions {
 }
 
 /// Splits an RFC 6901 JSON pointer into its segments; numeric segments are
-/// array indexes only where the value at that step is an array.
-pub fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
+/// array indexes only where the value at that step is an array. For tests
+/// alone: a path is built from typed steps, never parsed back from text.
+#[cfg(test)]
+pub(crate) fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
     let mut segments = Vec::new();
     let mut current = Some(value);
     for raw in pointer.split('/').skip(1) {
@@ -234,8 +236,10 @@ pub fn document_order_with<'v>(
     order
 }
 
-/// Writes segments as an RFC 6901 JSON pointer.
-pub fn format_pointer(path: &[PathSegment]) -> String {
+/// Writes segments as an RFC 6901 JSON pointer. For tests alone: numi's
+/// `Address` writes itself.
+#[cfg(test)]
+pub(crate) fn format_pointer(path: &[PathSegment]) -> String {
     let mut pointer = String::new();
     for segment in path {
         pointer.push('/');
