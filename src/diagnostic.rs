@@ -1,10 +1,13 @@
 //! Diagnostics are data: what went wrong, where, and which rule says so.
 //! Renderers turn them into text; nothing here formats output lines.
 
+mod address;
 pub mod stages;
 
 use std::fmt;
 
+pub(crate) use address::address;
+pub use address::{Address, PathSegment};
 pub use numi_yaml::{Position, Span};
 
 /// The stage of the pipeline that produced a diagnostic. Stages run in this
@@ -61,7 +64,11 @@ impl Severity {
 /// One problem found in one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    pub stage: Stage,
+    /// How much the finding weighs. The default comes from the rule
+    /// ([`RuleDoc::severity`]): [`Diagnostic::new`] makes an error, and a
+    /// producer-side rule's finding is made a warning
+    /// ([`Diagnostic::as_warning`]). Then it is weighed for this finding:
+    /// a level of `numi.toml` or `--strict` changes it.
     pub severity: Severity,
     /// The rule the finding is of: its declaration, so a finding cannot
     /// carry an id no rule has.
@@ -74,8 +81,9 @@ pub struct Diagnostic {
     /// check`): the `text` format prints these, byte for byte as the
     /// reference does. [`Diagnostic::text_message`] decides.
     pub reference_words: Option<String>,
-    /// JSON pointer of the node the diagnostic is about, when there is one.
-    pub pointer: Option<String>,
+    /// The node the diagnostic is about, when there is one; outputs write
+    /// it as a JSON pointer.
+    pub address: Option<Address>,
     /// Where that node stands in the source, when known: its first
     /// character. With a span, derived from the span's start.
     pub position: Option<Position>,
@@ -127,8 +135,8 @@ pub struct Related {
     pub path: String,
     /// The other document as the run shows it.
     pub display_name: String,
-    /// JSON pointer of the node there.
-    pub pointer: String,
+    /// The node there.
+    pub address: Address,
     /// Where that node stands and ends, when the document could be read
     /// again to find it.
     pub position: Option<Position>,
@@ -162,15 +170,14 @@ impl Diagnostic {
         self
     }
 
-    /// A finding of `rule`, at the rule's stage.
+    /// A finding of `rule`.
     pub fn new(rule: &'static RuleDoc, message: impl Into<String>) -> Self {
         Diagnostic {
-            stage: rule.stage,
             severity: Severity::Error,
             rule,
             message: message.into(),
             reference_words: None,
-            pointer: None,
+            address: None,
             position: None,
             end: None,
             span: None,
@@ -179,6 +186,11 @@ impl Diagnostic {
             related: Vec::new(),
             fix: None,
         }
+    }
+
+    /// The stage of the pipeline that found it: its rule's.
+    pub fn stage(&self) -> Stage {
+        self.rule.stage
     }
 
     /// The message the `text` format prints: the reference's words where
@@ -201,8 +213,9 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
-    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
-        self.pointer = Some(pointer.into());
+    /// The finding about the node at `address`.
+    pub fn at(mut self, address: Address) -> Self {
+        self.address = Some(address);
         self
     }
 

@@ -30,5 +30,5 @@ pub mod verdict;
 pub(crate) mod whole_file;
 pub use numi_yaml as yaml;
 
-pub use diagnostic::{Diagnostic, Position, Severity, Stage};
+pub use diagnostic::{Address, Diagnostic, Position, Severity, Stage};
 pub use validate::{Checked, Mode, validate_bytes};

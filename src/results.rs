@@ -71,7 +71,7 @@ impl FileResult {
         if first
             .into_iter()
             .chain(errors)
-            .any(|d| matches!(d.stage, Stage::Read | Stage::Internal))
+            .any(|d| matches!(d.stage(), Stage::Read | Stage::Internal))
         {
             Status::Error
         } else if first.is_none() {

@@ -9,8 +9,8 @@ use jsonschema::paths::LocationSegment;
 use jsonschema::{ErrorIterator, ValidationError};
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, RuleDoc, stages};
-use crate::yaml::{KeyIndex, PathSegment, document_order_with, format_pointer, json_type_name};
+use crate::diagnostic::{Address, Diagnostic, RuleDoc, stages};
+use crate::yaml::{KeyIndex, PathSegment, document_order_with, json_type_name};
 
 pub(crate) mod described;
 
@@ -118,7 +118,7 @@ pub(crate) fn check_listing(schema: &CompiledSchema, document: &Value, cap: usiz
         .into_iter()
         .map(Ranked::into_diagnostic)
         .collect();
-    listed.dedup_by(|x, y| x.rule == y.rule && x.pointer == y.pointer);
+    listed.dedup_by(|x, y| x.rule == y.rule && x.address == y.address);
     Violations {
         listed,
         unlisted: found.saturating_sub(kept),
@@ -147,8 +147,7 @@ struct Ranked {
 
 impl Ranked {
     fn into_diagnostic(self) -> Diagnostic {
-        let diagnostic =
-            Diagnostic::new(self.rule, self.message).at_pointer(format_pointer(&self.path));
+        let diagnostic = Diagnostic::new(self.rule, self.message).at(Address::from(self.path));
         match self.note {
             Some(note) => diagnostic.with_note(note),
             None => diagnostic,
@@ -320,7 +319,7 @@ fn home_of(root: &Value, name: &str, base: &[PathSegment]) -> Option<String> {
         return None;
     };
     let home = instantiate(place, base)?;
-    (home != base).then(|| format_pointer(&home))
+    (home != base).then(|| Address::from(home).to_string())
 }
 
 /// Every place of `schema` (reached at `path`) whose `properties` holds

@@ -7,14 +7,14 @@ use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Position, Severity, Span};
+use crate::diagnostic::{Diagnostic, Position, Severity, Span, address};
 use crate::kinds::{self, Kind, Role, Subject};
 use crate::location::held::{self, Kept};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
     self, Document, KeyIndex, Limits, LineIndex, PathSegment, Positions, Root, YamlError,
-    document_order_with, parse_pointer, strict_json,
+    document_order_with, strict_json,
 };
 
 /// Where a document was found, which decides the gates it meets.
@@ -332,7 +332,7 @@ fn strict_json_finding(
         .map(|error| loading_finding(&error, parsed))
 }
 
-/// Every stage on a document's value; diagnostics carry pointers, and
+/// Every stage on a document's value; diagnostics carry addresses, and
 /// positions only where a stage knew them.
 fn check_document(
     document: &Document,
@@ -394,18 +394,14 @@ fn producer_findings(kind: &Kind, subject: &Subject<'_>) -> Vec<Diagnostic> {
     // each stays linear.
     let mut keys = KeyIndex::default();
     found.sort_by_cached_key(|diagnostic| {
-        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        document_order_with(
-            subject.value,
-            &parse_pointer(subject.value, pointer),
-            &mut keys,
-        )
+        let steps = diagnostic.address.as_ref().map(|a| a.steps());
+        document_order_with(subject.value, steps.unwrap_or_default(), &mut keys)
     });
     found.into_iter().map(Diagnostic::as_warning).collect()
 }
 
 fn needs_position(diagnostic: &Diagnostic) -> bool {
-    diagnostic.position.is_none() && diagnostic.pointer.is_some()
+    diagnostic.position.is_none() && diagnostic.address.is_some()
 }
 
 fn locate_all(document: &Document, lines: &LineIndex<'_>, mut checked: Checked) -> Checked {
@@ -427,7 +423,7 @@ fn admit(
     let refuse = |rule, message: String| {
         Err((
             Some(kind),
-            Diagnostic::new(rule, message).at_pointer("/kind"),
+            Diagnostic::new(rule, message).at(address!["kind"]),
         ))
     };
     if let Mode::Repository { enable_alpha } = mode {
@@ -452,14 +448,14 @@ fn admit(
                     &crate::diagnostic::stages::kind::API_VERSION,
                     format!("invalid: apiVersion is not {api_version}"),
                 )
-                .at_pointer("/apiVersion"),
+                .at(address!["apiVersion"]),
             ));
         }
     }
     Ok(kind)
 }
 
-/// Fills in the source span of a diagnostic's pointer: for an unexpected
+/// Fills in the source span of a diagnostic's address: for an unexpected
 /// property, its key; for a missing one, the mapping that lacks it.
 fn locate<'v>(
     document: &'v Document,
@@ -470,10 +466,10 @@ fn locate<'v>(
     if diagnostic.position.is_some() {
         return diagnostic;
     }
-    let Some(pointer) = &diagnostic.pointer else {
+    let Some(address) = &diagnostic.address else {
         return diagnostic;
     };
-    let located = document.locate_with(&parse_pointer(&document.value, pointer), keys);
+    let located = document.locate_with(address.steps(), keys);
     let at_key = diagnostic.rule == &crate::diagnostic::stages::schema::ADDITIONAL_PROPERTIES
         || kinds::rule_at_key(diagnostic.rule);
     let span = match located.key {

@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         );
         for diagnostic in &checked.diagnostics {
             assert!(
-                !matches!(diagnostic.stage, Stage::Read | Stage::Internal),
+                !matches!(diagnostic.stage(), Stage::Read | Stage::Internal),
                 "input blamed on numi: {diagnostic:?}"
             );
         }

@@ -291,11 +291,9 @@ impl Document<'_> {
             .checked
             .errors()
             .map(|error| {
-                let pointer = error.pointer.as_deref().unwrap_or_default();
-                let unfixable = fixed
-                    .unfixable
-                    .iter()
-                    .find(|u| u.rule.id == error.rule.id && u.pointer == pointer);
+                let unfixable = fixed.unfixable.iter().find(|u| {
+                    u.rule.id == error.rule.id && error.address.as_ref() == Some(&u.address)
+                });
                 let rest = match unfixable {
                     Some(unfixable) => {
                         format!("{}: not fixable: {}", error.rule.id, unfixable.reason)

@@ -40,13 +40,13 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Edit, RuleDoc, Span, Stage, SuggestedFix};
+use crate::diagnostic::{Address, Diagnostic, Edit, RuleDoc, Span, Stage, SuggestedFix};
 use crate::kinds;
 use crate::location::Location;
 pub use crate::repair::{Repair, RuleFix};
 use crate::validate::{Checked, Mode, Parsed, validate_parsed};
 use crate::verdict::Verdict;
-use crate::yaml::{self, Limits, LineIndex, PathSegment};
+use crate::yaml::{self, Limits, LineIndex};
 pub use write::{WriteRefused, write_atomically};
 
 /// One replacement of a byte range of the original text.
@@ -61,17 +61,14 @@ pub struct TextEdit {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     /// The sequence at `path`, stably sorted by each item's string `key`.
-    Sort {
-        path: Vec<PathSegment>,
-        key: &'static str,
-    },
+    Sort { path: Address, key: &'static str },
     /// The string at `path`, in lower case.
-    Lowercase { path: Vec<PathSegment> },
+    Lowercase { path: Address },
 }
 
 impl Change {
     /// The node the change is made to.
-    pub fn path(&self) -> &[PathSegment] {
+    pub fn path(&self) -> &Address {
         match self {
             Change::Sort { path, .. } | Change::Lowercase { path } => path,
         }
@@ -92,14 +89,11 @@ impl Fix {
     /// Whether this fix repairs `diagnostic`: a finding of its rule about
     /// the node it changes or a node inside it.
     pub fn repairs(&self, diagnostic: &Diagnostic) -> bool {
-        let Some(pointer) = diagnostic.pointer.as_deref() else {
-            return false;
-        };
-        let changed = yaml::format_pointer(self.change.path());
         self.rule.id == diagnostic.rule.id
-            && pointer
-                .strip_prefix(changed.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            && diagnostic
+                .address
+                .as_ref()
+                .is_some_and(|address| address.starts_with(self.change.path()))
     }
 
     /// The fix as a finding carries it, its edits placed in `lines`.
@@ -137,7 +131,7 @@ pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
             .any(|fix| fix.rule.id == diagnostic.rule.id)
     };
     if !checked.diagnostics.iter().any(fixable)
-        || !checked.diagnostics.iter().all(|d| d.stage == Stage::Rule)
+        || !checked.diagnostics.iter().all(|d| d.stage() == Stage::Rule)
     {
         return;
     }
@@ -174,7 +168,7 @@ pub fn attach(checked: &mut Checked, parsed: &Parsed<'_>) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unfixable {
     pub rule: &'static RuleDoc,
-    pub pointer: String,
+    pub address: Address,
     pub reason: String,
 }
 
@@ -215,7 +209,7 @@ pub fn fixes_for(text: &str, mode: Mode, location: Location<'_>, verdict: Verdic
     verdict.apply(&mut checked, &parsed, &path);
     let mut offered = Offered::default();
     let kind = checked.kind.and_then(kinds::find);
-    let reached_rules = checked.diagnostics.iter().all(|d| d.stage == Stage::Rule);
+    let reached_rules = checked.diagnostics.iter().all(|d| d.stage() == Stage::Rule);
     if let (Some(kind), true, Some(document)) = (kind, reached_rules, parsed.document()) {
         if !kind.fixes.is_empty() {
             let (fixes, unfixable) = repairs::offer(text, document, kind.fixes, &checked);
@@ -278,7 +272,7 @@ pub fn apply(text: &str, fixes: &[Fix]) -> Result<String, FixRefused> {
 /// changes.
 fn change(value: &mut Value, change: &Change) -> bool {
     match change {
-        Change::Sort { path, key } => match value_at(value, path) {
+        Change::Sort { path, key } => match path.find_mut(value) {
             Some(Value::Array(items)) => {
                 items.sort_by(|a, b| {
                     let name = |item: &Value| {
@@ -292,7 +286,7 @@ fn change(value: &mut Value, change: &Change) -> bool {
             }
             _ => false,
         },
-        Change::Lowercase { path } => match value_at(value, path) {
+        Change::Lowercase { path } => match path.find_mut(value) {
             Some(Value::String(text)) => {
                 *text = text.to_lowercase();
                 true
@@ -300,13 +294,6 @@ fn change(value: &mut Value, change: &Change) -> bool {
             _ => false,
         },
     }
-}
-
-fn value_at<'v>(value: &'v mut Value, path: &[PathSegment]) -> Option<&'v mut Value> {
-    path.iter().try_fold(value, |value, segment| match segment {
-        PathSegment::Key(key) => value.get_mut(key.as_str()),
-        PathSegment::Index(index) => value.get_mut(*index),
-    })
 }
 
 /// A document after [`fix_document`].

@@ -5,10 +5,10 @@ use serde_json::Value;
 
 use super::spans::{permute, sequence_items};
 use super::{Change, Fix, Repair, RuleFix, TextEdit, Unfixable};
-use crate::diagnostic::RuleDoc;
+use crate::diagnostic::{Address, RuleDoc};
 use crate::text::{quote, shorten};
 use crate::validate::Checked;
-use crate::yaml::{Document, NodePositions, PathSegment, format_pointer, parse_pointer};
+use crate::yaml::{Document, NodePositions, PathSegment};
 
 /// The fixes of the findings of `checked` whose rules `fixes` lists, and
 /// the findings of those rules that cannot be fixed. One fix per target:
@@ -25,23 +25,29 @@ pub(super) fn offer(
         let Some(rule_fix) = fixes.iter().find(|fix| fix.rule.id == diagnostic.rule.id) else {
             continue;
         };
-        let Some(pointer) = diagnostic.pointer.as_deref() else {
+        let Some(address) = &diagnostic.address else {
             continue;
         };
-        let path = parse_pointer(&document.value, pointer);
         let made = match rule_fix.repair {
             Repair::SortBy { key, noun } => {
-                let parent = path.get(..path.len().saturating_sub(1)).unwrap_or_default();
+                let steps = address.steps();
+                let parent = Address::from(
+                    steps
+                        .get(..steps.len().saturating_sub(1))
+                        .unwrap_or_default(),
+                );
                 sort(text, document, parent, key, noun, diagnostic.rule)
             }
-            Repair::LowercaseDigest => lowercase_digest(text, document, &path, diagnostic.rule),
+            Repair::LowercaseDigest => {
+                lowercase_digest(text, document, address.clone(), diagnostic.rule)
+            }
         };
         match made {
             Ok(fix) if offered.iter().any(|other| other.change == fix.change) => {}
             Ok(fix) => offered.push(fix),
             Err(reason) => unfixable.push(Unfixable {
                 rule: diagnostic.rule,
-                pointer: pointer.to_owned(),
+                address: address.clone(),
                 reason: reason.to_string(),
             }),
         }
@@ -74,12 +80,12 @@ fn node_at<'d>(
 /// Why a finding's repair cannot be made into edits.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 enum Unrepairable {
-    /// The pointer of the node that is not one.
+    /// The address of the node that is not one.
     #[error("{0} is not a sequence")]
-    NotASequence(String),
-    /// The sequence's pointer, and the key its entries are sorted by.
-    #[error("an entry of {pointer} has no {key}")]
-    NoKey { pointer: String, key: &'static str },
+    NotASequence(Address),
+    /// The sequence's address, and the key its entries are sorted by.
+    #[error("an entry of {address} has no {key}")]
+    NoKey { address: Address, key: &'static str },
     /// What an entry is (`case`), and the name two entries share.
     #[error("{noun} {} is a duplicate: numi cannot know which one to keep", quote(&shorten(.name)))]
     Duplicate { noun: &'static str, name: String },
@@ -87,9 +93,9 @@ enum Unrepairable {
     Layout,
     #[error("a comment at the end of a line would land before more of that line")]
     TrailingComment,
-    /// The pointer of the node that is not one.
+    /// The address of the node that is not one.
     #[error("{0} is not a string")]
-    NotAString(String),
+    NotAString(Address),
     #[error("only a digest in upper-case hex is fixable: numi cannot know the right digest")]
     NotUpperCase,
     #[error(
@@ -101,20 +107,19 @@ enum Unrepairable {
 fn sort(
     text: &str,
     document: &Document,
-    path: &[PathSegment],
+    path: Address,
     key: &'static str,
     noun: &'static str,
     rule: &'static RuleDoc,
 ) -> Result<Fix, Unrepairable> {
-    let pointer = format_pointer(path);
-    let Some((Value::Array(items), node)) = node_at(document, path) else {
-        return Err(Unrepairable::NotASequence(pointer));
+    let Some((Value::Array(items), node)) = node_at(document, path.steps()) else {
+        return Err(Unrepairable::NotASequence(path));
     };
     let mut names = Vec::with_capacity(items.len());
     for item in items {
         match item.get(key).and_then(Value::as_str) {
             Some(name) => names.push(name),
-            None => return Err(Unrepairable::NoKey { pointer, key }),
+            None => return Err(Unrepairable::NoKey { address: path, key }),
         }
     }
     let mut order: Vec<usize> = (0..names.len()).collect();
@@ -147,24 +152,20 @@ fn sort(
         permute(text, &spans, &order).ok_or(Unrepairable::TrailingComment)?;
     Ok(Fix {
         rule,
-        title: format!("sort {pointer} by {key}"),
+        title: format!("sort {path} by {key}"),
         edits: vec![TextEdit { range, replacement }],
-        change: Change::Sort {
-            path: path.to_vec(),
-            key,
-        },
+        change: Change::Sort { path, key },
     })
 }
 
 fn lowercase_digest(
     text: &str,
     document: &Document,
-    path: &[PathSegment],
+    path: Address,
     rule: &'static RuleDoc,
 ) -> Result<Fix, Unrepairable> {
-    let pointer = format_pointer(path);
-    let Some((Value::String(value), node)) = node_at(document, path) else {
-        return Err(Unrepairable::NotAString(pointer));
+    let Some((Value::String(value), node)) = node_at(document, path.steps()) else {
+        return Err(Unrepairable::NotAString(path));
     };
     let hex = value.strip_prefix("sha256:").unwrap_or_default();
     let upper_case_only = hex.len() == 64
@@ -185,31 +186,30 @@ fn lowercase_digest(
     let hex_start = start + quote_length + "sha256:".len();
     Ok(Fix {
         rule,
-        title: format!("write the digest at {pointer} in lower case"),
+        title: format!("write the digest at {path} in lower case"),
         edits: vec![TextEdit {
             range: hex_start..hex_start + hex.len(),
             replacement: hex.to_ascii_lowercase(),
         }],
-        change: Change::Lowercase {
-            path: path.to_vec(),
-        },
+        change: Change::Lowercase { path },
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::Unrepairable;
+    use crate::diagnostic::address;
 
     #[test]
     fn why_a_repair_cannot_be_made_reads_as_before() {
         let cases = [
             (
-                Unrepairable::NotASequence("/spec/cases".to_owned()),
+                Unrepairable::NotASequence(address!["spec", "cases"]),
                 "/spec/cases is not a sequence",
             ),
             (
                 Unrepairable::NoKey {
-                    pointer: "/spec/cases".to_owned(),
+                    address: address!["spec", "cases"],
                     key: "name",
                 },
                 "an entry of /spec/cases has no name",
@@ -230,7 +230,7 @@ mod tests {
                 "a comment at the end of a line would land before more of that line",
             ),
             (
-                Unrepairable::NotAString("/spec/outcome".to_owned()),
+                Unrepairable::NotAString(address!["spec", "outcome"]),
                 "/spec/outcome is not a string",
             ),
             (

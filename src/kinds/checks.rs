@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, RuleDoc};
+use crate::diagnostic::{Address, Diagnostic, PathSegment, RuleDoc};
 
 /// The autonomy ladder, lowest first (spec 002): AutonomyPolicy levels and
 /// the evals event payloads' promotions climb the same rungs.
@@ -153,7 +153,7 @@ impl Expected {
 pub(crate) fn field_fails(
     rule: &'static RuleDoc,
     field: &str,
-    pointer: String,
+    address: Address,
     expected: Expected,
     got: Option<String>,
 ) -> Diagnostic {
@@ -163,14 +163,14 @@ pub(crate) fn field_fails(
     };
     let message = format!(
         "`{}` must be {}; {got}",
-        field_path(&pointer),
+        field_path(&address),
         expected.words()
     );
     Diagnostic::new(rule, message)
         .with_reference_words(format!(
             "a value of numinance.kinds.v1.{field} fails its check"
         ))
-        .at_pointer(pointer)
+        .at(address)
 }
 
 /// A value of the document as a message shows it: shortened, any
@@ -189,13 +189,20 @@ pub(crate) fn shown_value(value: &Value) -> String {
     }
 }
 
-/// A JSON pointer as the document's author reads the path:
+/// An address as the document's author reads the path:
 /// `/spec/cases/0/outcome/value` is `spec.cases[0].outcome.value`; a key
-/// that is not a plain name is quoted (`spec.pinned_toolsets["a b"]`).
-pub(crate) fn field_path(pointer: &str) -> String {
+/// that is not a plain name is quoted (`spec.pinned_toolsets["a b"]`), and
+/// one of digits alone is written as an index is.
+pub(crate) fn field_path(address: &Address) -> String {
     let mut path = String::new();
-    for segment in pointer.split('/').skip(1) {
-        let key = segment.replace("~1", "/").replace("~0", "~");
+    for step in address.steps() {
+        let key = match step {
+            PathSegment::Index(index) => {
+                path.push_str(&format!("[{index}]"));
+                continue;
+            }
+            PathSegment::Key(key) => key,
+        };
         let plain = !key.is_empty()
             && key
                 .bytes()
@@ -206,11 +213,11 @@ pub(crate) fn field_path(pointer: &str) -> String {
             if !path.is_empty() {
                 path.push('.');
             }
-            path.push_str(&key);
+            path.push_str(key);
         } else {
             path.push_str(&format!(
                 "[{}]",
-                crate::text::quote(&crate::text::shorten(&key))
+                crate::text::quote(&crate::text::shorten(key))
             ));
         }
     }
@@ -218,8 +225,8 @@ pub(crate) fn field_path(pointer: &str) -> String {
 }
 
 /// A rule across fields, stated as the sentence that holds.
-pub(crate) fn rule_fails(rule: &'static RuleDoc, sentence: &str, pointer: String) -> Diagnostic {
-    Diagnostic::new(rule, sentence).at_pointer(pointer)
+pub(crate) fn rule_fails(rule: &'static RuleDoc, sentence: &str, address: Address) -> Diagnostic {
+    Diagnostic::new(rule, sentence).at(address)
 }
 
 /// A document that passed its schema but does not fit the rules' typed
@@ -248,6 +255,7 @@ pub(crate) fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = (
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::address;
 
     #[test]
     fn a_whole_number_is_read_by_value_however_it_is_written() {
@@ -315,7 +323,7 @@ mod tests {
         let found = field_fails(
             rule,
             "EvalCase.name",
-            "/spec/cases/3/name".into(),
+            address!["spec", "cases", 3, "name"],
             Expected::Token,
             Some(shown("Bugfix clean")),
         );
@@ -333,7 +341,7 @@ mod tests {
         let absent = field_fails(
             rule,
             "AuthoredConstraint.trust",
-            "/spec/authored_constraints/0/trust".into(),
+            address!["spec", "authored_constraints", 0, "trust"],
             Expected::OneOf(&["A", "B", "C"]),
             None,
         );
@@ -357,21 +365,27 @@ mod tests {
     }
 
     #[test]
-    fn a_pointer_reads_as_the_path_an_author_writes() {
-        assert_eq!(field_path("/spec/version"), "spec.version");
+    fn an_address_reads_as_the_path_an_author_writes() {
+        assert_eq!(field_path(&address!["spec", "version"]), "spec.version");
         assert_eq!(
-            field_path("/spec/cases/0/outcome/value"),
+            field_path(&address!["spec", "cases", 0, "outcome", "value"]),
             "spec.cases[0].outcome.value"
         );
         assert_eq!(
-            field_path("/spec/pinned_toolsets/confluence-eng/value"),
+            field_path(&address![
+                "spec",
+                "pinned_toolsets",
+                "confluence-eng",
+                "value"
+            ]),
             "spec.pinned_toolsets.confluence-eng.value"
         );
         assert_eq!(
-            field_path("/spec/pinned_toolsets/a~1b c/value"),
+            field_path(&address!["spec", "pinned_toolsets", "a/b c", "value"]),
             "spec.pinned_toolsets[\"a/b c\"].value"
         );
-        assert_eq!(field_path(""), "");
+        assert_eq!(field_path(&address!["spec", "7"]), "spec[7]");
+        assert_eq!(field_path(&Address::root()), "");
     }
 
     #[test]

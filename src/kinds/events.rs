@@ -13,9 +13,9 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::checks::{self, Expected, digest_problem, field_fails, is_digest, shown};
-use crate::diagnostic::{Diagnostic, RuleDoc, Severity, Stage};
+use crate::diagnostic::{Address, Diagnostic, RuleDoc, Severity, Stage, address};
 use crate::text::{quote, shorten};
-use crate::yaml::{KeyIndex, document_order_with, parse_pointer};
+use crate::yaml::{KeyIndex, document_order_with};
 
 /// The autonomy ladder, lowest first (spec 002).
 pub(crate) use super::checks::AUTONOMY_LADDER as LADDER;
@@ -31,13 +31,13 @@ pub(crate) fn digest_findings(document: &Value, fields: &[&str]) -> Vec<Diagnost
     fields
         .iter()
         .filter_map(|field| {
-            let pointer = format!("/spec/{field}/value");
-            let value = document.pointer(&pointer)?.as_str()?;
+            let address = address!["spec", *field, "value"];
+            let value = address.find(document)?.as_str()?;
             (!is_digest(value)).then(|| {
                 field_fails(
                     &DIGEST,
                     "Digest.value",
-                    pointer,
+                    address,
                     Expected::Digest,
                     Some(shown(value)),
                 )
@@ -62,8 +62,8 @@ pub(crate) fn whole_number(spec: &Value, field: &str) -> Option<u64> {
 pub(crate) fn in_document_order(document: &Value, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut keys = KeyIndex::default();
     found.sort_by_cached_key(|diagnostic| {
-        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        document_order_with(document, &parse_pointer(document, pointer), &mut keys)
+        let steps = diagnostic.address.as_ref().map(|a| a.steps());
+        document_order_with(document, steps.unwrap_or_default(), &mut keys)
     });
     found
 }
@@ -91,7 +91,7 @@ impl NamedFields {
             .get_or_init(|| serde_json::from_str(self.schema).ok());
         let mut found = Vec::new();
         if let Some(root) = parsed {
-            walk(root, root, document, &mut String::new(), kind, &mut found);
+            walk(root, root, document, &mut Address::root(), kind, &mut found);
         }
         found
     }
@@ -110,7 +110,7 @@ fn walk(
     root: &Value,
     node: &Value,
     value: &Value,
-    pointer: &mut String,
+    address: &mut Address,
     kind: &str,
     found: &mut Vec<Diagnostic>,
 ) {
@@ -121,14 +121,12 @@ fn walk(
                 return;
             };
             for (key, field) in fields {
-                let length = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                address.push(key);
                 match named.get(key) {
-                    Some(schema) => walk(root, schema, field, pointer, kind, found),
-                    None => found.push(unnamed_field(kind, pointer)),
+                    Some(schema) => walk(root, schema, field, address, kind, found),
+                    None => found.push(unnamed_field(kind, address)),
                 }
-                pointer.truncate(length);
+                address.pop();
             }
         }
         Value::Array(items) => {
@@ -136,26 +134,24 @@ fn walk(
                 return;
             };
             for (i, item) in items.iter().enumerate() {
-                let length = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&i.to_string());
-                walk(root, schema, item, pointer, kind, found);
-                pointer.truncate(length);
+                address.push(i);
+                walk(root, schema, item, address, kind, found);
+                address.pop();
             }
         }
         _ => {}
     }
 }
 
-fn unnamed_field(kind: &str, pointer: &str) -> Diagnostic {
+fn unnamed_field(kind: &str, address: &Address) -> Diagnostic {
     Diagnostic::new(
         &UNNAMED_FIELD,
         format!(
             "{kind} payloads hold only the fields spec 002 names: {} is not one of them",
-            quote(&shorten(pointer))
+            quote(&shorten(&address.to_string()))
         ),
     )
-    .at_pointer(pointer)
+    .at(address.clone())
 }
 
 /// The rule ids every payload shares, documented once, with the first

@@ -8,7 +8,7 @@ use super::{
     Family, Kind, autonomy_policy, context_bundle, evalset, events, outcome_corrected,
     outcome_recorded, playbook, promotion_decided, promotion_proposed, qualification_updated,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::location::Location;
 use crate::text::{quote, shorten};
 use crate::yaml::json_type_name;
@@ -42,7 +42,7 @@ fn identify(value: &Value, _location: &Location<'_>) -> Option<Result<&'static K
 /// The kind `value` names, or why it names none of the family's.
 pub(super) fn by_kind_field(value: &Value) -> Result<&'static Kind, Diagnostic> {
     let refused = |message: String| {
-        Diagnostic::new(&crate::diagnostic::stages::kind::UNKNOWN, message).at_pointer("/kind")
+        Diagnostic::new(&crate::diagnostic::stages::kind::UNKNOWN, message).at(address!["kind"])
     };
     match super::checks::field(value, "kind") {
         None => Err(refused("the document has no kind".to_owned())),

@@ -20,11 +20,11 @@ fn playbook_with(extra: &[&str]) -> Value {
     document
 }
 
-fn pointers(violations: &Violations) -> Vec<&str> {
+fn pointers(violations: &Violations) -> Vec<String> {
     violations
         .listed
         .iter()
-        .filter_map(|d| d.pointer.as_deref())
+        .filter_map(|d| d.address.as_ref().map(ToString::to_string))
         .collect()
 }
 
@@ -142,7 +142,7 @@ fn a_listing_under_the_cap_is_whole() {
     let document = playbook_with(&["extra"]);
     let checked = check(&playbook.compiled, &document);
     assert_eq!(checked.unlisted, 0);
-    assert!(pointers(&checked).contains(&"/extra"));
+    assert!(pointers(&checked).iter().any(|pointer| pointer == "/extra"));
     assert!(checked.listed.len() <= MAX_LISTED_VIOLATIONS);
 }
 
@@ -157,7 +157,7 @@ fn many_violations_keep_at_most_the_cap() {
     let checked = check(&playbook.compiled, &document);
     assert_eq!(checked.listed.len(), MAX_LISTED_VIOLATIONS);
     assert_eq!(
-        pointers(&checked).first().copied(),
+        pointers(&checked).first().map(String::as_str),
         Some("/x0"),
         "document order, not jsonschema's"
     );
@@ -205,7 +205,7 @@ fn evalset_notes(expect: Value) -> Vec<(String, Option<String>)> {
     check(&evalset.compiled, &document)
         .listed
         .into_iter()
-        .map(|d| (d.pointer.unwrap_or_default(), d.note))
+        .map(|d| (d.address.map(|a| a.to_string()).unwrap_or_default(), d.note))
         .collect()
 }
 

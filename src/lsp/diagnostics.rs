@@ -215,9 +215,13 @@ pub(super) fn to_lsp(
 /// a credential in it masked.
 fn message(diagnostic: &Diagnostic) -> String {
     use crate::diagnostic::Stage;
-    let message = match diagnostic.stage {
-        Stage::Schema => match &diagnostic.pointer {
-            Some(pointer) => format!("{}: {}", crate::text::quote(pointer), diagnostic.message),
+    let message = match diagnostic.stage() {
+        Stage::Schema => match &diagnostic.address {
+            Some(address) => format!(
+                "{}: {}",
+                crate::text::quote(&address.to_string()),
+                diagnostic.message
+            ),
             None => diagnostic.message.clone(),
         },
         _ => diagnostic.message.clone(),

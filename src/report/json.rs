@@ -8,7 +8,7 @@ use std::io;
 use serde::Serialize;
 
 use super::{Reporter, indented, status_name};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Address, Diagnostic, Severity};
 use crate::results::{FileResult, Summary};
 use crate::secrets::mask;
 
@@ -78,7 +78,8 @@ struct EditRecord<'a> {
 struct RelatedRecord<'a> {
     path: &'a str,
     display_name: &'a str,
-    pointer: &'a str,
+    /// Written as its JSON pointer.
+    pointer: &'a Address,
     message: Cow<'a, str>,
     line: Option<u32>,
     column: Option<u32>,
@@ -116,7 +117,7 @@ struct DiagnosticCounts {
 impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
     fn from(diagnostic: &'a Diagnostic) -> Self {
         DiagnosticRecord {
-            stage: diagnostic.stage.name(),
+            stage: diagnostic.stage().name(),
             rule: diagnostic.rule.id,
             severity: diagnostic.severity.name(),
             message: mask(&diagnostic.message, &diagnostic.secrets),
@@ -124,10 +125,9 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
                 .note
                 .as_deref()
                 .map(|note| mask(note, &diagnostic.secrets)),
-            pointer: diagnostic
-                .pointer
-                .as_deref()
-                .map(|pointer| mask(pointer, &diagnostic.secrets)),
+            pointer: diagnostic.address.as_ref().map(|address| {
+                Cow::Owned(mask(&address.to_string(), &diagnostic.secrets).into_owned())
+            }),
             line: diagnostic.position.map(|position| position.line),
             column: diagnostic.position.map(|position| position.column),
             end: diagnostic.end.map(|end| EndRecord {
@@ -140,7 +140,7 @@ impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
                 .map(|related| RelatedRecord {
                     path: &related.path,
                     display_name: &related.display_name,
-                    pointer: &related.pointer,
+                    pointer: &related.address,
                     message: mask(&related.message, &diagnostic.secrets),
                     line: related.position.map(|position| position.line),
                     column: related.position.map(|position| position.column),

@@ -73,7 +73,7 @@ impl Consumer for Output<'_> {
 fn with_read_note(result: &FileResult, note: &str) -> FileResult {
     let mut noted = result.clone();
     for diagnostic in &mut noted.checked.diagnostics {
-        if diagnostic.stage == Stage::Read && diagnostic.note.is_none() {
+        if diagnostic.stage() == Stage::Read && diagnostic.note.is_none() {
             diagnostic.note = Some(note.to_owned());
         }
     }

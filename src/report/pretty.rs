@@ -9,7 +9,7 @@ use std::io;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
 use super::{Reporter, text};
-use crate::diagnostic::{Diagnostic, Severity, Span, Stage};
+use crate::diagnostic::{Address, Diagnostic, PathSegment, Severity, Span, Stage};
 use crate::results::{FileResult, Status, Summary};
 use crate::secrets::{MASK, mask};
 use crate::text::{is_invisible_format, quote, wrap};
@@ -283,8 +283,10 @@ fn escaped_name(name: &str) -> String {
 /// What went wrong, in one line. Schema violations name the node they are
 /// about; every other message already says which rule fails.
 fn headline(diagnostic: &Diagnostic) -> String {
-    match (diagnostic.stage, &diagnostic.pointer) {
-        (Stage::Schema, Some(pointer)) => format!("{}: {}", quote(pointer), diagnostic.message),
+    match (diagnostic.stage(), &diagnostic.address) {
+        (Stage::Schema, Some(address)) => {
+            format!("{}: {}", quote(&address.to_string()), diagnostic.message)
+        }
         (Stage::Read, _) => format!("read: {}", diagnostic.message),
         _ => diagnostic.message.clone(),
     }
@@ -297,14 +299,14 @@ fn label(diagnostic: &Diagnostic) -> String {
             "not a property of this mapping".to_owned()
         }
         crate::diagnostic::stages::schema::REQUIRED => {
-            match diagnostic.pointer.as_deref().and_then(last_segment) {
+            match diagnostic.address.as_ref().and_then(last_step) {
                 Some(name) => format!("the mapping here lacks {}", quote(&name)),
                 None => "this mapping lacks a required property".to_owned(),
             }
         }
-        _ if diagnostic.stage == Stage::Schema => diagnostic.message.clone(),
-        _ => match &diagnostic.pointer {
-            Some(pointer) => quote(pointer),
+        _ if diagnostic.stage() == Stage::Schema => diagnostic.message.clone(),
+        _ => match &diagnostic.address {
+            Some(address) => quote(&address.to_string()),
             None => "here".to_owned(),
         },
     }
@@ -371,10 +373,13 @@ fn how_to_fix(explanation: &str) -> Option<String> {
     Some(last.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// The unescaped last segment of a JSON pointer.
-fn last_segment(pointer: &str) -> Option<String> {
-    let (_, last) = pointer.rsplit_once('/')?;
-    Some(last.replace("~1", "/").replace("~0", "~"))
+/// The last step of an address, as text: a key as it is, an index as its
+/// number.
+fn last_step(address: &Address) -> Option<String> {
+    match address.last()? {
+        PathSegment::Key(key) => Some(key.clone()),
+        PathSegment::Index(index) => Some(index.to_string()),
+    }
 }
 
 /// The source as it may be shown on a terminal: line breaks normalised to

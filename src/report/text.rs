@@ -96,7 +96,7 @@ fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
         return String::new();
     };
     let shown = masked(first.text_message(), first);
-    match first.stage {
+    match first.stage() {
         Stage::Read => format!("read: {shown}"),
         Stage::Yaml => format!("yaml: {shown}"),
         Stage::Kind => format!("kind: {shown}"),
@@ -112,10 +112,14 @@ fn message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
 fn schema_message(diagnostics: &[&Diagnostic], unlisted: usize) -> String {
     let violations: Vec<String> = diagnostics
         .iter()
-        .filter(|diagnostic| diagnostic.stage == Stage::Schema)
+        .filter(|diagnostic| diagnostic.stage() == Stage::Schema)
         .map(|diagnostic| {
-            let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-            let escaped = quote(&masked(pointer, diagnostic));
+            let pointer = diagnostic
+                .address
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let escaped = quote(&masked(&pointer, diagnostic));
             let inner = escaped
                 .get(1..escaped.len().saturating_sub(1))
                 .unwrap_or_default();

@@ -176,9 +176,9 @@ impl Ledger {
     pub fn apply(&mut self, result: &mut FileResult) {
         let path = repository_path(&result.path).to_owned();
         let diagnostics = std::mem::take(&mut result.checked.diagnostics);
-        let reached_rules = diagnostics.iter().all(|d| d.stage == Stage::Rule);
+        let reached_rules = diagnostics.iter().all(|d| d.stage() == Stage::Rule);
         for diagnostic in diagnostics {
-            if diagnostic.stage != Stage::Rule {
+            if diagnostic.stage() != Stage::Rule {
                 result.checked.diagnostics.push(diagnostic);
                 continue;
             }

@@ -5,14 +5,17 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Diagnostic, Related, Stage};
+use crate::diagnostic::{Address, Diagnostic, Related, Stage, address};
 use crate::kinds::checks::rule_fails;
 use crate::results::FileResult;
 use crate::text::{quote, shorten};
 use crate::validate::Place;
 
 /// Where a document's name stands.
-const NAME_POINTER: &str = "/metadata/name";
+/// Where a document's name stands.
+fn name_address() -> Address {
+    address!["metadata", "name"]
+}
 
 /// The first document seen of each kind and name.
 #[derive(Debug, Default)]
@@ -37,7 +40,7 @@ impl DuplicateNames {
         let checked = &result.checked;
         let refused = checked.errors().any(|diagnostic| {
             matches!(
-                diagnostic.stage,
+                diagnostic.stage(),
                 Stage::Read | Stage::Yaml | Stage::Kind | Stage::Internal
             )
         });
@@ -65,7 +68,7 @@ impl DuplicateNames {
                 "documents of one kind have distinct names: {kind} {shown} is already defined in {}",
                 quote(&first.display_name)
             ),
-            NAME_POINTER.to_owned(),
+            name_address(),
         )
         .with_note(format!(
             "rename this one or {}, or merge them: no {kind} is named `{}` yet",
@@ -81,7 +84,7 @@ impl DuplicateNames {
         finding.related.push(Related {
             path: first.path.clone(),
             display_name: first.display_name.clone(),
-            pointer: NAME_POINTER.to_owned(),
+            address: name_address(),
             position: place.map(|place| place.start),
             end: place.map(|place| place.end),
             message: format!("the first {kind} named {shown}"),

@@ -59,7 +59,7 @@ impl Verdict<'_> {
             return;
         }
         let level_of = |diagnostic: &Diagnostic| {
-            (diagnostic.stage == Stage::Rule)
+            (diagnostic.stage() == Stage::Rule)
                 .then(|| policy.level(diagnostic.rule.id, path))
                 .flatten()
         };

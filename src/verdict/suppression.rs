@@ -79,12 +79,12 @@ pub fn apply(checked: &mut Checked, parsed: &Parsed<'_>) {
         && checked
             .diagnostics
             .iter()
-            .all(|diagnostic| diagnostic.stage == Stage::Rule);
+            .all(|diagnostic| diagnostic.stage() == Stage::Rule);
     let mut kept = Vec::with_capacity(checked.diagnostics.len());
     for mut diagnostic in std::mem::take(&mut checked.diagnostics) {
         let covering = diagnostic
             .position
-            .filter(|_| diagnostic.stage == Stage::Rule)
+            .filter(|_| diagnostic.stage() == Stage::Rule)
             .and_then(|position| {
                 suppressions.iter().find(|suppression| {
                     suppression.covers(position.line)

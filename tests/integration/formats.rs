@@ -370,7 +370,7 @@ fn warnings_in_every_format() {
     use numi::report::Reporter;
     use numi::results::{FileResult, Origin, Summary};
     use numi::rules::RuleDoc;
-    use numi::{Checked, Diagnostic, Position, Severity, Stage};
+    use numi::{Address, Checked, Diagnostic, Position, Severity, Stage};
 
     // A warning of no real rule, so the output shows only the warning's shape.
     static EXAMPLE_WARNING: RuleDoc = RuleDoc {
@@ -385,10 +385,10 @@ fn warnings_in_every_format() {
     let cases_sorted = numi::rules::find("evalset/cases-sorted").expect("a declared rule");
     let warning = Diagnostic::new(&EXAMPLE_WARNING, "a warning, 50%: a, b")
         .as_warning()
-        .at_pointer("/spec")
+        .at(Address::root().key("spec"))
         .at_position(Position { line: 4, column: 3 });
     let error = Diagnostic::new(cases_sorted, "an error")
-        .at_pointer("/spec/cases/1")
+        .at(Address::root().key("spec").key("cases").index(1))
         .at_position(Position { line: 9, column: 7 })
         .with_note("case \"a\" should come first");
     let results = [

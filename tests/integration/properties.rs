@@ -49,14 +49,14 @@ fn check_any(bytes: &[u8]) -> Vec<Checked> {
             if let Err(error) = &loaded {
                 assert_eq!(checked.diagnostics.len(), 1, "{checked:?}");
                 assert_eq!(
-                    checked.diagnostics.first().map(|d| (d.stage, d.rule.id)),
+                    checked.diagnostics.first().map(|d| (d.stage(), d.rule.id)),
                     Some((Stage::Yaml, error.problem.id()))
                 );
             }
             for diagnostic in &checked.diagnostics {
                 assert!(
                     matches!(
-                        diagnostic.stage,
+                        diagnostic.stage(),
                         Stage::Yaml | Stage::Kind | Stage::Schema | Stage::Rule
                     ),
                     "a stage no document may reach: {diagnostic:?}"
@@ -613,7 +613,7 @@ proptest! {
         }
         if value.is_object() {
             for checked in &results {
-                prop_assert!(checked.diagnostics.iter().all(|d| d.stage != Stage::Yaml));
+                prop_assert!(checked.diagnostics.iter().all(|d| d.stage() != Stage::Yaml));
             }
         }
     }
@@ -627,7 +627,7 @@ proptest! {
         if value.is_object() {
             for checked in &results {
                 prop_assert!(
-                    checked.diagnostics.iter().all(|d| d.stage != Stage::Yaml),
+                    checked.diagnostics.iter().all(|d| d.stage() != Stage::Yaml),
                     "{:?}\n{}", checked.diagnostics, text
                 );
             }

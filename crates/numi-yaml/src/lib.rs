@@ -30,8 +30,9 @@ pub use lines::{Column, LineIndex};
 pub use place::{Position, Span};
 pub use positions::{
     KeyIndex, Located, NodePositions, PathSegment, document_order, document_order_with,
-    format_pointer, parse_pointer,
 };
+#[cfg(test)]
+pub(crate) use positions::{format_pointer, parse_pointer};
 use scalar::{
     ScalarError, core_suffix, is_non_specific, is_null, resolve_plain, resolve_tagged, tag_name,
 };
@@ -91,7 +92,7 @@ pub struct TextFacts {
 }
 
 impl Document {
-    /// Where the node at `pointer` (or the nearest existing ancestor) stands.
+    /// Where the node at `path` (or the nearest existing ancestor) stands.
     pub fn locate(&self, path: &[PathSegment]) -> Located {
         self.locate_with(path, &mut KeyIndex::default())
     }
@@ -349,13 +350,13 @@ fn end_of(text: &str) -> Position {
     LineIndex::new(text).position(text.len())
 }
 
-/// The text of the node at `pointer` as `bytes` write it (`2.0`, `1e2`,
+/// The text of the node at `path` as `bytes` write it (`2.0`, `1e2`,
 /// `"x"`), for a check that judges how a value is written rather than what
 /// it is; `None` when the bytes do not load or the node does not exist.
-pub fn written_at<'t>(bytes: &'t [u8], pointer: &str) -> Option<&'t str> {
+pub fn written_at<'t>(bytes: &'t [u8], path: &[PathSegment]) -> Option<&'t str> {
     let text = decode(bytes).ok()?;
     let document = load(text, &Limits::default()).ok()?;
-    let located = document.locate(&parse_pointer(&document.value, pointer));
+    let located = document.locate(path);
     located
         .exists
         .then(|| text.get(located.node.start()..located.node.end()))

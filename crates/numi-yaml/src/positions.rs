@@ -1,6 +1,6 @@
 //! Where each node of a loaded document stands in its source, kept beside the
-//! JSON value so that a JSON pointer can be turned back into the bytes of its
-//! node; [`super::LineIndex`] turns those into lines and columns.
+//! JSON value so that a path of typed steps can be turned into the bytes of
+//! its node; [`super::LineIndex`] turns those into lines and columns.
 
 use std::collections::HashMap;
 
@@ -21,14 +21,43 @@ pub struct NodePositions {
     pub(crate) children: Vec<NodePositions>,
 }
 
-/// One step of a JSON pointer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One step of a path into a document: a key of a mapping, or an index of
+/// a sequence. A key that reads as a number is still a key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PathSegment {
     Key(String),
     Index(usize),
 }
 
-/// What a pointer resolves to in the source.
+/// A key.
+impl From<&str> for PathSegment {
+    fn from(key: &str) -> Self {
+        PathSegment::Key(key.to_owned())
+    }
+}
+
+/// A key.
+impl From<&String> for PathSegment {
+    fn from(key: &String) -> Self {
+        PathSegment::Key(key.clone())
+    }
+}
+
+/// A key.
+impl From<String> for PathSegment {
+    fn from(key: String) -> Self {
+        PathSegment::Key(key)
+    }
+}
+
+/// An index.
+impl From<usize> for PathSegment {
+    fn from(index: usize) -> Self {
+        PathSegment::Index(index)
+    }
+}
+
+/// What a path resolves to in the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Located {
     /// The deepest node on the path that exists: the node itself when it
@@ -150,8 +179,10 @@ impl NodePositions {
 }
 
 /// Splits an RFC 6901 JSON pointer into its segments; numeric segments are
-/// array indexes only where the value at that step is an array.
-pub fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
+/// array indexes only where the value at that step is an array. For tests
+/// alone: a path is built from typed steps, never parsed back from text.
+#[cfg(test)]
+pub(crate) fn parse_pointer(value: &Value, pointer: &str) -> Vec<PathSegment> {
     let mut segments = Vec::new();
     let mut current = Some(value);
     for raw in pointer.split('/').skip(1) {
@@ -205,8 +236,10 @@ pub fn document_order_with<'v>(
     order
 }
 
-/// Writes segments as an RFC 6901 JSON pointer.
-pub fn format_pointer(path: &[PathSegment]) -> String {
+/// Writes segments as an RFC 6901 JSON pointer. For tests alone: numi's
+/// `Address` writes itself.
+#[cfg(test)]
+pub(crate) fn format_pointer(path: &[PathSegment]) -> String {
     let mut pointer = String::new();
     for segment in path {
         pointer.push('/');

@@ -39,7 +39,7 @@ use self::manifest::Listing;
 use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::canonical;
-use crate::diagnostic::{Diagnostic, RuleDoc};
+use crate::diagnostic::{Address, Diagnostic, RuleDoc};
 use crate::location::held::{self, Kept};
 use crate::location::{Location, OUTSIDE_THE_STORE, ReadError, stays_within};
 use crate::text::shorten;
@@ -248,9 +248,9 @@ fn candidate_path(root: &Path, digest: &str, name: &str) -> PathBuf {
     root.join("candidates").join(digest).join(name)
 }
 
-/// A rule failure stated as one sentence, at `pointer`.
-fn fails(rule: &'static RuleDoc, message: String, pointer: &str) -> Diagnostic {
-    Diagnostic::new(rule, message).at_pointer(pointer)
+/// A rule failure stated as one sentence, at `address`.
+fn fails(rule: &'static RuleDoc, message: String, address: Address) -> Diagnostic {
+    Diagnostic::new(rule, message).at(address)
 }
 
 fn text<'v>(value: &'v Value, field: &str) -> Option<&'v str> {

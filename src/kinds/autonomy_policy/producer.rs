@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::checks::items;
 use crate::kinds::checks::{AUTONOMY_LADDER as LADDER, rule_fails};
 use crate::text::{quote, shorten};
@@ -29,7 +29,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
                 found.push(rule_fails(
                     &super::catalogue::DUPLICATE_FLOOR,
                     &format!("AutonomyPolicy floors name each risk class once: {risk_class} is named again"),
-                    format!("/spec/floors/{i}/risk_class"),
+                    address!["spec", "floors", i, "risk_class"],
                 ));
             }
             None => {
@@ -53,7 +53,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
                     "AutonomyPolicy rules name each change type at each risk class once: {} at {risk_class} is named again",
                     quote(&shorten(change_type))
                 ),
-                format!("/spec/rules/{i}/change_type"),
+                address!["spec", "rules", i, "change_type"],
             ));
         }
         let cap = caps
@@ -67,7 +67,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
                     &format!(
                         "an AutonomyPolicy rule grants no more than the floor of its risk class: {level_name} is above the {risk_class} floor {cap_name}"
                     ),
-                    format!("/spec/rules/{i}/level"),
+                    address!["spec", "rules", i, "level"],
                 ));
             }
         }

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::checks::items;
 use crate::kinds::checks::rule_fails;
 use crate::secrets::credentials;
@@ -21,16 +21,16 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
     let mut refs = Vec::new();
     for field in ["sources", "cited_guidance"] {
         for (i, item) in items(spec, field) {
-            refs.push((format!("/spec/{field}/{i}/ref"), item));
+            refs.push((address!["spec", field, i, "ref"], item));
         }
     }
     for (i, conflict) in items(spec, "conflicts") {
         for (j, claim) in items(conflict, "claims") {
-            refs.push((format!("/spec/conflicts/{i}/claims/{j}/ref"), claim));
+            refs.push((address!["spec", "conflicts", i, "claims", j, "ref"], claim));
         }
     }
     let mut found = Vec::new();
-    for (pointer, item) in refs {
+    for (address, item) in refs {
         let Some(reference) = item.get("ref").and_then(Value::as_str) else {
             continue;
         };
@@ -45,8 +45,11 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
         for (what, secrets) in kinds {
             let mut diagnostic = rule_fails(
                 &super::catalogue::CREDENTIAL_IN_REF,
-                &format!("a ref is redacted: {} holds {what}", quote(&pointer)),
-                pointer.clone(),
+                &format!(
+                    "a ref is redacted: {} holds {what}",
+                    quote(&address.to_string())
+                ),
+                address.clone(),
             );
             for secret in secrets {
                 diagnostic = diagnostic.with_secret(secret);

@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::checks::{Expected, digest_problem, field_fails, is_digest, shown};
 use super::{Kind, Role, Subject};
-use crate::diagnostic::Diagnostic;
-use crate::yaml::{document_order, parse_pointer};
+use crate::diagnostic::{Address, Diagnostic, address};
+use crate::yaml::document_order;
 
 /// The producer-side checks of a bundle: its own constraints, untrusted
 /// text, and credentials in source refs.
@@ -97,29 +97,32 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
         Err(error) => return vec![super::checks::shape_mismatch(&KIND, &error)],
     };
     let spec = &bundle.spec;
-    let mut digests: Vec<(&str, String)> = Vec::new();
+    let mut digests: Vec<(&str, Address)> = Vec::new();
     digests.push((
         spec.authz_context_digest.value,
-        "/spec/authz_context_digest/value".into(),
+        address!["spec", "authz_context_digest", "value"],
     ));
     for (i, query) in spec.query_plan.iter().enumerate() {
         if let Some(digest) = &query.args_digest {
             digests.push((
                 digest.value,
-                format!("/spec/query_plan/{i}/args_digest/value"),
+                address!["spec", "query_plan", i, "args_digest", "value"],
             ));
         }
     }
     let mut found = Vec::new();
     for (i, source) in spec.sources.iter().enumerate() {
         if let Some(digest) = &source.digest {
-            digests.push((digest.value, format!("/spec/sources/{i}/digest/value")));
+            digests.push((
+                digest.value,
+                address!["spec", "sources", i, "digest", "value"],
+            ));
         }
         if source.trust != SOURCE_TRUST {
             found.push(field_fails(
                 &catalogue::SOURCE_TRUST,
                 "BundleSource.trust",
-                format!("/spec/sources/{i}/trust"),
+                address!["spec", "sources", i, "trust"],
                 Expected::OneOf(&[SOURCE_TRUST]),
                 Some(shown(source.trust)),
             ));
@@ -129,26 +132,28 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
         if let Some(digest) = &constraint.origin_digest {
             digests.push((
                 digest.value,
-                format!("/spec/authored_constraints/{i}/origin_digest/value"),
+                address!["spec", "authored_constraints", i, "origin_digest", "value"],
             ));
         }
     }
     for (name, digest) in &spec.pinned_toolsets {
-        let key = name.replace('~', "~0").replace('/', "~1");
-        digests.push((digest.value, format!("/spec/pinned_toolsets/{key}/value")));
+        digests.push((
+            digest.value,
+            address!["spec", "pinned_toolsets", *name, "value"],
+        ));
     }
     for (i, receipt) in spec.receipts.iter().enumerate() {
-        digests.push((receipt.value, format!("/spec/receipts/{i}/value")));
+        digests.push((receipt.value, address!["spec", "receipts", i, "value"]));
     }
     found.extend(
         digests
             .into_iter()
             .filter(|(value, _)| !is_digest(value))
-            .map(|(value, pointer)| {
+            .map(|(value, address)| {
                 field_fails(
                     &catalogue::DIGEST,
                     "Digest.value",
-                    pointer,
+                    address,
                     Expected::Digest,
                     Some(shown(value)),
                 )
@@ -157,8 +162,8 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
     );
     // One fixed order whatever the field: where the values stand.
     found.sort_by_cached_key(|diagnostic| {
-        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        document_order(document, &parse_pointer(document, pointer))
+        let steps = diagnostic.address.as_ref().map(Address::steps);
+        document_order(document, steps.unwrap_or_default())
     });
     found
 }

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::checks::items;
 use crate::kinds::checks::{Expected, field_fails, rule_fails, shown_value, whole_number};
 
@@ -25,7 +25,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
         found.push(rule_fails(
             &super::catalogue::CONTEXT_GENERATION,
             "a ContextBundle's context_generation is at least 1",
-            "/spec/context_generation".to_owned(),
+            address!["spec", "context_generation"],
         ));
     }
     let mut source_refs = HashSet::new();
@@ -37,7 +37,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
             found.push(rule_fails(
                 &super::catalogue::UNIQUE_SOURCE_REFS,
                 "the sources of a ContextBundle are unique by ref",
-                format!("/spec/sources/{i}/ref"),
+                address!["spec", "sources", i, "ref"],
             ));
         }
     }
@@ -48,7 +48,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
             found.push(field_fails(
                 &super::catalogue::CONSTRAINT_TRUST,
                 "AuthoredConstraint.trust",
-                format!("/spec/authored_constraints/{i}/trust"),
+                address!["spec", "authored_constraints", i, "trust"],
                 Expected::OneOf(&CONSTRAINT_TRUSTS),
                 written.map(shown_value),
             ));
@@ -57,7 +57,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
             found.push(rule_fails(
                 &super::catalogue::CONSTRAINT_ORIGIN_DIGEST,
                 "an authored constraint carries the digest of its origin (origin_digest)",
-                format!("/spec/authored_constraints/{i}/origin_digest"),
+                address!["spec", "authored_constraints", i, "origin_digest"],
             ));
         }
     }
@@ -71,7 +71,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
             found.push(rule_fails(
                 &super::catalogue::GUIDANCE_REF,
                 "a cited_guidance ref names a source of the bundle",
-                format!("/spec/cited_guidance/{i}/ref"),
+                address!["spec", "cited_guidance", i, "ref"],
             ));
         }
     }
@@ -81,7 +81,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
             found.push(rule_fails(
                 &super::catalogue::CONFLICT_CLAIMS,
                 "a ContextBundle conflict has at least two claims",
-                format!("/spec/conflicts/{i}/claims"),
+                address!["spec", "conflicts", i, "claims"],
             ));
         }
         for (j, claim) in claims {
@@ -89,7 +89,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
                 found.push(rule_fails(
                     &super::catalogue::CLAIM_REF,
                     "a conflict claim's ref names a source of the bundle",
-                    format!("/spec/conflicts/{i}/claims/{j}/ref"),
+                    address!["spec", "conflicts", i, "claims", j, "ref"],
                 ));
             }
         }

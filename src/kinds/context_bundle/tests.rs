@@ -1,11 +1,11 @@
 //! The ContextBundle rules on both sides: the spec's example passes, and each
 //! digest place and the source trust pin fail with the exact rule, message
-//! and JSON pointer; several failures come out in document order.
+//! and address; several failures come out in document order.
 
 use serde_json::{Value, json};
 
 use super::*;
-use crate::diagnostic::{Position, Severity, Stage};
+use crate::diagnostic::{Address, Position, Severity, Stage, address};
 use crate::kinds::tests::{documented, starts_only};
 use crate::validate::{Mode, validate_bytes};
 use crate::yaml::Limits;
@@ -31,27 +31,26 @@ fn implement_stage() -> Value {
         .value
 }
 
-/// The finding of `field` at `pointer`, whose message says it must be
+/// The finding of `field` at `address`, whose message says it must be
 /// `expected` and holds `got`.
 fn failure(
     rule: &'static str,
     field: &str,
-    pointer: &str,
+    address: Address,
     expected: &str,
     got: &str,
 ) -> Diagnostic {
     Diagnostic {
-        stage: Stage::Rule,
         severity: Severity::Error,
         rule: documented(rule),
         message: format!(
             "`{}` must be {expected}; got {got}",
-            crate::kinds::checks::field_path(pointer)
+            crate::kinds::checks::field_path(&address)
         ),
         reference_words: Some(format!(
             "a value of numinance.kinds.v1.{field} fails its check"
         )),
-        pointer: Some(pointer.to_owned()),
+        address: Some(address),
         position: None,
         end: None,
         span: None,
@@ -62,13 +61,13 @@ fn failure(
     }
 }
 
-/// The `bundle/digest` finding at `pointer` for `value`, with the note that
+/// The `bundle/digest` finding at `address` for `value`, with the note that
 /// says what is wrong with it.
-fn bad_digest(pointer: &str, value: &str) -> Diagnostic {
+fn bad_digest(address: Address, value: &str) -> Diagnostic {
     let mut expected = failure(
         "bundle/digest",
         "Digest.value",
-        pointer,
+        address,
         "`sha256:` followed by 64 lowercase hex digits",
         &crate::kinds::checks::shown(value),
     );
@@ -76,36 +75,36 @@ fn bad_digest(pointer: &str, value: &str) -> Diagnostic {
     expected
 }
 
-fn bad_trust(pointer: &str, trust: &str) -> Diagnostic {
+fn bad_trust(address: Address, trust: &str) -> Diagnostic {
     failure(
         "bundle/source-trust",
         "BundleSource.trust",
-        pointer,
+        address,
         "`TRUST_CLASS_UNTRUSTED_RETRIEVED`",
         &format!("\"{trust}\""),
     )
 }
 
-/// The example with the string at `pointer` replaced by `value`.
-fn with(pointer: &str, value: &str) -> Value {
+/// The example with the string at `address` replaced by `value`.
+fn with(address: &Address, value: &str) -> Value {
     let mut document = implement_stage();
-    let slot = document
-        .pointer_mut(pointer)
-        .unwrap_or_else(|| panic!("the example has {pointer}"));
-    assert!(slot.is_string(), "{pointer} holds a string in the example");
+    let slot = address
+        .find_mut(&mut document)
+        .unwrap_or_else(|| panic!("the example has {address}"));
+    assert!(slot.is_string(), "{address} holds a string in the example");
     *slot = json!(value);
     document
 }
 
 /// Both sides of one digest place of the example: another valid digest
 /// passes, and each malformed one fails there and nowhere else.
-fn assert_digest_place(pointer: &str) {
-    assert_eq!(rules(&with(pointer, OTHER_DIGEST)), vec![], "{pointer}");
+fn assert_digest_place(address: Address) {
+    assert_eq!(rules(&with(&address, OTHER_DIGEST)), vec![], "{address}");
     for bad in BAD_DIGESTS {
         assert_eq!(
-            rules(&with(pointer, bad)),
-            vec![bad_digest(pointer, bad)],
-            "{pointer} = {bad:?}"
+            rules(&with(&address, bad)),
+            vec![bad_digest(address.clone(), bad)],
+            "{address} = {bad:?}"
         );
     }
 }
@@ -127,7 +126,10 @@ fn implement_stage_example_is_valid_through_the_whole_pipeline() {
 
 #[test]
 fn a_bad_digest_says_what_is_wrong_with_it() {
-    let found = rules(&with("/spec/receipts/0/value", "sha256:ABC"));
+    let found = rules(&with(
+        &address!["spec", "receipts", 0, "value"],
+        "sha256:ABC",
+    ));
     let notes: Vec<_> = found.iter().map(|d| d.note.as_deref()).collect();
     assert_eq!(
         notes,
@@ -139,32 +141,43 @@ fn a_bad_digest_says_what_is_wrong_with_it() {
 
 #[test]
 fn digest_checked_at_authz_context_digest() {
-    assert_digest_place("/spec/authz_context_digest/value");
+    assert_digest_place(address!["spec", "authz_context_digest", "value"]);
 }
 
 #[test]
 fn digest_checked_at_query_plan_args_digest() {
-    assert_digest_place("/spec/query_plan/0/args_digest/value");
+    assert_digest_place(address!["spec", "query_plan", 0, "args_digest", "value"]);
 }
 
 #[test]
 fn digest_checked_at_source_digest() {
-    assert_digest_place("/spec/sources/0/digest/value");
+    assert_digest_place(address!["spec", "sources", 0, "digest", "value"]);
 }
 
 #[test]
 fn digest_checked_at_authored_constraint_origin_digest() {
-    assert_digest_place("/spec/authored_constraints/0/origin_digest/value");
+    assert_digest_place(address![
+        "spec",
+        "authored_constraints",
+        0,
+        "origin_digest",
+        "value"
+    ]);
 }
 
 #[test]
 fn digest_checked_at_pinned_toolset() {
-    assert_digest_place("/spec/pinned_toolsets/confluence-eng/value");
+    assert_digest_place(address![
+        "spec",
+        "pinned_toolsets",
+        "confluence-eng",
+        "value"
+    ]);
 }
 
 #[test]
 fn digest_checked_at_receipt() {
-    assert_digest_place("/spec/receipts/0/value");
+    assert_digest_place(address!["spec", "receipts", 0, "value"]);
 }
 
 #[test]
@@ -177,7 +190,10 @@ fn digest_of_a_later_receipt_points_at_its_own_index() {
     ]);
     assert_eq!(
         rules(&document),
-        vec![bad_digest("/spec/receipts/2/value", "sha256:short")]
+        vec![bad_digest(
+            address!["spec", "receipts", 2, "value"],
+            "sha256:short"
+        )]
     );
 }
 
@@ -185,13 +201,19 @@ fn digest_of_a_later_receipt_points_at_its_own_index() {
 fn digest_pointer_of_a_pinned_toolset_escapes_slash_and_tilde() {
     let mut document = implement_stage();
     document["spec"]["pinned_toolsets"] = json!({"team/a~b": {"value": "sha256:short"}});
-    assert_eq!(
-        rules(&document),
-        vec![bad_digest(
-            "/spec/pinned_toolsets/team~1a~0b/value",
-            "sha256:short"
-        )]
+    let expected = bad_digest(
+        address!["spec", "pinned_toolsets", "team/a~b", "value"],
+        "sha256:short",
     );
+    assert_eq!(
+        expected
+            .address
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("/spec/pinned_toolsets/team~1a~0b/value")
+    );
+    assert_eq!(rules(&document), vec![expected]);
 }
 
 #[test]
@@ -230,8 +252,8 @@ fn source_trust_passes_for_untrusted_retrieved_in_every_source() {
 fn source_trust_fails_for_signed_policy_and_kernel() {
     for trust in ["TRUST_CLASS_SIGNED_POLICY", "TRUST_CLASS_KERNEL"] {
         assert_eq!(
-            rules(&with("/spec/sources/0/trust", trust)),
-            vec![bad_trust("/spec/sources/0/trust", trust)],
+            rules(&with(&address!["spec", "sources", 0, "trust"], trust)),
+            vec![bad_trust(address!["spec", "sources", 0, "trust"], trust)],
             "{trust}"
         );
     }
@@ -247,7 +269,7 @@ fn source_trust_fails_at_the_index_of_the_source_that_claims_it() {
     assert_eq!(
         rules(&document),
         vec![bad_trust(
-            "/spec/sources/1/trust",
+            address!["spec", "sources", 1, "trust"],
             "TRUST_CLASS_SIGNED_POLICY"
         )]
     );
@@ -258,7 +280,7 @@ fn source_trust_is_not_required_of_authored_constraints() {
     // Signed policy is the expected trust of a constraint, not a failure.
     assert_eq!(
         rules(&with(
-            "/spec/authored_constraints/0/trust",
+            &address!["spec", "authored_constraints", 0, "trust"],
             "TRUST_CLASS_KERNEL"
         )),
         vec![]
@@ -274,7 +296,10 @@ fn source_trust_signed_policy_fails_through_the_pipeline_with_the_spec_message()
     );
     assert_ne!(text, IMPLEMENT_STAGE);
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let mut expected = bad_trust("/spec/sources/0/trust", "TRUST_CLASS_SIGNED_POLICY");
+    let mut expected = bad_trust(
+        address!["spec", "sources", 0, "trust"],
+        "TRUST_CLASS_SIGNED_POLICY",
+    );
     expected.position = Some(Position {
         line: 15,
         column: 136,
@@ -294,7 +319,7 @@ fn bad_receipt_digest_fails_through_the_pipeline_at_its_position() {
     );
     assert_ne!(text, IMPLEMENT_STAGE);
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let mut expected = bad_digest("/spec/receipts/0/value", "sha256:6B8D");
+    let mut expected = bad_digest(address!["spec", "receipts", 0, "value"], "sha256:6B8D");
     expected.position = Some(Position {
         line: 27,
         column: 15,
@@ -308,23 +333,47 @@ fn bad_receipt_digest_fails_through_the_pipeline_at_its_position() {
 fn several_failures_in_the_example_come_out_in_document_order() {
     // The rules meet the source trust before the digests, but report what
     // stands first in the file first.
-    let mut document = with("/spec/receipts/0/value", "sha256:short");
-    for (pointer, value) in [
-        ("/spec/sources/0/trust", "TRUST_CLASS_KERNEL"),
-        ("/spec/authz_context_digest/value", "sha256:short"),
-        ("/spec/sources/0/digest/value", "sha256:short"),
-        ("/spec/pinned_toolsets/confluence-eng/value", "sha256:short"),
+    let mut document = with(&address!["spec", "receipts", 0, "value"], "sha256:short");
+    for (address, value) in [
+        (
+            address!["spec", "sources", 0, "trust"],
+            "TRUST_CLASS_KERNEL",
+        ),
+        (
+            address!["spec", "authz_context_digest", "value"],
+            "sha256:short",
+        ),
+        (
+            address!["spec", "sources", 0, "digest", "value"],
+            "sha256:short",
+        ),
+        (
+            address!["spec", "pinned_toolsets", "confluence-eng", "value"],
+            "sha256:short",
+        ),
     ] {
-        *document.pointer_mut(pointer).expect("in the example") = json!(value);
+        *address.find_mut(&mut document).expect("in the example") = json!(value);
     }
     assert_eq!(
         rules(&document),
         vec![
-            bad_digest("/spec/authz_context_digest/value", "sha256:short"),
-            bad_digest("/spec/sources/0/digest/value", "sha256:short"),
-            bad_trust("/spec/sources/0/trust", "TRUST_CLASS_KERNEL"),
-            bad_digest("/spec/pinned_toolsets/confluence-eng/value", "sha256:short"),
-            bad_digest("/spec/receipts/0/value", "sha256:short"),
+            bad_digest(
+                address!["spec", "authz_context_digest", "value"],
+                "sha256:short"
+            ),
+            bad_digest(
+                address!["spec", "sources", 0, "digest", "value"],
+                "sha256:short"
+            ),
+            bad_trust(
+                address!["spec", "sources", 0, "trust"],
+                "TRUST_CLASS_KERNEL"
+            ),
+            bad_digest(
+                address!["spec", "pinned_toolsets", "confluence-eng", "value"],
+                "sha256:short"
+            ),
+            bad_digest(address!["spec", "receipts", 0, "value"], "sha256:short"),
         ]
     );
 }
@@ -353,17 +402,38 @@ spec:
     assert_eq!(
         rules(&document.value),
         vec![
-            bad_digest("/spec/receipts/0/value", "sha256:bad-receipt"),
-            bad_trust("/spec/sources/0/trust", "TRUST_CLASS_KERNEL"),
-            bad_digest("/spec/sources/0/digest/value", "bad-0"),
-            bad_digest("/spec/sources/1/digest/value", "bad-1"),
-            bad_trust("/spec/sources/1/trust", "TRUST_CLASS_SIGNED_POLICY"),
-            bad_digest("/spec/pinned_toolsets/zeta/value", "bad-zeta"),
-            bad_digest("/spec/pinned_toolsets/alpha/value", "bad-alpha"),
-            bad_digest("/spec/authz_context_digest/value", "bad-authz"),
-            bad_digest("/spec/query_plan/0/args_digest/value", "bad-args"),
             bad_digest(
-                "/spec/authored_constraints/0/origin_digest/value",
+                address!["spec", "receipts", 0, "value"],
+                "sha256:bad-receipt"
+            ),
+            bad_trust(
+                address!["spec", "sources", 0, "trust"],
+                "TRUST_CLASS_KERNEL"
+            ),
+            bad_digest(address!["spec", "sources", 0, "digest", "value"], "bad-0"),
+            bad_digest(address!["spec", "sources", 1, "digest", "value"], "bad-1"),
+            bad_trust(
+                address!["spec", "sources", 1, "trust"],
+                "TRUST_CLASS_SIGNED_POLICY"
+            ),
+            bad_digest(
+                address!["spec", "pinned_toolsets", "zeta", "value"],
+                "bad-zeta"
+            ),
+            bad_digest(
+                address!["spec", "pinned_toolsets", "alpha", "value"],
+                "bad-alpha"
+            ),
+            bad_digest(
+                address!["spec", "authz_context_digest", "value"],
+                "bad-authz"
+            ),
+            bad_digest(
+                address!["spec", "query_plan", 0, "args_digest", "value"],
+                "bad-args"
+            ),
+            bad_digest(
+                address!["spec", "authored_constraints", 0, "origin_digest", "value"],
                 "bad-origin"
             ),
         ]
@@ -376,7 +446,7 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
     assert_eq!(found.len(), 1);
     let only = found.first().expect("one diagnostic");
     assert_eq!(
-        (only.stage, only.rule.id),
+        (only.stage(), only.rule.id),
         (Stage::Internal, "internal/shape")
     );
     assert!(

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, PathSegment};
 use crate::kinds::checks::rule_fails;
 use crate::text::quote;
 use crate::yaml::TextFacts;
@@ -33,8 +33,9 @@ enum Segment<'v> {
     Index(usize),
 }
 
-/// Visits every string and key below `value`, reached by `path`. The JSON
-/// pointer is spelled out only for a finding: nearly every text passes.
+/// Visits every string and key below `value`, reached by `path`, which
+/// borrows its keys: the address is made only for a finding, as nearly
+/// every text passes.
 fn walk<'v>(value: &'v Value, path: &mut Vec<Segment<'v>>, found: &mut Vec<Diagnostic>) {
     match value {
         Value::String(text) => check_text(text, path, false, found),
@@ -57,16 +58,13 @@ fn walk<'v>(value: &'v Value, path: &mut Vec<Segment<'v>>, found: &mut Vec<Diagn
     }
 }
 
-fn pointer(path: &[Segment<'_>]) -> String {
-    let mut pointer = String::new();
-    for segment in path {
-        pointer.push('/');
-        match segment {
-            Segment::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
-            Segment::Index(i) => pointer.push_str(&i.to_string()),
-        }
-    }
-    pointer
+fn address(path: &[Segment<'_>]) -> Address {
+    path.iter()
+        .map(|segment| match segment {
+            Segment::Key(key) => PathSegment::Key((*key).to_owned()),
+            Segment::Index(i) => PathSegment::Index(*i),
+        })
+        .collect()
 }
 
 /// Printable ASCII within the length: the common case, decided bytewise.
@@ -85,7 +83,8 @@ fn check_text(text: &str, path: &[Segment<'_>], is_key: bool, found: &mut Vec<Di
     if offending.is_none() && !too_long {
         return;
     }
-    let pointer = pointer(path);
+    let address = address(path);
+    let pointer = address.to_string();
     let subject = if is_key {
         format!("the key {}", quote(&pointer))
     } else {
@@ -107,7 +106,7 @@ fn check_text(text: &str, path: &[Segment<'_>], is_key: bool, found: &mut Vec<Di
         found.push(rule_fails(
             &super::catalogue::UNTRUSTED_TEXT,
             &message,
-            pointer.clone(),
+            address.clone(),
         ));
     }
     if too_long {
@@ -117,7 +116,7 @@ fn check_text(text: &str, path: &[Segment<'_>], is_key: bool, found: &mut Vec<Di
                 "untrusted text is at most {MAX_BYTES} bytes: {subject} is {} bytes",
                 text.len()
             ),
-            pointer,
+            address,
         ));
     }
 }

@@ -12,16 +12,21 @@ const BUNDLE: &str = include_str!("examples/base.yaml");
 fn findings_are_warnings_in_document_order_whatever_the_check() {
     let text = [BUNDLE, "    - {ref: \"https://wiki.example.com/a?sig=1\", title: \"a\\u202Eb\", staleness: SOURCE_STALENESS_FRESH, trust: TRUST_CLASS_UNTRUSTED_RETRIEVED}\n    - {ref: \"https://wiki.example.com/a?sig=1\", staleness: SOURCE_STALENESS_FRESH, trust: TRUST_CLASS_UNTRUSTED_RETRIEVED}\n"].concat();
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let found: Vec<(&str, &str, Severity)> = checked
+    let pointers: Vec<String> = checked
         .diagnostics
         .iter()
         .map(|d| {
-            (
-                d.rule.id,
-                d.pointer.as_deref().unwrap_or_default(),
-                d.severity,
-            )
+            d.address
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default()
         })
+        .collect();
+    let found: Vec<(&str, &str, Severity)> = checked
+        .diagnostics
+        .iter()
+        .zip(&pointers)
+        .map(|(d, pointer)| (d.rule.id, pointer.as_str(), d.severity))
         .collect();
     assert_eq!(
         found,
@@ -91,7 +96,7 @@ fn a_document_failing_its_schema_gets_no_producer_side_findings() {
         checked
             .diagnostics
             .iter()
-            .all(|d| d.stage == crate::diagnostic::Stage::Schema),
+            .all(|d| d.stage() == crate::diagnostic::Stage::Schema),
         "{checked:?}"
     );
 }

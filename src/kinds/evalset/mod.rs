@@ -12,7 +12,7 @@ use super::checks::{
     shown,
 };
 use super::{Kind, Role};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::text::{quote, shorten};
 
 pub(crate) const KIND: Kind = Kind {
@@ -105,19 +105,19 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
         found.push(field_fails(
             &catalogue::VERSION,
             "EvalSetSpec.version",
-            "/spec/version".into(),
+            address!["spec", "version"],
             Expected::StrictVersion,
             Some(shown(spec.version)),
         ));
     }
     for (i, case) in spec.cases.iter().enumerate() {
         // Spelled out only for a finding: nearly every case passes.
-        let at = || format!("/spec/cases/{i}");
+        let at = || address!["spec", "cases", i];
         if !is_token(case.name) {
             found.push(field_fails(
                 &catalogue::CASE_NAME,
                 "EvalCase.name",
-                format!("{}/name", at()),
+                at().key("name"),
                 Expected::Token,
                 Some(shown(case.name)),
             ));
@@ -127,7 +127,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 field_fails(
                     &catalogue::OUTCOME_DIGEST,
                     "Digest.value",
-                    format!("{}/outcome/value", at()),
+                    at().key("outcome").key("value"),
                     Expected::Digest,
                     Some(shown(case.outcome.value)),
                 )
@@ -135,12 +135,12 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             );
         }
         for (j, failure) in case.expect.verification_failures.iter().enumerate() {
-            let failure_at = || format!("{}/expect/verification_failures/{j}", at());
+            let failure_at = || at().key("expect").key("verification_failures").index(j);
             if !is_token(failure.layer) {
                 found.push(field_fails(
                     &catalogue::LAYER_TOKEN,
                     "EvalVerificationFailure.layer",
-                    format!("{}/layer", failure_at()),
+                    failure_at().key("layer"),
                     Expected::Token,
                     Some(shown(failure.layer)),
                 ));
@@ -149,7 +149,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 found.push(field_fails(
                     &catalogue::FAILURE_COUNT,
                     "EvalVerificationFailure.count",
-                    format!("{}/count", failure_at()),
+                    failure_at().key("count"),
                     Expected::AtLeast(1),
                     Some(failure.count.to_string()),
                 ));
@@ -160,7 +160,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 found.push(field_fails(
                     &catalogue::SEED_TOKEN,
                     "EvalSeed.defect",
-                    format!("{}/seeded/defect", at()),
+                    at().key("seeded").key("defect"),
                     Expected::Token,
                     Some(shown(seeded.defect)),
                 ));
@@ -169,7 +169,7 @@ fn field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 found.push(field_fails(
                     &catalogue::SEED_TOKEN,
                     "EvalSeed.caught_by",
-                    format!("{}/seeded/caught_by", at()),
+                    at().key("seeded").key("caught_by"),
                     Expected::Token,
                     Some(shown(seeded.caught_by)),
                 ));
@@ -191,7 +191,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             rule_fails(
                 &catalogue::CASE_COUNT,
                 "an EvalSet holds 1 to 256 cases",
-                "/spec/cases".into(),
+                address!["spec", "cases"],
             )
             .with_note(format!("it has {count}")),
         );
@@ -202,13 +202,13 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             rule_fails(
                 &catalogue::CASES_SORTED,
                 "EvalSet cases are sorted by name without duplicates",
-                format!("/spec/cases/{i}"),
+                address!["spec", "cases", i],
             )
             .with_note(note),
         );
     }
     for (i, case) in spec.cases.iter().enumerate() {
-        let at = || format!("/spec/cases/{i}");
+        let at = || address!["spec", "cases", i];
         let failures = &case.expect.verification_failures;
         let layers: Vec<&str> = failures.iter().map(|failure| failure.layer).collect();
         if let Some((j, note)) = first_out_of_order("layer", &layers) {
@@ -216,7 +216,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                 rule_fails(
                     &catalogue::FAILURES_SORTED,
                     "EvalSet verification failures are sorted by layer without duplicates",
-                    format!("{}/expect/verification_failures/{j}", at()),
+                    at().key("expect").key("verification_failures").index(j),
                 )
                 .with_note(note),
             );
@@ -228,7 +228,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
             None if must_be_seeded => found.push(rule_fails(
                 &catalogue::CATEGORY_SEEDED,
                 "an EvalSet case of a planted security bug or a migration hazard plants a defect",
-                format!("{}/category", at()),
+                at().key("category"),
             )),
             None => {}
             Some(seeded) => {
@@ -236,7 +236,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     found.push(rule_fails(
                         &catalogue::SEEDED_CATEGORY,
                         "an EvalSet case that plants a defect names a category",
-                        format!("{}/seeded", at()),
+                        at().key("seeded"),
                     ));
                 }
                 let expect = &case.expect;
@@ -245,7 +245,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     found.push(rule_fails(
                         &catalogue::SEEDED_EXPECTATION,
                         "an EvalSet case that plants a defect expects it not accepted, not merged and not severe",
-                        format!("{}/expect", at()),
+                        at().key("expect"),
                     ));
                 }
                 if !failures
@@ -255,7 +255,7 @@ fn cross_field_checks(spec: &Spec<'_>) -> Vec<Diagnostic> {
                     found.push(rule_fails(
                         &catalogue::CAUGHT_BY_LAYER,
                         "an EvalSet case that plants a defect is caught by one of its expected failure layers",
-                        format!("{}/seeded/caught_by", at()),
+                        at().key("seeded").key("caught_by"),
                     ));
                 }
             }

@@ -1,11 +1,11 @@
 //! The EvalSet rules, each on both sides: the spec's example (or an edge of
 //! it) that passes, and one edit of it that fails with the exact rule,
-//! message and JSON pointer.
+//! message and address.
 
 use serde_json::{Value, json};
 
 use super::*;
-use crate::diagnostic::{Position, Severity, Stage};
+use crate::diagnostic::{Address, Position, Severity, Stage, address};
 use crate::kinds::checks::shown;
 use crate::kinds::tests::{documented, starts_only};
 use crate::validate::{Mode, validate_bytes};
@@ -42,13 +42,12 @@ fn check(edit: impl FnOnce(&mut Value)) -> Vec<Diagnostic> {
 }
 
 /// A rule across fields, as the rules stage reports it (before positions).
-fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
+fn rule(rule: &'static str, message: &str, address: Address) -> Diagnostic {
     Diagnostic {
-        stage: Stage::Rule,
         severity: Severity::Error,
         rule: documented(rule),
         message: message.to_owned(),
-        pointer: Some(pointer.to_owned()),
+        address: Some(address),
         position: None,
         end: None,
         span: None,
@@ -62,7 +61,7 @@ fn rule(rule: &'static str, message: &str, pointer: &str) -> Diagnostic {
 
 /// A single field that fails its value check, holding `got` as the
 /// message shows it.
-fn field(rule_id: &'static str, field: &str, pointer: &str, got: &str) -> Diagnostic {
+fn field(rule_id: &'static str, field: &str, address: Address, got: &str) -> Diagnostic {
     let expected = match rule_id {
         "evalset/version" => {
             "a strict version: MAJOR.MINOR.PATCH, three numbers without leading zeros or suffix"
@@ -75,9 +74,9 @@ fn field(rule_id: &'static str, field: &str, pointer: &str, got: &str) -> Diagno
         rule_id,
         &format!(
             "`{}` must be {expected}; got {got}",
-            crate::kinds::checks::field_path(pointer)
+            crate::kinds::checks::field_path(&address)
         ),
-        pointer,
+        address,
     );
     found.reference_words = Some(format!(
         "a value of numinance.kinds.v1.{field} fails its check"
@@ -148,7 +147,7 @@ fn version_fails_for_a_two_part_version() {
         vec![field(
             "evalset/version",
             "EvalSetSpec.version",
-            "/spec/version",
+            address!["spec", "version"],
             "\"1.0\""
         )]
     );
@@ -162,7 +161,7 @@ fn version_fails_for_a_prefix_a_leading_zero_or_a_pre_release() {
             vec![field(
                 "evalset/version",
                 "EvalSetSpec.version",
-                "/spec/version",
+                address!["spec", "version"],
                 &format!("{version:?}")
             )],
             "{version}"
@@ -185,7 +184,10 @@ fn case_count_passes_for_a_single_case() {
 fn case_count_fails_for_no_cases() {
     assert_eq!(
         check(|d| d["spec"]["cases"] = json!([])),
-        vec![rule("evalset/case-count", CASE_COUNT, "/spec/cases").with_note("it has 0 cases")]
+        vec![
+            rule("evalset/case-count", CASE_COUNT, address!["spec", "cases"])
+                .with_note("it has 0 cases")
+        ]
     );
 }
 
@@ -198,7 +200,10 @@ fn case_count_passes_for_256_cases() {
 fn case_count_fails_for_257_cases() {
     assert_eq!(
         rules(&set_of(&numbered(257))),
-        vec![rule("evalset/case-count", CASE_COUNT, "/spec/cases").with_note("it has 257 cases")]
+        vec![
+            rule("evalset/case-count", CASE_COUNT, address!["spec", "cases"])
+                .with_note("it has 257 cases")
+        ]
     );
 }
 
@@ -231,7 +236,7 @@ fn case_name_fails_with_an_uppercase_letter() {
         vec![field(
             "evalset/case-name",
             "EvalCase.name",
-            "/spec/cases/0/name",
+            address!["spec", "cases", 0, "name"],
             "\"Bugfix-clean\""
         )]
     );
@@ -245,7 +250,7 @@ fn case_name_fails_at_65_characters() {
         vec![field(
             "evalset/case-name",
             "EvalCase.name",
-            "/spec/cases/0/name",
+            address!["spec", "cases", 0, "name"],
             &format!("\"{}…\"", "a".repeat(64))
         )]
     );
@@ -260,7 +265,7 @@ fn case_name_fails_when_empty_or_starting_with_punctuation() {
             vec![field(
                 "evalset/case-name",
                 "EvalCase.name",
-                "/spec/cases/0/name",
+                address!["spec", "cases", 0, "name"],
                 &format!("{name:?}")
             )],
             "{name:?}"
@@ -288,7 +293,7 @@ fn outcome_digest_fails_with_uppercase_hex() {
             field(
                 "evalset/outcome-digest",
                 "Digest.value",
-                "/spec/cases/1/outcome/value",
+                address!["spec", "cases", 1, "outcome", "value"],
                 &shown(&upper)
             )
             .with_note("the hex is written in upper case; write it in lower case")
@@ -310,7 +315,7 @@ fn outcome_digest_fails_with_63_hex_digits_or_another_algorithm() {
                 field(
                     "evalset/outcome-digest",
                     "Digest.value",
-                    "/spec/cases/2/outcome/value",
+                    address!["spec", "cases", 2, "outcome", "value"],
                     &shown(&value)
                 )
                 .with_note(why)
@@ -342,7 +347,15 @@ fn layer_token_fails_with_an_uppercase_layer() {
         vec![field(
             "evalset/layer-token",
             "EvalVerificationFailure.layer",
-            "/spec/cases/1/expect/verification_failures/0/layer",
+            address![
+                "spec",
+                "cases",
+                1,
+                "expect",
+                "verification_failures",
+                0,
+                "layer"
+            ],
             "\"Lint\""
         )]
     );
@@ -370,7 +383,15 @@ fn failure_count_fails_at_zero() {
         vec![field(
             "evalset/failure-count",
             "EvalVerificationFailure.count",
-            "/spec/cases/1/expect/verification_failures/0/count",
+            address![
+                "spec",
+                "cases",
+                1,
+                "expect",
+                "verification_failures",
+                0,
+                "count"
+            ],
             "0"
         )]
     );
@@ -387,7 +408,15 @@ fn failure_count_fails_below_one() {
             vec![field(
                 "evalset/failure-count",
                 "EvalVerificationFailure.count",
-                "/spec/cases/2/expect/verification_failures/1/count",
+                address![
+                    "spec",
+                    "cases",
+                    2,
+                    "expect",
+                    "verification_failures",
+                    1,
+                    "count"
+                ],
                 &count.to_string()
             )],
             "{count}"
@@ -402,7 +431,15 @@ fn failure_count_of_zero_passes_the_schema_and_fails_the_rule() {
     let mut expected = field(
         "evalset/failure-count",
         "EvalVerificationFailure.count",
-        "/spec/cases/1/expect/verification_failures/0/count",
+        address![
+            "spec",
+            "cases",
+            1,
+            "expect",
+            "verification_failures",
+            0,
+            "count"
+        ],
         "0",
     );
     expected.position = Some(Position {
@@ -429,7 +466,7 @@ fn seed_token_fails_for_a_defect_with_spaces() {
         vec![field(
             "evalset/seed-token",
             "EvalSeed.defect",
-            "/spec/cases/2/seeded/defect",
+            address!["spec", "cases", 2, "seeded", "defect"],
             "\"SQL injection\""
         )]
     );
@@ -445,13 +482,13 @@ fn seed_token_fails_for_a_caught_by_that_is_not_a_token() {
             field(
                 "evalset/seed-token",
                 "EvalSeed.caught_by",
-                "/spec/cases/2/seeded/caught_by",
+                address!["spec", "cases", 2, "seeded", "caught_by"],
                 "\"Security-Scan\""
             ),
             rule(
                 "evalset/caught-by-layer",
                 CAUGHT_BY_LAYER,
-                "/spec/cases/2/seeded/caught_by"
+                address!["spec", "cases", 2, "seeded", "caught_by"]
             ),
         ]
     );
@@ -464,8 +501,12 @@ fn cases_sorted_fails_when_the_first_case_is_renamed_past_the_second() {
     assert_eq!(
         check(|d| d["spec"]["cases"][0]["name"] = json!("zz-clean")),
         vec![
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
-                .with_note(r#"case "bugfix-lint-retry" should come first"#)
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 1]
+            )
+            .with_note(r#"case "bugfix-lint-retry" should come first"#)
         ]
     );
 }
@@ -475,15 +516,23 @@ fn cases_sorted_points_at_the_duplicate_not_the_original() {
     assert_eq!(
         check(|d| d["spec"]["cases"][2]["name"] = json!("bugfix-lint-retry")),
         vec![
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/2")
-                .with_note(r#"case "bugfix-lint-retry" is a duplicate"#)
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 2]
+            )
+            .with_note(r#"case "bugfix-lint-retry" is a duplicate"#)
         ]
     );
     assert_eq!(
         check(|d| d["spec"]["cases"][1]["name"] = json!("bugfix-clean")),
         vec![
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
-                .with_note(r#"case "bugfix-clean" is a duplicate"#)
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 1]
+            )
+            .with_note(r#"case "bugfix-clean" is a duplicate"#)
         ]
     );
 }
@@ -494,8 +543,12 @@ fn cases_sorted_reports_only_the_first_case_out_of_order() {
     assert_eq!(
         rules(&set_of(&names)),
         vec![
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
-                .with_note(r#"case "b" should follow case "a""#)
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 1]
+            )
+            .with_note(r#"case "b" should follow case "a""#)
         ]
     );
 }
@@ -506,8 +559,12 @@ fn cases_sorted_notes_a_duplicate_that_is_not_beside_its_original() {
     assert_eq!(
         rules(&set_of(&names)),
         vec![
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/2")
-                .with_note(r#"case "a" is a duplicate"#)
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 2]
+            )
+            .with_note(r#"case "a" is a duplicate"#)
         ]
     );
 }
@@ -523,11 +580,11 @@ fn cases_sorted_passes_in_byte_order_of_punctuation_digits_and_letters() {
 #[test]
 fn cases_sorted_fails_in_any_other_order_of_those_names() {
     for (names, at) in [
-        (["a.b", "a-b"], "/spec/cases/1"),
-        (["a_b", "a.b"], "/spec/cases/1"),
-        (["a_b", "a0"], "/spec/cases/1"),
-        (["aa", "a_b"], "/spec/cases/1"),
-        (["a-b", "a"], "/spec/cases/1"),
+        (["a.b", "a-b"], address!["spec", "cases", 1]),
+        (["a_b", "a.b"], address!["spec", "cases", 1]),
+        (["a_b", "a0"], address!["spec", "cases", 1]),
+        (["aa", "a_b"], address!["spec", "cases", 1]),
+        (["a-b", "a"], address!["spec", "cases", 1]),
     ] {
         let [_, second] = names;
         let note = format!("case \"{second}\" should come first");
@@ -549,7 +606,7 @@ fn cases_sorted_compares_bytes_not_a_locale_or_case_folding() {
         vec![field(
             "evalset/case-name",
             "EvalCase.name",
-            "/spec/cases/0/name",
+            address!["spec", "cases", 0, "name"],
             "\"B\""
         )]
     );
@@ -560,8 +617,12 @@ fn cases_sorted_unsorted_example_fails_through_the_pipeline_with_the_spec_messag
     // The spec's verified run: the first case renamed so cases are not sorted.
     let text = CORE_REPLAY.replace("name: bugfix-clean", "name: zz-clean");
     let checked = validate_bytes(text.as_bytes(), Mode::Files, &Limits::default());
-    let mut expected = rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
-        .with_note(r#"case "bugfix-lint-retry" should come first"#);
+    let mut expected = rule(
+        "evalset/cases-sorted",
+        CASES_SORTED,
+        address!["spec", "cases", 1],
+    )
+    .with_note(r#"case "bugfix-lint-retry" should come first"#);
     expected.position = Some(Position {
         line: 10,
         column: 7,
@@ -598,7 +659,7 @@ fn failures_sorted_fails_for_layers_out_of_order() {
             rule(
                 "evalset/failures-sorted",
                 FAILURES_SORTED,
-                "/spec/cases/2/expect/verification_failures/1"
+                address!["spec", "cases", 2, "expect", "verification_failures", 1]
             )
             .with_note(r#"layer "security-scan" should come first"#)
         ]
@@ -618,7 +679,7 @@ fn failures_sorted_fails_for_a_duplicate_layer() {
             rule(
                 "evalset/failures-sorted",
                 FAILURES_SORTED,
-                "/spec/cases/1/expect/verification_failures/1"
+                address!["spec", "cases", 1, "expect", "verification_failures", 1]
             )
             .with_note(r#"layer "lint" is a duplicate"#)
         ]
@@ -647,7 +708,7 @@ fn category_seeded_fails_for_a_planted_security_bug_without_a_seed() {
         vec![rule(
             "evalset/category-seeded",
             CATEGORY_SEEDED,
-            "/spec/cases/2/category"
+            address!["spec", "cases", 2, "category"]
         )]
     );
 }
@@ -661,7 +722,7 @@ fn category_seeded_fails_for_a_migration_hazard_without_a_seed() {
         vec![rule(
             "evalset/category-seeded",
             CATEGORY_SEEDED,
-            "/spec/cases/0/category"
+            address!["spec", "cases", 0, "category"]
         )]
     );
 }
@@ -688,7 +749,7 @@ fn seeded_category_fails_when_the_category_is_removed() {
         vec![rule(
             "evalset/seeded-category",
             SEEDED_CATEGORY,
-            "/spec/cases/2/seeded"
+            address!["spec", "cases", 2, "seeded"]
         )]
     );
 }
@@ -702,7 +763,7 @@ fn seeded_category_removed_fails_through_the_pipeline_with_the_spec_message() {
     let mut expected = rule(
         "evalset/seeded-category",
         SEEDED_CATEGORY,
-        "/spec/cases/2/seeded",
+        address!["spec", "cases", 2, "seeded"],
     );
     expected.position = Some(Position {
         line: 27,
@@ -732,7 +793,7 @@ fn seeded_expectation_fails_for_an_accepted_change() {
         vec![rule(
             "evalset/seeded-expectation",
             SEEDED_EXPECTATION,
-            "/spec/cases/2/expect"
+            address!["spec", "cases", 2, "expect"]
         )]
     );
 }
@@ -745,7 +806,7 @@ fn seeded_expectation_fails_for_a_merged_or_severe_change() {
             vec![rule(
                 "evalset/seeded-expectation",
                 SEEDED_EXPECTATION,
-                "/spec/cases/2/expect"
+                address!["spec", "cases", 2, "expect"]
             )],
             "{flag}"
         );
@@ -769,7 +830,7 @@ fn caught_by_layer_fails_for_a_layer_the_case_does_not_expect() {
         vec![rule(
             "evalset/caught-by-layer",
             CAUGHT_BY_LAYER,
-            "/spec/cases/2/seeded/caught_by"
+            address!["spec", "cases", 2, "seeded", "caught_by"]
         )]
     );
 }
@@ -786,7 +847,7 @@ fn caught_by_layer_fails_when_the_case_expects_no_failures() {
         vec![rule(
             "evalset/caught-by-layer",
             CAUGHT_BY_LAYER,
-            "/spec/cases/2/seeded/caught_by"
+            address!["spec", "cases", 2, "seeded", "caught_by"]
         )]
     );
 }
@@ -813,63 +874,67 @@ fn several_failures_come_out_field_checks_first_then_cross_field_rules() {
         cases[2]["seeded"]["defect"] = json!("SQL");
         cases[2]["seeded"]["caught_by"] = json!("lint");
     });
-    let failures = "/spec/cases/1/expect/verification_failures";
+    let failures = address!["spec", "cases", 1, "expect", "verification_failures"];
     assert_eq!(
         found,
         vec![
             field(
                 "evalset/version",
                 "EvalSetSpec.version",
-                "/spec/version",
+                address!["spec", "version"],
                 "\"1.0\""
             ),
             field(
                 "evalset/outcome-digest",
                 "Digest.value",
-                "/spec/cases/0/outcome/value",
+                address!["spec", "cases", 0, "outcome", "value"],
                 "\"sha256:00\""
             )
             .with_note("the hex has 2 digits, not 64"),
             field(
                 "evalset/failure-count",
                 "EvalVerificationFailure.count",
-                &format!("{failures}/0/count"),
+                failures.clone().index(0).key("count"),
                 "0"
             ),
             field(
                 "evalset/layer-token",
                 "EvalVerificationFailure.layer",
-                &format!("{failures}/1/layer"),
+                failures.clone().index(1).key("layer"),
                 "\"Lint\""
             ),
             field(
                 "evalset/seed-token",
                 "EvalSeed.defect",
-                "/spec/cases/2/seeded/defect",
+                address!["spec", "cases", 2, "seeded", "defect"],
                 "\"SQL\""
             ),
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
-                .with_note(r#"case "bugfix-lint-retry" should come first"#),
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 1]
+            )
+            .with_note(r#"case "bugfix-lint-retry" should come first"#),
             rule(
                 "evalset/failures-sorted",
                 FAILURES_SORTED,
-                &format!("{failures}/1")
+                failures.clone().index(1)
             )
             .with_note(r#"layer "Lint" should come first"#),
             rule(
                 "evalset/seeded-category",
                 SEEDED_CATEGORY,
-                "/spec/cases/2/seeded"
+                address!["spec", "cases", 2, "seeded"]
             ),
             rule(
                 "evalset/seeded-expectation",
                 SEEDED_EXPECTATION,
-                "/spec/cases/2/expect"
+                address!["spec", "cases", 2, "expect"]
             ),
             rule(
                 "evalset/caught-by-layer",
                 CAUGHT_BY_LAYER,
-                "/spec/cases/2/seeded/caught_by"
+                address!["spec", "cases", 2, "seeded", "caught_by"]
             ),
         ]
     );
@@ -883,9 +948,14 @@ fn case_count_comes_before_the_other_cross_field_rules() {
     assert_eq!(
         found,
         vec![
-            rule("evalset/case-count", CASE_COUNT, "/spec/cases").with_note("it has 257 cases"),
-            rule("evalset/cases-sorted", CASES_SORTED, "/spec/cases/1")
-                .with_note(r#"case "case-000" should come first"#),
+            rule("evalset/case-count", CASE_COUNT, address!["spec", "cases"])
+                .with_note("it has 257 cases"),
+            rule(
+                "evalset/cases-sorted",
+                CASES_SORTED,
+                address!["spec", "cases", 1]
+            )
+            .with_note(r#"case "case-000" should come first"#),
         ]
     );
 }
@@ -899,7 +969,7 @@ fn a_document_without_a_spec_is_an_internal_shape_error_not_a_panic() {
     assert_eq!(found.len(), 1);
     let only = found.first().expect("one diagnostic");
     assert_eq!(
-        (only.stage, only.rule.id),
+        (only.stage(), only.rule.id),
         (Stage::Internal, "internal/shape")
     );
     assert!(

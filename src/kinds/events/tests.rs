@@ -35,8 +35,11 @@ fn a_digest_in_another_form_fails_and_a_wellformed_one_passes() {
         "evidence_digest": {"value": format!("sha256:{}", "a".repeat(64))},
     }});
     let found = digest_findings(&document, &["change_digest", "evidence_digest", "absent"]);
-    let pointers: Vec<_> = found.iter().map(|d| d.pointer.as_deref()).collect();
-    assert_eq!(pointers, vec![Some("/spec/change_digest/value")]);
+    let addresses: Vec<_> = found.iter().map(|d| d.address.clone()).collect();
+    assert_eq!(
+        addresses,
+        vec![Some(address!["spec", "change_digest", "value"])]
+    );
     assert_eq!(
         found.first().map(|d| d.message.as_str()),
         Some(
@@ -78,23 +81,31 @@ fn each_unnamed_field_is_one_warning_at_its_pointer() {
         crate::validate::Mode::Files,
         &crate::yaml::Limits::default(),
     );
-    let seen: Vec<(&str, Option<&str>, bool)> = checked
+    let seen: Vec<(&str, Option<String>, bool)> = checked
         .diagnostics
         .iter()
-        .map(|d| (d.rule.id, d.pointer.as_deref(), d.is_error()))
+        .map(|d| {
+            let pointer = d.address.as_ref().map(ToString::to_string);
+            (d.rule.id, pointer, d.is_error())
+        })
         .collect();
+    let at = |pointer: &str| Some(pointer.to_owned());
     assert_eq!(
         seen,
         vec![
-            ("events/unnamed-field", Some("/metadata"), false),
+            ("events/unnamed-field", at("/metadata"), false),
             (
                 "events/unnamed-field",
-                Some("/spec/change_digest/algorithm"),
+                at("/spec/change_digest/algorithm"),
                 false
             ),
-            ("events/unnamed-field", Some("/spec/sever"), false),
-            ("events/unnamed-field", Some("/spec/reviewer~1id~01"), false),
+            ("events/unnamed-field", at("/spec/sever"), false),
+            ("events/unnamed-field", at("/spec/reviewer~1id~01"), false),
         ]
+    );
+    assert_eq!(
+        checked.diagnostics.get(3).and_then(|d| d.address.clone()),
+        Some(address!["spec", "reviewer/id~1"])
     );
     assert_eq!(
         checked.diagnostics.get(2).map(|d| d.message.as_str()),
@@ -111,16 +122,16 @@ fn fields_of_an_unnamed_field_and_of_unwalked_values_are_not_looked_at() {
     let fields = NamedFields::new(schema);
     let document =
         json!({"spec": {"list": [{"a": 1}, {"a": 1, "b": 2}], "open": {"x": 1}, "new": {"y": 1}}});
-    let pointers: Vec<Option<String>> = fields
+    let addresses: Vec<Option<Address>> = fields
         .unnamed("K", &document)
         .into_iter()
-        .map(|d| d.pointer)
+        .map(|d| d.address)
         .collect();
     assert_eq!(
-        pointers,
+        addresses,
         vec![
-            Some("/spec/list/1/b".to_owned()),
-            Some("/spec/new".to_owned())
+            Some(address!["spec", "list", 1, "b"]),
+            Some(address!["spec", "new"])
         ]
     );
 }

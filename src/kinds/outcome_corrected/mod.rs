@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::checks::rule_fails;
 use super::events::{self, NamedFields};
 use super::{Kind, Role};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 
 static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/OutcomeCorrected.schema.json"
@@ -33,8 +33,8 @@ pub(super) const KIND: Kind = Kind {
 fn rules(document: &Value) -> Vec<Diagnostic> {
     let mut found = events::digest_findings(document, &["original_digest", "corrected_digest"]);
     let digest = |field: &str| {
-        document
-            .pointer(&format!("/spec/{field}/value"))
+        address!["spec", field, "value"]
+            .find(document)
             .and_then(Value::as_str)
     };
     if let (Some(original), Some(corrected)) =
@@ -44,7 +44,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
             found.push(rule_fails(
                 &catalogue::SELF_CORRECTION,
                 "an OutcomeCorrected names another record than the original: corrected_digest is original_digest",
-                "/spec/corrected_digest/value".to_owned(),
+                address!["spec", "corrected_digest", "value"],
             ));
         }
     }

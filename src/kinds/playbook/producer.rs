@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::checks::{field, rule_fails, whole_number};
 
 /// 100 percent, in basis points.
@@ -30,7 +30,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
         found.push(rule_fails(
             &super::catalogue::MIN_RUNS,
             "a Playbook qualification asks for at least one run (min_runs at least 1)",
-            "/spec/qualification/min_runs".to_owned(),
+            address!["spec", "qualification", "min_runs"],
         ));
     }
     for name in RATES {
@@ -44,7 +44,7 @@ pub(super) fn check(document: &Value) -> Vec<Diagnostic> {
                 &format!(
                     "a Playbook qualification rate is at most {MAX_RATE} basis points: {name} is {value}"
                 ),
-                format!("/spec/qualification/{name}"),
+                address!["spec", "qualification", name],
             ));
         }
     }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::checks::rule_fails;
 use super::events::{self, NamedFields, level_rank};
 use super::{Kind, Role};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 
 static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/PromotionProposed.schema.json"
@@ -32,8 +32,8 @@ pub(super) const KIND: Kind = Kind {
 fn rules(document: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let level = |field: &str| {
-        document
-            .pointer(&format!("/spec/{field}"))
+        address!["spec", field]
+            .find(document)
             .and_then(Value::as_str)
     };
     if let (Some(from), Some(to)) = (level("from_level"), level("to_level")) {
@@ -44,7 +44,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
                     &format!(
                         "a PromotionProposed to_level is above its from_level: {to} is not above {from}"
                     ),
-                    "/spec/to_level".to_owned(),
+                    address!["spec", "to_level"],
                 ));
             }
         }

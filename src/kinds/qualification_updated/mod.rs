@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::checks::rule_fails;
 use super::events::{self, NamedFields, whole_number};
 use super::{Kind, Role};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 
 static FIELDS: NamedFields = NamedFields::new(include_str!(
     "../../../schemas/QualificationUpdated.schema.json"
@@ -59,7 +59,7 @@ fn rules(document: &Value) -> Vec<Diagnostic> {
                 &format!(
                     "a QualificationUpdated rate is at most {MAX_RATE} basis points: {field} is {rate}"
                 ),
-                format!("/spec/{field}"),
+                address!["spec", field],
             ));
         }
     }
@@ -94,7 +94,7 @@ fn upper_bound(spec: &Value) -> Option<Diagnostic> {
     Some(rule_fails(
         &catalogue::UPPER_BOUND,
         &sentence,
-        format!("/spec/{UPPER_BOUND}"),
+        address!["spec", UPPER_BOUND],
     ))
 }
 

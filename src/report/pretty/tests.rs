@@ -1,4 +1,5 @@
 use super::*;
+use crate::diagnostic::address;
 #[test]
 fn the_source_shown_cannot_drive_the_terminal() {
     assert_eq!(printable("a\r\nb\rc\td"), "a\nb\nc→d");
@@ -9,35 +10,34 @@ fn the_source_shown_cannot_drive_the_terminal() {
     assert_eq!(printable(hostile).chars().count(), hostile.chars().count());
 }
 
-fn diagnostic(rule: &'static str, pointer: &str) -> Diagnostic {
-    let _stage = if rule.starts_with("schema/") {
-        Stage::Schema
-    } else {
-        Stage::Rule
-    };
+fn diagnostic(rule: &'static str, address: Address) -> Diagnostic {
     Diagnostic::new(
         crate::rules::find(rule).expect("a declared rule"),
         "message",
     )
-    .at_pointer(pointer)
+    .at(address)
 }
 
 #[test]
 fn help_shows_the_note_the_finding_carries() {
-    let enum_at = diagnostic("schema/enum", "/spec/cases/0/expect/acceptance")
-        .with_note("did you mean `EVAL_ACCEPTANCE_ACCEPTED`?");
+    let enum_at = diagnostic(
+        "schema/enum",
+        address!["spec", "cases", 0, "expect", "acceptance"],
+    )
+    .with_note("did you mean `EVAL_ACCEPTANCE_ACCEPTED`?");
     // The note is the fix: the rule's general advice gives way to it.
     assert_eq!(
         help(&enum_at),
         "did you mean `EVAL_ACCEPTANCE_ACCEPTED`?\n\
          `numi explain schema/enum` shows a failing and a passing example"
     );
-    let missing = diagnostic("schema/required", "/spec/cases/0/outcome").with_note("add `outcome`");
+    let missing = diagnostic("schema/required", address!["spec", "cases", 0, "outcome"])
+        .with_note("add `outcome`");
     assert!(help(&missing).starts_with("add `outcome`\n`numi explain"));
-    let unexpected = diagnostic("schema/additionalProperties", "/spec/colour");
+    let unexpected = diagnostic("schema/additionalProperties", address!["spec", "colour"]);
     let advice = how_to_fix(unexpected.rule.explanation).unwrap();
     assert!(help(&unexpected).starts_with(&format!("{advice}\n")));
-    let rule = diagnostic("evalset/cases-sorted", "/spec/cases/1");
+    let rule = diagnostic("evalset/cases-sorted", address!["spec", "cases", 1]);
     assert_eq!(
         help(&rule),
         "Move the case to its place, or rename or remove the duplicate.\n\

@@ -50,8 +50,8 @@ fn findings(results: &[FileResult]) -> Vec<Option<String>> {
         .map(|result| {
             names.check(result).map(|d| {
                 assert_eq!(d.rule.id, "repo/duplicate-name");
-                assert_eq!(d.stage, Stage::Rule);
-                assert_eq!(d.pointer.as_deref(), Some("/metadata/name"));
+                assert_eq!(d.stage(), Stage::Rule);
+                assert_eq!(d.address, Some(address!["metadata", "name"]));
                 d.message
             })
         })

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::manifest::{self, is_hex_digest};
 use super::{candidate_file, fails, load_neighbour, store_of, stored_bundle_document, text};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::autocontext::store::StoreFile;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
@@ -55,7 +55,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         found.push(fails(
             &catalogue::ACTIVE_BUNDLE,
             format!("bundle_digest {problem}"),
-            "/bundle_digest",
+            address!["bundle_digest"],
         ));
     }
     if let Some(id) = text(value, "promotion_id") {
@@ -68,7 +68,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 format!(
                     "rollback_target_digest names no stored bundle: bundles/{target}.json: {reason}"
                 ),
-                "/rollback_target_digest",
+                address!["rollback_target_digest"],
             ));
         }
     }
@@ -90,7 +90,7 @@ fn promotion_checks(subject: &Subject<'_>, store: &StoreFile, id: &str) -> Vec<D
         vec![fails(
             &catalogue::ACTIVE_PROMOTION,
             message,
-            "/promotion_id",
+            address!["promotion_id"],
         )]
     };
     if !is_safe_id(id) {
@@ -148,7 +148,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                  the mirror lags the pointer",
                 quote(&shorten(text(&record, "lifecycle").unwrap_or_default()))
             ),
-            "/bundle_digest",
+            address!["bundle_digest"],
         )],
         Err(_) => Vec::new(),
     }

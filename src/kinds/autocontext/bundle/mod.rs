@@ -13,7 +13,7 @@ use super::manifest::{
     self, component_digest, components, identity, identity_order, is_hex_digest,
 };
 use super::{fails, store_of, stored_bundle, text};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::held;
@@ -60,7 +60,7 @@ fn order_checks(value: &Value) -> Vec<Diagnostic> {
                     "component {} is listed twice: (kind, key) pairs are unique",
                     quote(&component_name(component))
                 ),
-                &format!("/components/{index}"),
+                address!["components", index],
             ));
             continue;
         }
@@ -75,7 +75,7 @@ fn order_checks(value: &Value) -> Vec<Diagnostic> {
                         quote(&component_name(component)),
                         quote(&component_name(previous))
                     ),
-                    &format!("/components/{index}"),
+                    address!["components", index],
                 ));
             }
         }
@@ -87,7 +87,7 @@ fn order_checks(value: &Value) -> Vec<Diagnostic> {
 fn digest_checks(value: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for (index, component) in components(value).iter().enumerate() {
-        let pointer = format!("/components/{index}/digest");
+        let address = address!["components", index, "digest"];
         match component_digest(component) {
             Ok(computed) => {
                 let written = text(component, "digest").unwrap_or_default();
@@ -98,14 +98,14 @@ fn digest_checks(value: &Value) -> Vec<Diagnostic> {
                             "component {}: digest is {written}, computed {computed}",
                             quote(&component_name(component))
                         ),
-                        &pointer,
+                        address.clone(),
                     ));
                 }
             }
             Err(refusal) => found.push(fails(
                 &catalogue::COMPONENT_DIGEST,
                 format!("component {}: {refusal}", quote(&component_name(component))),
-                &pointer,
+                address,
             )),
         }
     }
@@ -116,14 +116,14 @@ fn digest_checks(value: &Value) -> Vec<Diagnostic> {
                 found.push(fails(
                     &catalogue::MANIFEST_DIGEST,
                     format!("manifest digest is {written}, computed {computed}"),
-                    "/digest",
+                    address!["digest"],
                 ));
             }
         }
         Err(refusal) => found.push(fails(
             &catalogue::MANIFEST_DIGEST,
             format!("the manifest has no digest: {refusal}"),
-            "/digest",
+            address!["digest"],
         )),
     }
     found
@@ -158,7 +158,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 "the file is named {}, but the manifest's digest is {digest}",
                 quote(&shorten(&format!("{name}.json")))
             ),
-            "/digest",
+            address!["digest"],
         ));
     }
     let scenario = text(value, "scenario").unwrap_or_default();
@@ -170,7 +170,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 quote(&shorten(scenario)),
                 quote(&shorten(&store.scenario))
             ),
-            "/scenario",
+            address!["scenario"],
         ));
     }
     if let Some(parent) = text(value, "parent_digest") {
@@ -196,7 +196,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             found.push(fails(
                 &catalogue::PARENT,
                 format!("parent_digest {problem}"),
-                "/parent_digest",
+                address!["parent_digest"],
             ));
         }
     }

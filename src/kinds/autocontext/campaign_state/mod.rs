@@ -20,7 +20,7 @@ use super::stale_marker;
 use super::store::Place;
 use super::{fails, store_of, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::{Entry, Location};
 
@@ -68,12 +68,12 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     "the state of campaign {campaign_id:?} stands in promotion-risk/{folder}/, \
                      autocontext keeps it in promotion-risk/{expected}/"
                 ),
-                "/campaign_id",
+                address!["campaign_id"],
             )),
             Err(refusal) => found.push(fails(
                 &catalogue::CAMPAIGN_STATE_DIGEST,
                 format!("the campaign id has no folder: {refusal}"),
-                "/campaign_id",
+                address!["campaign_id"],
             )),
         }
     }
@@ -83,12 +83,12 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Ok(digest) => found.push(fails(
             &catalogue::CAMPAIGN_STATE_DIGEST,
             format!("state_digest is {written}, computed {digest}"),
-            "/state_digest",
+            address!["state_digest"],
         )),
         Err(refusal) => found.push(fails(
             &catalogue::CAMPAIGN_STATE_DIGEST,
             format!("the state has no digest: {refusal}"),
-            "/state_digest",
+            address!["state_digest"],
         )),
     }
     found.extend(allocation_checks(value, campaign_id));
@@ -107,7 +107,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 found.push(fails(
                     &super::catalogue::CAMPAIGN_GATE,
                     format!("reservation {index}: {problem}"),
-                    &format!("/reservations/{index}/status"),
+                    address!["reservations", index, "status"],
                 ));
             }
         }
@@ -380,7 +380,7 @@ fn allocation_checks(value: &Value, campaign_id: &str) -> Vec<Diagnostic> {
             return vec![fails(
                 &super::catalogue::CAMPAIGN_ALLOCATION,
                 format!("the campaign policy is refused by autocontext: {problem}"),
-                "/policy",
+                address!["policy"],
             )];
         }
     };
@@ -390,12 +390,12 @@ fn allocation_checks(value: &Value, campaign_id: &str) -> Vec<Diagnostic> {
         .map_or(&[][..], Vec::as_slice);
     let mut found = Vec::new();
     for (index, reservation) in reservations.iter().enumerate() {
-        let at = format!("/reservations/{index}");
+        let at = address!["reservations", index];
         let mut differs = |field: &str, problem: String| {
             found.push(fails(
                 &super::catalogue::CAMPAIGN_ALLOCATION,
                 format!("reservation {index}: {problem}"),
-                &format!("{at}/{field}"),
+                at.clone().key(field),
             ));
         };
         if text(reservation, "campaign_id") != Some(campaign_id) {

@@ -10,7 +10,7 @@ use super::learned;
 use super::manifest::is_hex_digest;
 use super::{fails, load_neighbour, store_of, stored_bundle, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
@@ -95,14 +95,14 @@ pub(super) fn recorded_comparison_findings(
                         "comparison.{field} is {recorded}, but {source} replays to {replayed} \
                          under {under}"
                     ),
-                    &format!("/comparison/{field}"),
+                    address!["comparison", field],
                 )
             })
             .collect(),
         Err(reason) => vec![fails(
             rule,
             format!("the comparison cannot be replayed from {source}: {reason}"),
-            "/comparison",
+            address!["comparison"],
         )],
     }
 }
@@ -112,30 +112,30 @@ fn policy_checks(value: &Value) -> Vec<Diagnostic> {
     let policy = value.get("confirmation_policy").unwrap_or(&Value::Null);
     let written = text(value, "confirmation_policy_digest");
     let rule = &catalogue::CANDIDATE_POLICY_DIGEST;
-    let pointer = "/confirmation_policy_digest";
+    let at = address!["confirmation_policy_digest"];
     match (policy, written) {
         (Value::Null, None) => Vec::new(),
         (Value::Null, Some(_)) => vec![fails(
             rule,
             "confirmation_policy_digest is set, but there is no confirmation_policy".to_owned(),
-            pointer,
+            at,
         )],
         (_, None) => vec![fails(
             rule,
             "confirmation_policy is set, but confirmation_policy_digest is null".to_owned(),
-            pointer,
+            at,
         )],
         (policy, Some(written)) => match canonical::sha256_hex(policy) {
             Ok(computed) if computed == written => Vec::new(),
             Ok(computed) => vec![fails(
                 rule,
                 format!("confirmation_policy_digest is {written}, computed {computed}"),
-                pointer,
+                at,
             )],
             Err(refusal) => vec![fails(
                 rule,
                 format!("confirmation_policy has no digest: {refusal}"),
-                "/confirmation_policy",
+                address!["confirmation_policy"],
             )],
         },
     }
@@ -159,7 +159,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                 "bundle_digest is {digest}, but the record is in candidates/{}/",
                 shorten(folder)
             ),
-            "/bundle_digest",
+            address!["bundle_digest"],
         )];
     }
     let bundle = match stored_bundle(&subject.location, &store.root, digest) {
@@ -168,7 +168,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             return vec![fails(
                 rule,
                 format!("bundle_digest names no stored bundle: bundles/{digest}.json: {reason}"),
-                "/bundle_digest",
+                address!["bundle_digest"],
             )];
         }
     };
@@ -182,7 +182,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             found.push(fails(
                 rule,
                 format!("{field} is {in_record}, but bundles/{digest}.json has {in_bundle}"),
-                &format!("/{field}"),
+                address![field],
             ));
         }
     }
@@ -213,7 +213,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     text(&pointer, "bundle_digest").unwrap_or_default()
                 ))
             ),
-            "/lifecycle",
+            address!["lifecycle"],
         )],
         _ => Vec::new(),
     }

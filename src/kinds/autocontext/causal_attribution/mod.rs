@@ -13,7 +13,7 @@ use super::evidence::{candidate_of, disagreement};
 use super::manifest::{self, utf16_order};
 use super::{fails, python, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 
 pub(super) const KIND: Kind = Kind {
@@ -69,7 +69,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         found.push(fails(
             &catalogue::ATTRIBUTION_DIFF,
             problem,
-            "/manifest_diff/changes",
+            address!["manifest_diff", "changes"],
         ));
     }
     found.extend(digest_checks(value, diff));
@@ -78,7 +78,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Some(Err(problem)) => found.push(fails(
             &catalogue::ATTRIBUTION_DIFF,
             problem.to_string(),
-            "/candidate_digest",
+            address!["candidate_digest"],
         )),
         Some(Ok(candidate)) => {
             let digest = Value::String(candidate.digest.clone());
@@ -94,7 +94,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     found.push(fails(
                         &catalogue::ATTRIBUTION_DIGEST,
                         problem,
-                        &format!("/{field}"),
+                        address![field],
                     ));
                 }
             }
@@ -190,12 +190,12 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
         Ok(computed) => found.push(fails(
             &catalogue::ATTRIBUTION_DIGEST,
             format!("manifest_diff.digest is {diff_digest}, computed {computed}"),
-            "/manifest_diff/digest",
+            address!["manifest_diff", "digest"],
         )),
         Err(refusal) => found.push(fails(
             &catalogue::ATTRIBUTION_DIGEST,
             format!("the manifest diff has no digest: {refusal}"),
-            "/manifest_diff/digest",
+            address!["manifest_diff", "digest"],
         )),
     }
     let trials = value
@@ -207,12 +207,12 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     for (index, entry) in attributions.iter().enumerate() {
-        let at = format!("/attributions/{index}");
+        let at = address!["attributions", index];
         if text(entry, "manifest_diff_digest") != Some(diff_digest) {
             found.push(fails(
                 &catalogue::ATTRIBUTION_DIGEST,
                 format!("attribution {index} names another manifest diff than the one it holds"),
-                &format!("{at}/manifest_diff_digest"),
+                at.clone().key("manifest_diff_digest"),
             ));
         }
         let attribution = entry.get("attribution").unwrap_or(&Value::Null);
@@ -221,7 +221,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
             found.push(fails(
                 &catalogue::ATTRIBUTION_DIGEST,
                 format!("attribution {index} lists other trial_ids than its record"),
-                &format!("{at}/attribution/trial_ids"),
+                at.clone().key("attribution").key("trial_ids"),
             ));
         }
         let referenced: Vec<&Value> = trials
@@ -234,7 +234,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
             found.push(fails(
                 &catalogue::ATTRIBUTION_DIGEST,
                 format!("attribution {index} names trials that are not among source_trials"),
-                &format!("{at}/trial_ids"),
+                at.clone().key("trial_ids"),
             ));
             continue;
         }
@@ -245,7 +245,7 @@ fn digest_checks(value: &Value, diff: &Value) -> Vec<Diagnostic> {
 }
 
 /// The pair keys, source trial digests and id of one attribution.
-fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Diagnostic> {
+fn attribution_checks(attribution: &Value, trials: &[&Value], at: &Address) -> Vec<Diagnostic> {
     let computed = |digest: TrialDigest| {
         trials
             .iter()
@@ -267,12 +267,12 @@ fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<D
                     "{field} are not the digests of the attribution's source trials (computed {})",
                     expected.join(", ")
                 ),
-                &format!("{at}/attribution/{field}"),
+                at.clone().key("attribution").key(field),
             )),
             Err(refusal) => found.push(fails(
                 &catalogue::ATTRIBUTION_DIGEST,
                 format!("a source trial has no digest: {refusal}"),
-                &format!("{at}/attribution/{field}"),
+                at.clone().key("attribution").key(field),
             )),
         }
     }
@@ -286,12 +286,12 @@ fn attribution_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<D
         Ok(id) => found.push(fails(
             &catalogue::ATTRIBUTION_DIGEST,
             format!("attribution_id is {written}, computed {id}"),
-            &format!("{at}/attribution/attribution_id"),
+            at.clone().key("attribution").key("attribution_id"),
         )),
         Err(refusal) => found.push(fails(
             &catalogue::ATTRIBUTION_DIGEST,
             format!("the attribution has no id: {refusal}"),
-            &format!("{at}/attribution/attribution_id"),
+            at.clone().key("attribution").key("attribution_id"),
         )),
     }
     found
@@ -315,7 +315,7 @@ fn recomputed_diff_check(
                 "bundles/{}.json has no parent: a causal attribution needs a diff against one",
                 candidate.digest
             ),
-            "/comparison_digest",
+            address!["comparison_digest"],
         )];
     };
     let comparison = match super::stored_bundle(&subject.location, &candidate.store.root, parent) {
@@ -324,7 +324,7 @@ fn recomputed_diff_check(
             return vec![fails(
                 &catalogue::ATTRIBUTION_DIFF,
                 format!("no stored bundle for the parent: bundles/{parent}.json: {reason}"),
-                "/comparison_digest",
+                address!["comparison_digest"],
             )];
         }
     };
@@ -339,7 +339,7 @@ fn recomputed_diff_check(
                 found.push(fails(
                     &catalogue::ATTRIBUTION_DIFF,
                     format!("the candidate's recomputed diff: {problem}"),
-                    "/manifest_diff/changes",
+                    address!["manifest_diff", "changes"],
                 ));
             } else if &expected != diff {
                 found.push(fails(
@@ -350,7 +350,7 @@ fn recomputed_diff_check(
                         candidate.digest,
                         text(&expected, "digest").unwrap_or_default()
                     ),
-                    "/manifest_diff",
+                    address!["manifest_diff"],
                 ));
             }
             found
@@ -358,7 +358,7 @@ fn recomputed_diff_check(
         Err(refusal) => vec![fails(
             &catalogue::ATTRIBUTION_DIFF,
             format!("the manifests have no diff: {refusal}"),
-            "/manifest_diff",
+            address!["manifest_diff"],
         )],
     }
 }
@@ -391,7 +391,7 @@ fn held_out_checks(
                 format!(
                     "the candidate's matched_trials.json, which its source trials come from: {reason}"
                 ),
-                "/source_trials",
+                address!["source_trials"],
             )];
         }
     };
@@ -430,7 +430,7 @@ fn held_out_checks(
             found.push(fails(
                 &catalogue::ATTRIBUTION_DIGEST,
                 problem,
-                &format!("/source_trials/{index}"),
+                address!["source_trials", index],
             ));
         }
     }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::catalogue;
 use super::{sorted, strings};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic};
 use crate::kinds::autocontext::python::statistics::fmean;
 use crate::kinds::autocontext::{fails, python, text};
 
@@ -85,13 +85,17 @@ fn figure(value: f64) -> String {
 
 /// Every figure of `attribution` (at `at`) that is not what its source
 /// `trials` give.
-pub(crate) fn figure_checks(attribution: &Value, trials: &[&Value], at: &str) -> Vec<Diagnostic> {
+pub(crate) fn figure_checks(
+    attribution: &Value,
+    trials: &[&Value],
+    at: &Address,
+) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut differs = |field: &str, recorded: String, recomputed: String| {
         found.push(fails(
             &catalogue::ATTRIBUTION_RECOMPUTED,
             format!("{field} is {recorded}, recomputed {recomputed} from its source trials"),
-            &format!("{at}/attribution/{field}"),
+            at.clone().key("attribution").key(field),
         ));
     };
     let recorded = |field: &str| {

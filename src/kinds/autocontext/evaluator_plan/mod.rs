@@ -10,7 +10,7 @@ use super::evidence::{candidate_of, disagreement, policy_digest_problem};
 use super::learned;
 use super::{fails, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::held;
 
@@ -66,12 +66,12 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Ok(computed) => vec![fails(
             &catalogue::PLAN_DIGEST,
             format!("plan_digest is {written}, computed {computed}"),
-            "/plan_digest",
+            address!["plan_digest"],
         )],
         Err(refusal) => vec![fails(
             &catalogue::PLAN_DIGEST,
             format!("the plan has no digest: {refusal}"),
-            "/plan",
+            address!["plan"],
         )],
     };
     let binding = &catalogue::PLAN_BINDING;
@@ -79,14 +79,18 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         plan.get("confirmation_policy"),
         text(plan, "confirmation_policy_digest"),
     ) {
-        found.push(fails(binding, problem, "/plan/confirmation_policy_digest"));
+        found.push(fails(
+            binding,
+            problem,
+            address!["plan", "confirmation_policy_digest"],
+        ));
     }
     match candidate {
         None => {}
         Some(Err(problem)) => found.push(fails(
             binding,
             problem.to_string(),
-            "/plan/candidate_digest",
+            address!["plan", "candidate_digest"],
         )),
         Some(Ok(candidate)) => {
             let mut expected = candidate.binding();
@@ -97,7 +101,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             ));
             for (field, value, whose) in &expected {
                 if let Some(problem) = disagreement(plan, field, value, whose) {
-                    found.push(fails(binding, problem, &format!("/plan/{field}")));
+                    found.push(fails(binding, problem, address!["plan", *field]));
                 }
             }
         }

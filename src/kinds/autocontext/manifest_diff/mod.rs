@@ -7,7 +7,7 @@ mod catalogue;
 
 use super::manifest::{self, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
 
@@ -33,12 +33,12 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Ok(computed) => vec![fails(
             &catalogue::DIFF_DIGEST,
             format!("manifest diff digest is {written}, computed {computed}"),
-            "/digest",
+            address!["digest"],
         )],
         Err(refusal) => vec![fails(
             &catalogue::DIFF_DIGEST,
             format!("the manifest diff has no digest: {refusal}"),
-            "/digest",
+            address!["digest"],
         )],
     }
 }
@@ -53,11 +53,11 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let rule = &catalogue::DIFF_RECOMPUTED;
-    let failing = |message: String, pointer: &str| vec![fails(rule, message, pointer)];
+    let failing = |message: String, address: Address| vec![fails(rule, message, address)];
     if !is_hex_digest(folder) {
         return failing(
             "the candidate folder's name is not 64 lowercase hex".to_owned(),
-            "/tested_bundle_digest",
+            address!["tested_bundle_digest"],
         );
     }
     let tested = match stored_bundle(&subject.location, &store.root, folder) {
@@ -65,7 +65,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Err(reason) => {
             return failing(
                 format!("no stored bundle for the candidate: bundles/{folder}.json: {reason}"),
-                "/tested_bundle_digest",
+                address!["tested_bundle_digest"],
             );
         }
     };
@@ -76,7 +76,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     else {
         return failing(
             format!("bundles/{folder}.json has no parent to compare with"),
-            "/comparison_bundle_digest",
+            address!["comparison_bundle_digest"],
         );
     };
     let comparison = match stored_bundle(&subject.location, &store.root, parent) {
@@ -84,7 +84,7 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Err(reason) => {
             return failing(
                 format!("no stored bundle for the parent: bundles/{parent}.json: {reason}"),
-                "/comparison_bundle_digest",
+                address!["comparison_bundle_digest"],
             );
         }
     };
@@ -96,8 +96,11 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
                  bundles/{parent}.json (digest {})",
                 text(&expected, "digest").unwrap_or_default()
             ),
-            "/changes",
+            address!["changes"],
         ),
-        Err(refusal) => failing(format!("the manifests have no diff: {refusal}"), "/changes"),
+        Err(refusal) => failing(
+            format!("the manifests have no diff: {refusal}"),
+            address!["changes"],
+        ),
     }
 }

@@ -13,7 +13,7 @@ use super::comparison::{self, pair_key};
 use super::evidence::{Candidate, candidate_of, disagreement, policy_digest_problem};
 use super::{fails, learned, python, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::held;
 use crate::text::shorten;
@@ -45,13 +45,13 @@ const LEGACY_PAIR_FIELDS: [&str; 6] = [
 fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let value = subject.value;
     let (trials, base) = match value {
-        Value::Array(trials) => (trials.as_slice(), ""),
+        Value::Array(trials) => (trials.as_slice(), Address::root()),
         _ => (
             value
                 .get("trials")
                 .and_then(Value::as_array)
                 .map_or(&[][..], Vec::as_slice),
-            "/trials",
+            address!["trials"],
         ),
     };
     let mut found = Vec::new();
@@ -63,19 +63,19 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
             found.push(fails(
                 &catalogue::TRIALS_POLICY_DIGEST,
                 problem,
-                "/confirmation_policy_digest",
+                address!["confirmation_policy_digest"],
             ));
         }
     }
-    found.extend(pair_key_checks(trials, base));
+    found.extend(pair_key_checks(trials, &base));
     match candidate_of(&subject.location) {
         None => {}
         Some(Err(problem)) => {
             found.push(fails(&catalogue::TRIAL_BINDING, problem.to_string(), base))
         }
         Some(Ok(candidate)) => {
-            found.extend(binding_checks(trials, base, &candidate));
-            found.extend(plan_checks(subject, trials, base, &candidate));
+            found.extend(binding_checks(trials, &base, &candidate));
+            found.extend(plan_checks(subject, trials, &base, &candidate));
             found.extend(record_agreement(subject, &candidate));
         }
     }
@@ -89,7 +89,7 @@ fn legacy_pair_key(trial: &Value) -> Result<String, canonical::Refusal> {
 
 /// A written `pair_key` is the current or the legacy identity of its trial,
 /// and no two trials are the same evaluation unit.
-fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
+fn pair_key_checks(trials: &[Value], base: &Address) -> Vec<Diagnostic> {
     let rule = &catalogue::TRIAL_PAIR_KEY;
     let mut found = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -100,7 +100,7 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
                 found.push(fails(
                     rule,
                     format!("trial {index} has no pair key: {refusal}"),
-                    &format!("{base}/{index}"),
+                    base.clone().index(index),
                 ));
                 continue;
             }
@@ -110,7 +110,7 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
                 found.push(fails(
                     rule,
                     format!("trial {index} has pair_key {written}, computed {computed}"),
-                    &format!("{base}/{index}/pair_key"),
+                    base.clone().index(index).key("pair_key"),
                 ));
             }
         }
@@ -121,7 +121,7 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
                     "trial {index} is the evaluation unit of trial {first} (same evaluator_epoch, \
                      cohort, fixture_digest and seed): a pair is recorded once"
                 ),
-                &format!("{base}/{index}"),
+                base.clone().index(index),
             ));
         } else {
             seen.insert(computed, index);
@@ -131,7 +131,7 @@ fn pair_key_checks(trials: &[Value], base: &str) -> Vec<Diagnostic> {
 }
 
 /// Every trial compares this candidate with its parent, under its epoch.
-fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Diagnostic> {
+fn binding_checks(trials: &[Value], base: &Address, candidate: &Candidate) -> Vec<Diagnostic> {
     let expected = candidate.binding();
     let mut found = Vec::new();
     for (index, trial) in trials.iter().enumerate() {
@@ -140,7 +140,7 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
                 found.push(fails(
                     &catalogue::TRIAL_BINDING,
                     format!("trial {index}: {problem}"),
-                    &format!("{base}/{index}/{field}"),
+                    base.clone().index(index).key(*field),
                 ));
             }
         }
@@ -159,7 +159,7 @@ fn binding_checks(trials: &[Value], base: &str, candidate: &Candidate) -> Vec<Di
 fn plan_checks(
     subject: &Subject<'_>,
     trials: &[Value],
-    base: &str,
+    base: &Address,
     candidate: &Candidate,
 ) -> Vec<Diagnostic> {
     let Ok(artifact) = candidate.file(&subject.location, "evaluator_plan.json") else {
@@ -187,7 +187,7 @@ fn plan_checks(
     };
     let mut found = Vec::new();
     for (index, trial) in trials.iter().enumerate() {
-        let at = format!("{base}/{index}");
+        let at = base.clone().index(index);
         let unit = units.iter().rev().find(|unit| {
             text(unit, "fixture_digest") == text(trial, "fixture_digest")
                 && match (unit.get("seed"), trial.get("seed")) {
@@ -205,7 +205,7 @@ fn plan_checks(
                     shown(trial.get("fixture_digest")),
                     shown(trial.get("seed"))
                 ),
-                &at,
+                at.clone(),
             ));
             continue;
         };
@@ -219,7 +219,7 @@ fn plan_checks(
                         shown(trial.get(field)),
                         shown(unit.get(field))
                     ),
-                    &format!("{at}/{field}"),
+                    at.clone().key(field),
                 ));
             }
         }
@@ -231,7 +231,7 @@ fn plan_checks(
                     shown(trial.get("cohort")),
                     shown(plan.get("cohort"))
                 ),
-                &format!("{at}/cohort"),
+                at.clone().key("cohort"),
             ));
         }
     }
@@ -256,7 +256,7 @@ fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnos
                     "confirmation_policy_digest is {ours}, but record.json binds {theirs}: the \
                      evidence and the record name different policies"
                 ),
-                "/confirmation_policy_digest",
+                address!["confirmation_policy_digest"],
             ));
         }
     }
@@ -287,7 +287,11 @@ fn replay_checks(
         return Vec::new();
     };
     let rule = &super::catalogue::COMPARISON_REPLAY;
-    let pointer = if evidence.is_array() { "" } else { "/trials" };
+    let address = if evidence.is_array() {
+        Address::root()
+    } else {
+        address!["trials"]
+    };
     let replayed = learned::replayed(evidence, policy, kept);
     match comparison::replayed_disagreements(recorded, replayed) {
         Ok(disagreements) => disagreements
@@ -299,14 +303,14 @@ fn replay_checks(
                         "these trials replay to {field} {replayed}, but record.json's comparison \
                          has {recorded}"
                     ),
-                    pointer,
+                    address.clone(),
                 )
             })
             .collect(),
         Err(reason) => vec![fails(
             rule,
             format!("the trials cannot be replayed: {reason}"),
-            pointer,
+            address,
         )],
     }
 }

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use super::evidence::{Candidate, candidate_of, disagreement};
 use super::{NeighbourError, fails, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 use crate::location::held::Kept;
 use crate::text::{quote, shorten};
@@ -48,7 +48,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         Some(Err(problem)) => found.push(fails(
             &catalogue::NEGATIVE_RESULT_BINDING,
             problem.to_string(),
-            "/run_id",
+            address!["run_id"],
         )),
         Some(Ok(candidate)) => {
             let record = candidate.file(&subject.location, "record.json");
@@ -87,14 +87,14 @@ fn entry_checks(value: &Value) -> Vec<Diagnostic> {
                         "result_id {} is listed twice: each entry has its own",
                         quote(&shorten(id))
                     ),
-                    &format!("/entries/{index}/result_id"),
+                    address!["entries", index, "result_id"],
                 ));
             }
         }
         found.extend(fraction_check(
             entry,
             "generation_index",
-            &format!("/entries/{index}"),
+            address!["entries", index],
         ));
     }
     let summaries = value
@@ -105,20 +105,20 @@ fn entry_checks(value: &Value) -> Vec<Diagnostic> {
         found.extend(fraction_check(
             summary,
             "count",
-            &format!("/failure_mode_summary/{index}"),
+            address!["failure_mode_summary", index],
         ));
     }
     found
 }
 
 /// An integer field written as a float (`1.0`, `1e0`).
-fn fraction_check(value: &Value, field: &str, at: &str) -> Option<Diagnostic> {
+fn fraction_check(value: &Value, field: &str, at: Address) -> Option<Diagnostic> {
     let number = value.get(field).and_then(Value::as_number)?;
     number.is_f64().then(|| {
         fails(
             &catalogue::NEGATIVE_RESULT_ENTRIES,
             format!("{field} is {number}, a float: autocontext reads an integer only"),
-            &format!("{at}/{field}"),
+            at.key(field),
         )
     })
 }
@@ -144,12 +144,12 @@ fn lifecycle_check(record: &Result<Kept, NeighbourError>) -> Vec<Diagnostic> {
                  result stands only beside a rejected or inconclusive candidate",
                 quote(&shorten(text(record, "lifecycle").unwrap_or_default()))
             ),
-            "/entries",
+            address!["entries"],
         )],
         Err(reason) => vec![fails(
             &catalogue::NEGATIVE_RESULT_LIFECYCLE,
             format!("the candidate has no record: record.json: {reason}"),
-            "/entries",
+            address!["entries"],
         )],
     }
 }
@@ -165,18 +165,18 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
                 "run_id is {}, not {run_id}",
                 quote(&shorten(text(value, "run_id").unwrap_or_default()))
             ),
-            "/run_id",
+            address!["run_id"],
         ));
     }
     let digest = Value::String(candidate.digest.clone());
     let scenario = Value::String(candidate.store.scenario.clone());
     for (index, entry) in entries(value).iter().enumerate() {
-        let at = format!("/entries/{index}");
+        let at = address!["entries", index];
         if let Some(problem) = disagreement(entry, "branch_id", &digest, "the candidate's digest") {
             found.push(fails(
                 &catalogue::NEGATIVE_RESULT_BINDING,
                 problem,
-                &format!("{at}/branch_id"),
+                at.clone().key("branch_id"),
             ));
         }
         let context = entry.get("context").unwrap_or(&Value::Null);
@@ -193,7 +193,7 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
                 found.push(fails(
                     &catalogue::NEGATIVE_RESULT_BINDING,
                     problem,
-                    &format!("{at}/context/{field}"),
+                    at.clone().key("context").key(field),
                 ));
             }
         }
@@ -202,12 +202,11 @@ fn binding_checks(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnosti
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice);
         for (number, reference) in references.iter().enumerate() {
-            let pointer = format!("{at}/evidence_refs/{number}/uri");
             if let Some(problem) = reference_problem(subject, candidate, text_or_empty(reference)) {
                 found.push(fails(
                     &catalogue::NEGATIVE_RESULT_BINDING,
                     problem,
-                    &pointer,
+                    at.clone().key("evidence_refs").index(number).key("uri"),
                 ));
             }
         }

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::catalogue;
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, PathSegment, address};
 use crate::kinds::Subject;
 use crate::kinds::autocontext::comparison::evidence_parts;
 use crate::kinds::autocontext::evidence::Candidate;
@@ -99,7 +99,7 @@ impl Ending {
 /// One field autocontext derives: where it is in the ledger, its value,
 /// and what it is derived from.
 struct Expected {
-    pointer: String,
+    address: Address,
     value: Value,
     whence: String,
 }
@@ -116,7 +116,7 @@ pub(super) fn recomputed_checks(
             "the candidate's record.json holds no comparison, and autocontext writes a negative \
              result only from the comparison that ended an evaluation"
                 .to_owned(),
-            "/entries",
+            address!["entries"],
         )];
     };
     let mut found = Vec::new();
@@ -128,7 +128,7 @@ pub(super) fn recomputed_checks(
                 "the ledger holds {} entries, but autocontext writes one for a candidate, once",
                 entries.len()
             ),
-            "/entries",
+            address!["entries"],
         ));
     }
     let ending = match ending(subject, candidate, record, comparison) {
@@ -143,15 +143,12 @@ pub(super) fn recomputed_checks(
     }
     for field in expected_fields(subject, candidate, record, comparison, &ending)
         .into_iter()
-        .filter(|field| !entries.is_empty() || !field.pointer.starts_with("/entries/"))
+        .filter(|field| !entries.is_empty() || !field.address.starts_with(&address!["entries"]))
     {
-        let written = subject
-            .value
-            .pointer(&field.pointer)
-            .unwrap_or(&Value::Null);
+        let written = field.address.find(subject.value).unwrap_or(&Value::Null);
         found.extend(
-            difference(&field.pointer, written, &field.value).map(|(pointer, message)| {
-                fails(rule, format!("{message}{}", field.whence), &pointer)
+            difference(&field.address, written, &field.value).map(|(address, message)| {
+                fails(rule, format!("{message}{}", field.whence), address)
             }),
         );
     }
@@ -171,10 +168,9 @@ fn reference_checks(
     ending: &Ending,
 ) -> Vec<Diagnostic> {
     let rule = &catalogue::NEGATIVE_RESULT_RECOMPUTED;
-    let pointer = "/entries/0/evidence_refs";
-    let references = subject
-        .value
-        .pointer(pointer)
+    let refs = address!["entries", 0, "evidence_refs"];
+    let references = refs
+        .find(subject.value)
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     let (counts, listed): (&[usize], &str) = match ending.references_reservation() {
@@ -194,38 +190,40 @@ fn reference_checks(
             rule,
             format!(
                 "{} holds {} references, but autocontext references {listed}",
-                field_name(pointer),
+                field_name(&refs),
                 references.len()
             ),
-            pointer,
+            refs,
         )];
     }
-    let mut expected: Vec<(String, Value, String)> = Vec::new();
+    let mut expected: Vec<(Address, Value, String)> = Vec::new();
     if let Some(digest) = candidate
         .file(&subject.location, "matched_trials.json")
         .ok()
         .and_then(|evidence| text(&evidence, "confirmation_policy_digest").map(str::to_owned))
     {
         expected.push((
-            format!("{pointer}/0/summary"),
+            refs.clone().index(0).key("summary"),
             Value::String(format!("{TRIALS_SUMMARY}{digest}.")),
             "the policy digest of matched_trials.json".to_owned(),
         ));
     }
     expected.push((
-        format!("{pointer}/{}/summary", references.len().saturating_sub(1)),
+        refs.clone()
+            .index(references.len().saturating_sub(1))
+            .key("summary"),
         Value::from(PLAN_SUMMARY),
         "_persist_negative_result".to_owned(),
     ));
     if let (Some(held), 3) = (ending.held(), references.len()) {
-        expected.extend(reservation_reference(subject, candidate, held, pointer));
+        expected.extend(reservation_reference(subject, candidate, held, &refs));
     }
     let mut found = Vec::new();
     for (at, value, whence) in expected {
-        let written = subject.value.pointer(&at).unwrap_or(&Value::Null);
+        let written = at.find(subject.value).unwrap_or(&Value::Null);
         found.extend(
             difference(&at, written, &value)
-                .map(|(at, message)| fails(rule, format!("{message}{whence}"), &at)),
+                .map(|(at, message)| fails(rule, format!("{message}{whence}"), at)),
         );
     }
     found
@@ -238,16 +236,18 @@ fn reservation_reference(
     subject: &Subject<'_>,
     candidate: &Candidate,
     held: &Held,
-    pointer: &str,
-) -> Vec<(String, Value, String)> {
+    refs: &Address,
+) -> Vec<(Address, Value, String)> {
     let mut expected = Vec::new();
     let place = format!(
         "promotion-risk/{}/reservation-artifacts/{}.json",
         held.folder, candidate.digest
     );
-    let uri = subject
-        .value
-        .pointer(&format!("{pointer}/1/uri"))
+    let uri = refs
+        .clone()
+        .index(1)
+        .key("uri")
+        .find(subject.value)
         .and_then(Value::as_str)
         .unwrap_or_default();
     let artifact = load_neighbour(
@@ -268,7 +268,7 @@ fn reservation_reference(
     };
     if !matches {
         expected.push((
-            format!("{pointer}/1/uri"),
+            refs.clone().index(1).key("uri"),
             Value::String(format!("…{tail}")),
             format!(
                 "the reservation artifact of the campaign in promotion-risk/{}",
@@ -284,7 +284,7 @@ fn reservation_reference(
     if let (Ok(sealed), Some(alpha)) = (canonical::sha256_hex(reservation), alpha) {
         let evidence = text(reservation, "evidence_digest").unwrap_or("None");
         expected.push((
-            format!("{pointer}/1/summary"),
+            refs.clone().index(1).key("summary"),
             Value::String(format!(
                 "Campaign reservation status={}; reservation_sha256={sealed}; \
                  allocated_alpha={alpha}; trial_evidence_sha256={evidence}.",
@@ -303,17 +303,17 @@ fn reservation_reference(
 /// them, and the message up to where it names the source: a list of as
 /// many items is compared item by item and an object field by field, so
 /// the first differing value is named.
-fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(String, String)> {
+fn difference(address: &Address, written: &Value, expected: &Value) -> Option<(Address, String)> {
     if python::equal(written, expected) {
         return None;
     }
     if let (Value::Array(written), Value::Array(expected)) = (written, expected) {
         if written.len() != expected.len() {
             return Some((
-                pointer.to_owned(),
+                address.clone(),
                 format!(
                     "{} holds {} items, but {} are given by ",
-                    field_name(pointer),
+                    field_name(address),
                     written.len(),
                     expected.len()
                 ),
@@ -321,7 +321,7 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
         }
         return written.iter().zip(expected).enumerate().find_map(
             |(index, (written, expected))| {
-                difference(&format!("{pointer}/{index}"), written, expected)
+                difference(&address.clone().index(index), written, expected)
             },
         );
     }
@@ -331,7 +331,7 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
             .chain(written.keys().filter(|key| !expected.contains_key(*key)))
             .find_map(|key| {
                 difference(
-                    &format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    &address.clone().key(key),
                     written.get(key).unwrap_or(&Value::Null),
                     expected.get(key).unwrap_or(&Value::Null),
                 )
@@ -340,19 +340,19 @@ fn difference(pointer: &str, written: &Value, expected: &Value) -> Option<(Strin
     if let (Value::String(written), Value::String(expected)) = (written, expected) {
         if let Some((written, expected)) = parted_tails(written, expected) {
             return Some((
-                pointer.to_owned(),
+                address.clone(),
                 format!(
                     "{} is {written}, but {expected} is given by ",
-                    field_name(pointer)
+                    field_name(address)
                 ),
             ));
         }
     }
     Some((
-        pointer.to_owned(),
+        address.clone(),
         format!(
             "{} is {}, but {} is given by ",
-            field_name(pointer),
+            field_name(address),
             shown(written),
             shown(expected)
         ),
@@ -417,7 +417,7 @@ fn unknown_ending(message: String) -> Diagnostic {
     fails(
         &catalogue::NEGATIVE_RESULT_RECOMPUTED,
         message,
-        "/entries/0/reason",
+        address!["entries", 0, "reason"],
     )
 }
 
@@ -458,18 +458,23 @@ fn held_reservation(
     Ok(None)
 }
 
-/// A JSON pointer as a path people read:
-/// `/entries/0/evaluated_seeds/2` as `entries[0].evaluated_seeds[2]`.
-fn field_name(pointer: &str) -> String {
+/// An address as a path people read:
+/// `/entries/0/evaluated_seeds/2` as `entries[0].evaluated_seeds[2]`. A
+/// key of digits alone reads as an index; a key keeps its pointer escapes.
+fn field_name(address: &Address) -> String {
     let mut name = String::new();
-    for step in pointer.split('/').skip(1) {
+    for step in address.steps() {
+        let step = match step {
+            PathSegment::Index(index) => index.to_string(),
+            PathSegment::Key(key) => key.replace('~', "~0").replace('/', "~1"),
+        };
         if step.bytes().all(|byte| byte.is_ascii_digit()) && !name.is_empty() {
             name.push_str(&format!("[{step}]"));
         } else {
             if !name.is_empty() {
                 name.push('.');
             }
-            name.push_str(step);
+            name.push_str(&step);
         }
     }
     name
@@ -595,13 +600,16 @@ fn expected_fields(
         .into_iter()
         .filter_map(|(field, value, whence)| {
             value.map(|value| Expected {
-                pointer: format!("/entries/0/{field}"),
+                // A field of a nested object is named by its path.
+                address: field
+                    .split('/')
+                    .fold(address!["entries", 0], |address, key| address.key(key)),
                 value,
                 whence,
             })
         })
         .chain(created.map(|created| Expected {
-            pointer: "/generated_at".to_owned(),
+            address: address!["generated_at"],
             value: created,
             whence: "the record's created_at".to_owned(),
         }))
@@ -668,11 +676,11 @@ pub(in crate::kinds::autocontext) fn failure_mode_summary(entries: &[Value]) -> 
 pub(super) fn summary_check(value: &Value) -> Option<Diagnostic> {
     let computed = failure_mode_summary(super::entries(value))?;
     let written = value.get("failure_mode_summary").unwrap_or(&Value::Null);
-    difference("/failure_mode_summary", written, &computed).map(|(pointer, message)| {
+    difference(&address!["failure_mode_summary"], written, &computed).map(|(address, message)| {
         fails(
             &catalogue::NEGATIVE_RESULT_RECOMPUTED,
             format!("{message}the entries, as _failure_mode_summary groups them"),
-            &pointer,
+            address,
         )
     })
 }
@@ -682,16 +690,17 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::field_name;
+    use crate::diagnostic::address;
 
     #[test]
-    fn a_pointer_is_named_as_a_path() {
+    fn an_address_is_named_as_a_path() {
         assert_eq!(
-            field_name("/entries/0/evaluated_seeds/2"),
+            field_name(&address!["entries", 0, "evaluated_seeds", 2]),
             "entries[0].evaluated_seeds[2]"
         );
-        assert_eq!(field_name("/generated_at"), "generated_at");
+        assert_eq!(field_name(&address!["generated_at"]), "generated_at");
         assert_eq!(
-            field_name("/entries/0/context/trial_cohort"),
+            field_name(&address!["entries", 0, "context", "trial_cohort"]),
             "entries[0].context.trial_cohort"
         );
     }

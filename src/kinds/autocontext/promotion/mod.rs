@@ -13,7 +13,7 @@ use super::evidence::policy_digest_problem;
 use super::learned;
 use super::manifest::{Listing, is_hex_digest};
 use super::{fails, store_of, stored_bundle, text};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
@@ -42,7 +42,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         found.push(fails(
             &catalogue::PROMOTION_POLICY_DIGEST,
             problem,
-            "/confirmation_policy_digest",
+            address!["confirmation_policy_digest"],
         ));
     }
     if let Some(store) = store_of(&subject.location) {
@@ -103,7 +103,7 @@ fn named_bundle(
     field: &str,
 ) -> Result<Option<Arc<Listing>>, Diagnostic> {
     let rule = &catalogue::PROMOTION_BUNDLES;
-    let pointer = format!("/{field}");
+    let address = address![field];
     let Some(digest) = text(subject.value, field) else {
         return Ok(None);
     };
@@ -111,7 +111,7 @@ fn named_bundle(
         return Err(fails(
             rule,
             format!("{field} is not a digest (64 lowercase hex): it is refused, not read"),
-            &pointer,
+            address,
         ));
     }
     stored_bundle(&subject.location, &store.root, digest)
@@ -120,7 +120,7 @@ fn named_bundle(
             fails(
                 rule,
                 format!("{field} names no stored bundle: bundles/{digest}.json: {reason}"),
-                &pointer,
+                address,
             )
         })
 }
@@ -138,7 +138,7 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
                     quote(&shorten(text(value, "promotion_id").unwrap_or_default())),
                     shorten(id)
                 ),
-                "/promotion_id",
+                address!["promotion_id"],
             ));
         }
     }
@@ -169,7 +169,7 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
                     candidate.evaluator_epoch().text().unwrap_or_default()
                 ))
             ),
-            "/evaluator_epoch",
+            address!["evaluator_epoch"],
         ));
     }
     let parent = candidate.parent_digest().value();
@@ -180,7 +180,7 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
                 "incumbent_digest is not the candidate bundle's parent_digest ({})",
                 shorten(&parent.to_string())
             ),
-            "/incumbent_digest",
+            address!["incumbent_digest"],
         ));
         return found;
     }
@@ -213,12 +213,12 @@ fn diff_check(
                 "manifest_diff_digest is {written}, but the diff recomputed from the candidate and \
                  incumbent bundles has digest {computed}"
             ),
-            "/manifest_diff_digest",
+            address!["manifest_diff_digest"],
         )],
         Err(refusal) => vec![fails(
             rule,
             format!("the manifests have no diff: {refusal}"),
-            "/manifest_diff_digest",
+            address!["manifest_diff_digest"],
         )],
     }
 }

@@ -19,7 +19,7 @@ use super::manifest::is_hex_digest;
 use super::store::{Place, StoreFile};
 use super::{candidate_file, fails, load_neighbour, python, store_of, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::{quote, shorten};
 
@@ -105,7 +105,7 @@ fn planned_evidence_check(
             return Some(fails(
                 rule,
                 format!("the evidence of the plan, {evidence_name}: {reason}"),
-                "/fixture_reservation",
+                address!["fixture_reservation"],
             ));
         }
     };
@@ -129,7 +129,7 @@ fn planned_evidence_check(
             format!(
                 "{evidence_name} holds no trials: a terminal reservation rests on matched fixture evidence"
             ),
-            "/fixture_reservation",
+            address!["fixture_reservation"],
         ));
     }
     let problem =
@@ -168,7 +168,7 @@ fn planned_evidence_check(
     Some(fails(
         rule,
         format!("{evidence_name} was not gathered under this fixture plan: {problem}"),
-        "/fixture_reservation/units",
+        address!["fixture_reservation", "units"],
     ))
 }
 
@@ -180,12 +180,12 @@ fn artifact_digest_check(value: &Value) -> Option<Diagnostic> {
         Ok(digest) => Some(fails(
             rule,
             format!("artifact_digest is {written}, computed {digest}"),
-            "/artifact_digest",
+            address!["artifact_digest"],
         )),
         Err(refusal) => Some(fails(
             rule,
             format!("the artifact has no digest: {refusal}"),
-            "/artifact_digest",
+            address!["artifact_digest"],
         )),
     }
 }
@@ -195,7 +195,7 @@ fn artifact_digest_check(value: &Value) -> Option<Diagnostic> {
 /// twice, and a plan digest that does not verify.
 fn plan_checks(value: &Value) -> Vec<Diagnostic> {
     let rule = &catalogue::RESERVATION_FIXTURE_PLAN;
-    let base = "/fixture_reservation";
+    let base = address!["fixture_reservation"];
     let Some(plan) = value.get("fixture_reservation") else {
         return Vec::new();
     };
@@ -210,7 +210,7 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
             found.push(fails(
                 rule,
                 format!("{field} is empty: a fixture reservation names its campaign, candidate, epoch and cohort"),
-                &format!("{base}/{field}"),
+                base.clone().key(field),
             ));
         }
     }
@@ -222,18 +222,18 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
         found.push(fails(
             rule,
             "units is empty: a fixture reservation plans at least one unit".to_owned(),
-            &format!("{base}/units"),
+            base.clone().key("units"),
         ));
     }
     let mut seen: HashSet<(&str, String)> = HashSet::new();
     for (index, unit) in units.iter().enumerate() {
-        let at = format!("{base}/units/{index}");
+        let at = base.clone().key("units").index(index);
         let fixture = text(unit, "fixture_digest").unwrap_or_default();
         if fixture.is_empty() {
             found.push(fails(
                 rule,
                 format!("unit {index} has an empty fixture_digest"),
-                &format!("{at}/fixture_digest"),
+                at.clone().key("fixture_digest"),
             ));
         }
         let Some(seed) = unit.get("seed").and_then(Value::as_number) else {
@@ -243,7 +243,7 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
             found.push(fails(
                 rule,
                 format!("unit {index} has seed {seed}, a float: autocontext reads an integer only"),
-                &format!("{at}/seed"),
+                at.clone().key("seed"),
             ));
         }
         if !seen.insert((fixture, seed.to_string())) {
@@ -254,7 +254,7 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
                      seed) is planned once",
                     quote(&shorten(fixture))
                 ),
-                &at,
+                at,
             ));
         }
     }
@@ -264,12 +264,12 @@ fn plan_checks(value: &Value) -> Vec<Diagnostic> {
         Ok(digest) => found.push(fails(
             rule,
             format!("plan_digest is {written}, computed {digest}"),
-            &format!("{base}/plan_digest"),
+            base.clone().key("plan_digest"),
         )),
         Err(refusal) => found.push(fails(
             rule,
             format!("the fixture reservation has no digest: {refusal}"),
-            &format!("{base}/plan_digest"),
+            base.clone().key("plan_digest"),
         )),
     }
     found
@@ -329,7 +329,7 @@ fn binding_checks(
                 shorten(name),
                 shorten(candidate)
             ),
-            "/risk_reservation/candidate_digest",
+            address!["risk_reservation", "candidate_digest"],
         ));
     }
     if text(plan, "candidate_digest") != Some(candidate) {
@@ -340,19 +340,19 @@ fn binding_checks(
                 shorten(text(plan, "candidate_digest").unwrap_or_default()),
                 shorten(candidate)
             ),
-            "/fixture_reservation/candidate_digest",
+            address!["fixture_reservation", "candidate_digest"],
         ));
     }
-    for (whose, what, pointer) in [
+    for (whose, what, address) in [
         (
             risk,
             "the risk reservation",
-            "/risk_reservation/campaign_id",
+            address!["risk_reservation", "campaign_id"],
         ),
         (
             plan,
             "the fixture reservation",
-            "/fixture_reservation/campaign_id",
+            address!["fixture_reservation", "campaign_id"],
         ),
     ] {
         if text(whose, "campaign_id") != Some(campaign_id) {
@@ -363,7 +363,7 @@ fn binding_checks(
                     quote(&shorten(text(whose, "campaign_id").unwrap_or_default())),
                     quote(&shorten(campaign_id))
                 ),
-                pointer,
+                address,
             ));
         }
     }
@@ -379,7 +379,7 @@ fn binding_checks(
                     shorten(folder),
                     shorten(&expected)
                 ),
-                "/campaign_id",
+                address!["campaign_id"],
             ));
             return found;
         }
@@ -387,7 +387,7 @@ fn binding_checks(
             found.push(fails(
                 rule,
                 format!("the campaign id has no folder: {refusal}"),
-                "/campaign_id",
+                address!["campaign_id"],
             ));
             return found;
         }
@@ -422,22 +422,22 @@ fn state_checks(
             return vec![fails(
                 rule,
                 format!("the campaign's state, {state_name}: {reason}"),
-                "/risk_reservation",
+                address!["risk_reservation"],
             )];
         }
     };
     let mut found = Vec::new();
-    for (list, ours, pointer, what) in [
+    for (list, ours, address, what) in [
         (
             "reservations",
             risk,
-            "/risk_reservation",
+            address!["risk_reservation"],
             "risk reservation",
         ),
         (
             "fixture_reservations",
             plan,
-            "/fixture_reservation",
+            address!["fixture_reservation"],
             "fixture reservation",
         ),
     ] {
@@ -448,7 +448,7 @@ fn state_checks(
                     "{state_name} holds no {what} for candidate {}",
                     shorten(candidate)
                 ),
-                pointer,
+                address,
             )),
             Some(held) if !python::equal(held, ours) => found.push(fails(
                 rule,
@@ -457,7 +457,7 @@ fn state_checks(
                      in {}",
                     differing_fields(ours, held).join(", ")
                 ),
-                pointer,
+                address,
             )),
             Some(_) => {}
         }
@@ -480,7 +480,7 @@ fn state_checks(
                         ""
                     }
                 ),
-                "/risk_reservation/status",
+                address!["risk_reservation", "status"],
             ));
         }
     }
@@ -492,14 +492,14 @@ fn state_checks(
         found.push(fails(
             &super::catalogue::CAMPAIGN_ALLOCATION,
             format!("the risk reservation: {problem}"),
-            &format!("/risk_reservation/{field}"),
+            address!["risk_reservation", field],
         ));
     }
     if let Some(problem) = gate_problem(&subject.location, &store.root, &policy, risk) {
         found.push(fails(
             &super::catalogue::CAMPAIGN_GATE,
             format!("the risk reservation: {problem}"),
-            "/risk_reservation/status",
+            address!["risk_reservation", "status"],
         ));
     }
     found

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::evidence::{candidate_of, disagreement};
 use super::{fails, parted_tails, python, shown, text};
 use crate::canonical;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
 use crate::text::shorten;
 
@@ -70,7 +70,13 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let value = subject.value;
     let candidate = match candidate_of(&subject.location) {
         None => return Vec::new(),
-        Some(Err(problem)) => return vec![fails(rule, problem.to_string(), "/candidate_digest")],
+        Some(Err(problem)) => {
+            return vec![fails(
+                rule,
+                problem.to_string(),
+                address!["candidate_digest"],
+            )];
+        }
         Some(Ok(candidate)) => candidate,
     };
     let mut found = Vec::new();
@@ -87,7 +93,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
         ),
     ] {
         if let Some(problem) = disagreement(value, field, &expected, whose) {
-            found.push(fails(rule, problem, &format!("/{field}")));
+            found.push(fails(rule, problem, address![field]));
         }
     }
     // The plan and the evidence the candidate was confirmed on, as
@@ -124,12 +130,12 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     shorten(&written(value, field)),
                     digest.map_or_else(|| "no digest".to_owned(), |digest| shorten(&digest))
                 ),
-                &format!("/{field}"),
+                address![field],
             )),
             Err(reason) => found.push(fails(
                 rule,
                 format!("the marker binds {file}: {reason}"),
-                &format!("/{field}"),
+                address![field],
             )),
         }
     }
@@ -149,7 +155,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     "bundle"
                 }
             ),
-            "/observed_active_digest",
+            address!["observed_active_digest"],
         ));
     }
     let reason = stale_reason(parent, observed);
@@ -163,12 +169,13 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     "reason is {held}, but the bundle's parent and the active bundle the marker \
                      saw give {rebuilt}, as autocontext writes it"
                 ),
-                "/reason",
+                address!["reason"],
             ));
         }
     }
     found.extend(
-        record_problem(subject, &candidate, value).map(|problem| fails(rule, problem, "/reason")),
+        record_problem(subject, &candidate, value)
+            .map(|problem| fails(rule, problem, address!["reason"])),
     );
     found
 }

@@ -183,15 +183,19 @@ fn the_linear_bound_fails_a_quadratic_reading() {
 fn every_ref_place_is_checked_and_no_message_holds_the_secret() {
     let reference = format!("https://bot:hunter2@wiki.example.com/?token={GITHUB_TOKEN}");
     let found = check(&bundle(&reference));
-    let seen: Vec<(&str, &str, &str)> = found
+    let pointers: Vec<String> = found
         .iter()
         .map(|d| {
-            (
-                d.rule.id,
-                d.message.as_str(),
-                d.pointer.as_deref().unwrap_or_default(),
-            )
+            d.address
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default()
         })
+        .collect();
+    let seen: Vec<(&str, &str, &str)> = found
+        .iter()
+        .zip(&pointers)
+        .map(|(d, pointer)| (d.rule.id, d.message.as_str(), pointer.as_str()))
         .collect();
     let expected = |pointer: &'static str| {
         [

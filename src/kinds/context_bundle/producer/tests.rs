@@ -42,7 +42,13 @@ fn without(pointer: &str) -> Value {
 fn findings(document: &Value) -> Vec<(&'static str, String, String)> {
     check(document)
         .into_iter()
-        .map(|d| (d.rule.id, d.message, d.pointer.unwrap_or_default()))
+        .map(|d| {
+            (
+                d.rule.id,
+                d.message,
+                d.address.map(|a| a.to_string()).unwrap_or_default(),
+            )
+        })
         .collect()
 }
 

@@ -14,7 +14,12 @@ fn findings_with(document: &Value, text: TextFacts) -> Vec<(String, String)> {
     check(document, text)
         .into_iter()
         .inspect(|d| assert_eq!(d.rule.id, "bundle/untrusted-text"))
-        .map(|d| (d.message, d.pointer.unwrap_or_default()))
+        .map(|d| {
+            (
+                d.message,
+                d.address.map(|a| a.to_string()).unwrap_or_default(),
+            )
+        })
         .collect()
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::diagnostic::{Address, address};
 use crate::kinds::checks::items;
 
 /// One entry of `subjects`.
@@ -20,8 +21,9 @@ pub(super) struct SubjectEntry<'a> {
 }
 
 impl SubjectEntry<'_> {
-    pub(super) fn pointer(&self) -> String {
-        format!("/subjects/{}", self.index)
+    /// Where the entry stands in the manifest.
+    pub(super) fn address(&self) -> Address {
+        address!["subjects", self.index]
     }
 
     /// The id the subject goes by without a folder to resolve its path
@@ -42,7 +44,7 @@ impl SubjectEntry<'_> {
 /// One model reference, of `models` or the judge.
 #[derive(Debug, Clone)]
 pub(super) struct ModelEntry<'a> {
-    pub pointer: String,
+    pub address: Address,
     pub provider: &'a str,
     pub id: &'a str,
     pub base_url: Option<&'a str>,
@@ -74,10 +76,10 @@ pub(super) fn subjects(document: &Value) -> Vec<SubjectEntry<'_>> {
         .collect()
 }
 
-fn model(pointer: String, value: &Value) -> ModelEntry<'_> {
+fn model(address: Address, value: &Value) -> ModelEntry<'_> {
     let text = |field: &str| value.get(field).and_then(Value::as_str);
     ModelEntry {
-        pointer,
+        address,
         provider: text("provider").unwrap_or_default(),
         id: text("id").unwrap_or_default(),
         base_url: text("baseUrl"),
@@ -87,7 +89,7 @@ fn model(pointer: String, value: &Value) -> ModelEntry<'_> {
 
 pub(super) fn models(document: &Value) -> Vec<ModelEntry<'_>> {
     items(document, "models")
-        .map(|(index, value)| model(format!("/models/{index}"), value))
+        .map(|(index, value)| model(address!["models", index], value))
         .collect()
 }
 
@@ -95,5 +97,5 @@ pub(super) fn judge(document: &Value) -> Option<ModelEntry<'_>> {
     document
         .get("judge")
         .filter(|judge| judge.is_object())
-        .map(|judge| model("/judge".to_owned(), judge))
+        .map(|judge| model(address!["judge"], judge))
 }

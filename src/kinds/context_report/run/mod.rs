@@ -17,7 +17,7 @@ mod tests;
 use serde_json::Value;
 
 use super::super::{Kind, Role, Subject};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::checks::rule_fails;
 use crate::secrets::credentials;
 use crate::text::{quote, shorten};
@@ -72,7 +72,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     // A prompt may quote a key to tempt a violation; a real one is worth a
     // warning, never a refusal.
     for task in &tasks {
-        for (text, pointer, what) in &task.texts {
+        for (text, address, what) in &task.texts {
             for credential in credentials(text) {
                 found.push(
                     rule_fails(
@@ -81,7 +81,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                             "a task's prompt and criteria hold no real credential: the {what} of {} holds {}",
                             task.named, credential.what
                         ),
-                        pointer.clone(),
+                        address.clone(),
                     )
                     .with_secret(credential.secret)
                     .as_warning(),
@@ -101,7 +101,7 @@ fn producer_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     vec![Diagnostic::new(&catalogue::PATHS_UNCHECKED,
         "a manifest read from standard input has no folder: its subject, workdir, out and tasks paths are not checked",
     )
-    .at_pointer("/subjects")]
+    .at(address!["subjects"])]
 }
 
 fn unique_subject_ids(subjects: &[paths::Resolved<'_>]) -> Vec<Diagnostic> {
@@ -114,18 +114,18 @@ fn unique_subject_ids(subjects: &[paths::Resolved<'_>]) -> Vec<Diagnostic> {
         else {
             continue;
         };
-        let pointer = match subject.entry.id {
-            Some(_) => format!("{}/id", subject.entry.pointer()),
-            None => format!("{}/path", subject.entry.pointer()),
+        let address = match subject.entry.id {
+            Some(_) => subject.entry.address().key("id"),
+            None => subject.entry.address().key("path"),
         };
         found.push(rule_fails(
             &catalogue::SUBJECT_ID_UNIQUE,
             &format!(
                 "subject ids are unique, an id defaulted from the path's last name included: {} is the id of {} too",
                 quote(&shorten(&subject.id)),
-                first.entry.pointer()
+                first.entry.address()
             ),
-            pointer,
+            address,
         ));
     }
     found
@@ -159,7 +159,7 @@ fn workdir_needs_claude_cli(
             named.join(", "),
             without_folder.join(", ")
         ),
-        format!("{}/workdir", first.entry.pointer()),
+        first.entry.address().key("workdir"),
     ))
 }
 
@@ -178,8 +178,8 @@ fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
         .into_iter()
         .filter_map(|field| {
             let number = arms.get(field).filter(|n| n.is_f64())?;
-            let pointer = format!("/arms/{field}");
-            let written = crate::yaml::written_at(subject.source, &pointer);
+            let address = address!["arms", field];
+            let written = crate::yaml::written_at(subject.source, address.steps());
             if written.is_some_and(is_integer_literal) {
                 return None;
             }
@@ -199,7 +199,7 @@ fn whole_numbers(subject: &Subject<'_>) -> Vec<Diagnostic> {
                     "arms.{field} is written {}, which context-report reads as a float: {consequence}; {instead}",
                     quote(&shorten(&shown))
                 ),
-                pointer,
+                address,
             ))
         })
         .collect()
@@ -225,7 +225,7 @@ fn leave_one_out(document: &Value) -> Option<Diagnostic> {
         rule_fails(
             &catalogue::LEAVE_ONE_OUT,
             "arms.mode is isolated: context-report v0.1 has nothing that runs leave-one-out",
-            "/arms/mode".to_owned(),
+            address!["arms", "mode"],
         )
     })
 }
@@ -238,7 +238,7 @@ fn judge_provider(judge: &ModelEntry<'_>) -> Option<Diagnostic> {
                 "the judge's provider is one of the same two providers as a subject model's (spec 003): anthropic or claude-cli, and {} is not",
                 quote(&shorten(judge.provider))
             ),
-            "/judge/provider".to_owned(),
+            address!["judge", "provider"],
         )
     })
 }
@@ -263,7 +263,7 @@ fn openai_compatible_fields(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
                      one's provider is {}",
                 quote(&shorten(model.provider))
             ),
-            format!("{}/{field}", model.pointer),
+            model.address.clone().key(field),
         )
     })
     .collect()
@@ -275,7 +275,7 @@ fn openai_compatible_fields(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
 fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     if let Some(name) = model.api_key_env {
-        let pointer = format!("{}/apiKeyEnv", model.pointer);
+        let address = model.address.clone().key("apiKeyEnv");
         let held = credentials(name);
         if let Some(credential) = held.first() {
             found.push(
@@ -285,7 +285,7 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
                         "a manifest holds no credential: apiKeyEnv names the variable that holds the key, and this one holds {}",
                         credential.what
                     ),
-                    pointer,
+                    address,
                 )
                 .with_secret(name),
             );
@@ -295,7 +295,7 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
                 rule_fails(
                     &catalogue::API_KEY_ENV,
                     "apiKeyEnv is the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*)",
-                    pointer,
+                    address,
                 )
                 .with_secret(name),
             );
@@ -310,7 +310,7 @@ fn model_credentials(model: &ModelEntry<'_>) -> Vec<Diagnostic> {
                         "a manifest holds no credential: a baseUrl holds {}",
                         credential.what
                     ),
-                    format!("{}/baseUrl", model.pointer),
+                    model.address.clone().key("baseUrl"),
                 )
                 .with_secret(credential.secret),
             );

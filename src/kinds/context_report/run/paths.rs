@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::manifest::SubjectEntry;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::checks::rule_fails;
 use crate::kinds::context_report::slug::block_ids;
 use crate::location::{Entry, Location};
@@ -88,7 +88,7 @@ fn path_fails(entry: &SubjectEntry<'_>, reason: &str) -> Diagnostic {
             "a subject's path exists and fits its kind: {} {reason}",
             quote(&shorten(entry.path))
         ),
-        format!("{}/path", entry.pointer()),
+        entry.address().key("path"),
     )
 }
 
@@ -135,7 +135,7 @@ fn check_workdir(
             "a subject's workdir is an existing folder: {} {reason}",
             quote(&shorten(workdir))
         ),
-        format!("{}/workdir", entry.pointer()),
+        entry.address().key("workdir"),
     ))
 }
 
@@ -270,7 +270,7 @@ fn read_rule_ids(
                         "a subject's text can be read: {}: {reason}",
                         quote(&shorten(&shown))
                     ),
-                    format!("{}/path", entry.pointer()),
+                    entry.address().key("path"),
                 ));
             }
         }
@@ -307,7 +307,7 @@ pub(super) fn out_overlaps(
                     quote(&shorten(raw)),
                     quote(&shorten(&subject.id))
                 ),
-                "/out".to_owned(),
+                address!["out"],
             )
         })
         .collect()

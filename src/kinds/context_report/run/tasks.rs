@@ -9,13 +9,13 @@ use serde_json::Value;
 
 use super::paths::Resolved;
 use super::pyyaml::{self, Reading};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::checks::{items, rule_fails};
 use crate::location::{Entry, Location, ReadError, io_reason};
 use crate::schema::{self, CompiledSchema};
 use crate::text::{quote, shorten};
 use crate::yaml::plain::{self, plain_scalars};
-use crate::yaml::{self, Limits, LineIndex, format_pointer, parse_pointer, strict_json};
+use crate::yaml::{self, Limits, LineIndex, strict_json};
 
 /// The `{tasks: [...]}` shape of a tasks file: the same definition as the
 /// inline form in `schemas/ContextReportRun.schema.json`.
@@ -38,14 +38,14 @@ pub(super) struct Task {
     pub id: String,
     /// The task in the manifest (`/tasks/tasks/N`), or `/tasks` for one
     /// read from a file.
-    pub pointer: String,
+    pub address: Address,
     /// How messages name the task: `task "x"`, with its file when it has one.
     pub named: String,
-    /// Subject ids with their pointers; `None` means every subject.
-    pub subjects: Option<Vec<(String, String)>>,
-    pub rules: Vec<(String, String)>,
-    /// Prompt and criteria texts, with their pointers and what they are.
-    pub texts: Vec<(String, String, &'static str)>,
+    /// Subject ids with their addresses; `None` means every subject.
+    pub subjects: Option<Vec<(String, Address)>>,
+    pub rules: Vec<(String, Address)>,
+    /// Prompt and criteria texts, with their addresses and what they are.
+    pub texts: Vec<(String, Address, &'static str)>,
 }
 
 /// Every task the manifest names, with what is wrong with a tasks file or
@@ -57,7 +57,9 @@ pub(super) fn load(
     found: &mut Vec<Diagnostic>,
 ) -> Vec<Task> {
     match document.get("tasks") {
-        Some(Value::Object(inline)) => from_list(&Value::Object(inline.clone()), "/tasks", None),
+        Some(Value::Object(inline)) => {
+            from_list(&Value::Object(inline.clone()), &address!["tasks"], None)
+        }
         Some(Value::String(raw)) => {
             let Some(path) = location.resolve(raw) else {
                 return Vec::new();
@@ -86,34 +88,35 @@ fn tasks_fail(raw: &str, reason: &str) -> Diagnostic {
             "tasks names a task file or an eval case folder: {} {reason}",
             quote(&shorten(raw))
         ),
-        "/tasks".to_owned(),
+        address!["tasks"],
     )
 }
 
 /// The tasks of a `{tasks: [...]}` value. `file` is the shown name of the
-/// file it was read from, if any: then every pointer is `/tasks`.
-fn from_list(list: &Value, base: &str, file: Option<&str>) -> Vec<Task> {
+/// file it was read from, if any: then every address is `base`, `/tasks`.
+fn from_list(list: &Value, base: &Address, file: Option<&str>) -> Vec<Task> {
     items(list, "tasks")
         .map(|(index, task)| {
-            let pointer = match file {
-                None => format!("{base}/tasks/{index}"),
-                Some(_) => base.to_owned(),
+            let address = match file {
+                None => base.clone().key("tasks").index(index),
+                Some(_) => base.clone(),
             };
-            let at = |suffix: &str| match file {
-                None => format!("{pointer}{suffix}"),
-                Some(_) => base.to_owned(),
+            // A part of the task, at `within` the task.
+            let at = |within: Address| match file {
+                None => address.clone().join(within),
+                Some(_) => base.clone(),
             };
             let id = task
                 .get("id")
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
-            let strings = |field: &str| -> Vec<(String, String)> {
+            let strings = |field: &str| -> Vec<(String, Address)> {
                 items(task, field)
                     .filter_map(|(i, value)| {
                         value
                             .as_str()
-                            .map(|text| (text.to_owned(), at(&format!("/{field}/{i}"))))
+                            .map(|text| (text.to_owned(), at(address![field, i])))
                     })
                     .collect()
             };
@@ -121,13 +124,12 @@ fn from_list(list: &Value, base: &str, file: Option<&str>) -> Vec<Task> {
             let subjects = Some(strings("subjects")).filter(|named| !named.is_empty());
             let mut texts = Vec::new();
             if let Some(prompt) = task.get("prompt").and_then(Value::as_str) {
-                texts.push((prompt.to_owned(), at("/prompt"), "prompt"));
+                texts.push((prompt.to_owned(), at(address!["prompt"]), "prompt"));
             }
             if let Some(criteria) = task.get("criteria").and_then(Value::as_object) {
                 for (rule, text) in criteria {
                     if let Some(text) = text.as_str() {
-                        let key = rule.replace('~', "~0").replace('/', "~1");
-                        texts.push((text.to_owned(), at(&format!("/criteria/{key}")), "criteria"));
+                        texts.push((text.to_owned(), at(address!["criteria", rule]), "criteria"));
                     }
                 }
             }
@@ -141,7 +143,7 @@ fn from_list(list: &Value, base: &str, file: Option<&str>) -> Vec<Task> {
                     ),
                 },
                 id,
-                pointer: pointer.clone(),
+                address: address.clone(),
                 subjects,
                 rules: strings("rules"),
                 texts,
@@ -208,10 +210,8 @@ fn task_file(
     };
     let violations = schema::check(&TASK_LIST, &document.value);
     if let Some(first) = violations.listed.first() {
-        let pointer = first.pointer.as_deref().unwrap_or_default();
-        let node = document
-            .locate(&parse_pointer(&document.value, pointer))
-            .node;
+        let steps = first.address.as_ref().map(Address::steps);
+        let node = document.locate(steps.unwrap_or_default()).node;
         let line = LineIndex::new(&text).position(node.start()).line;
         let keyword = first
             .rule
@@ -225,7 +225,7 @@ fn task_file(
         ));
         return Vec::new();
     }
-    from_list(&document.value, "/tasks", Some(raw))
+    from_list(&document.value, &address!["tasks"], Some(raw))
 }
 
 fn case_fails(shown: &str, reason: impl std::fmt::Display) -> Diagnostic {
@@ -235,7 +235,7 @@ fn case_fails(shown: &str, reason: impl std::fmt::Display) -> Diagnostic {
             "an eval case compiles into a task: {} {reason}",
             quote(&shorten(shown))
         ),
-        "/tasks".to_owned(),
+        address!["tasks"],
     )
 }
 
@@ -331,7 +331,7 @@ fn at_line(line: Option<u32>) -> String {
 
 /// A plain scalar that is text to YAML 1.2 and no text to PyYAML.
 struct Misread {
-    pointer: String,
+    address: Address,
     /// The line of the file it stands on.
     line: u32,
     reading: Reading,
@@ -417,8 +417,8 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, Uncompiled> {
             });
         }
     };
-    for path in sets.iter().filter_map(|set| set.path.as_deref()) {
-        if let Some(slot) = meta.pointer_mut(&format_pointer(path)) {
+    for path in sets.iter().filter_map(|set| set.path.clone()) {
+        if let Some(slot) = Address::from(path).find_mut(&mut meta) {
             if let Value::Object(members) = slot {
                 let keys = members.keys().cloned().map(Value::String).collect();
                 *slot = Value::Array(keys);
@@ -432,13 +432,13 @@ fn front_matter(text: &str) -> Result<FrontMatter<'_>, Uncompiled> {
         if let Reading::Unreadable(_) | Reading::Unbuildable(_) = reading {
             return Err(Uncompiled::Unreadable { line, reading });
         }
-        let pointer = format_pointer(&scalar.path);
-        let Some(slot) = meta.pointer_mut(&pointer) else {
+        let address = Address::from(scalar.path);
+        let Some(slot) = address.find_mut(&mut meta) else {
             continue;
         };
         if slot.is_string() && reading != Reading::Text {
             misread.push(Misread {
-                pointer,
+                address,
                 line,
                 reading: reading.clone(),
             });
@@ -550,7 +550,7 @@ fn eval_case(
         let entry = |index: usize, item: &Value| match meta
             .misread
             .iter()
-            .find(|misread| misread.pointer == format!("/{field}/{index}"))
+            .find(|misread| misread.address == address![field, index])
         {
             Some(misread) => Err(Uncompiled::Misread {
                 field,
@@ -585,11 +585,11 @@ fn eval_case(
             return None;
         }
     };
-    let rules: Vec<(String, String)> = tags
+    let rules: Vec<(String, Address)> = tags
         .iter()
         .filter_map(|tag| tag.strip_prefix("rule:"))
         .filter(|id| !id.is_empty() && !id.contains('\n'))
-        .map(|id| (id.to_owned(), "/tasks".to_owned()))
+        .map(|id| (id.to_owned(), address!["tasks"]))
         .collect();
     let mut task_subjects = Vec::new();
     for (index, plugin) in plugins.iter().enumerate() {
@@ -598,7 +598,7 @@ fn eval_case(
             .iter()
             .find(|subject| subject.real.as_ref() == Some(&real))
         {
-            Some(subject) => task_subjects.push((subject.id.clone(), "/tasks".to_owned())),
+            Some(subject) => task_subjects.push((subject.id.clone(), address!["tasks"])),
             None => {
                 found.push(rule_fails(
                     &super::catalogue::TASK_SUBJECT,
@@ -607,13 +607,13 @@ fn eval_case(
                         quote(&shorten(&prompt_shown)),
                         quote(&shorten(plugin))
                     ),
-                    "/tasks".to_owned(),
+                    address!["tasks"],
                 ));
                 return None;
             }
         }
     }
-    let mut texts = vec![(body.to_owned(), "/tasks".to_owned(), "prompt")];
+    let mut texts = vec![(body.to_owned(), address!["tasks"], "prompt")];
     let graders = case.join("graders");
     if location.entry(&graders) == Entry::Folder {
         for grader in location.list(&graders).unwrap_or_default() {
@@ -656,14 +656,14 @@ fn eval_case(
                     return None;
                 }
                 if let Some(text) = criteria.and_then(Value::as_str) {
-                    texts.push((text.to_owned(), "/tasks".to_owned(), "criteria"));
+                    texts.push((text.to_owned(), address!["tasks"], "criteria"));
                 }
             }
         }
     }
     Some(Task {
         id: name.to_owned(),
-        pointer: "/tasks".to_owned(),
+        address: address!["tasks"],
         named,
         subjects: Some(task_subjects).filter(|named| !named.is_empty()),
         rules,
@@ -680,10 +680,10 @@ pub(super) fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
             .take(index)
             .any(|earlier| earlier.id == task.id)
         {
-            let pointer = if task.pointer == "/tasks" {
-                task.pointer.clone()
+            let address = if task.address == address!["tasks"] {
+                task.address.clone()
             } else {
-                format!("{}/id", task.pointer)
+                task.address.clone().key("id")
             };
             found.push(rule_fails(
                 &super::catalogue::TASK_ID_UNIQUE,
@@ -691,7 +691,7 @@ pub(super) fn unique_ids(tasks: &[Task]) -> Vec<Diagnostic> {
                     "task ids are unique: {} is the id of two tasks",
                     quote(&shorten(&task.id))
                 ),
-                pointer,
+                address,
             ));
         }
     }
@@ -703,7 +703,7 @@ pub(super) fn known_subjects(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<D
     let ids: Vec<&str> = subjects.iter().map(|subject| subject.id.as_str()).collect();
     let mut found = Vec::new();
     for task in tasks {
-        for (named, pointer) in task.subjects.iter().flatten() {
+        for (named, address) in task.subjects.iter().flatten() {
             if !ids.contains(&named.as_str()) {
                 found.push(rule_fails(
                     &super::catalogue::TASK_SUBJECT,
@@ -713,7 +713,7 @@ pub(super) fn known_subjects(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<D
                         quote(&shorten(named)),
                         listed(ids.iter().copied())
                     ),
-                    pointer.clone(),
+                    address.clone(),
                 ));
             }
         }
@@ -766,7 +766,7 @@ pub(super) fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<D
             // A subject whose text cannot be read is reported on its own.
             continue;
         }
-        for (rule, pointer) in &task.rules {
+        for (rule, address) in &task.rules {
             let known = of_task
                 .iter()
                 .filter_map(|subject| subject.rule_ids.as_ref())
@@ -797,7 +797,7 @@ pub(super) fn known_rule_ids(tasks: &[Task], subjects: &[Resolved<'_>]) -> Vec<D
             found.push(rule_fails(
                 &super::catalogue::RULE_ID,
                 &message,
-                pointer.clone(),
+                address.clone(),
             ));
         }
     }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Severity, address};
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::validate::{Checked, Mode, validate_at, validate_bytes};
 use crate::yaml::Limits;
@@ -133,8 +133,8 @@ fn rule_ids_of_a_plugin_and_a_shared_task() {
     let checked = check(&text);
     assert_eq!(rules(&checked), ["contextreport/rule-id"]);
     assert_eq!(
-        checked.diagnostics[0].pointer.as_deref(),
-        Some("/tasks/tasks/2/rules/0")
+        checked.diagnostics[0].address,
+        Some(address!["tasks", "tasks", 2, "rules", 0])
     );
 }
 
