@@ -64,11 +64,9 @@ impl Severity {
 /// One problem found in one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// How much the finding weighs. The default comes from the rule
-    /// ([`RuleDoc::severity`]): [`Diagnostic::new`] makes an error, and a
-    /// producer-side rule's finding is made a warning
-    /// ([`Diagnostic::as_warning`]). Then it is weighed for this finding:
-    /// a level of `numi.toml` or `--strict` changes it.
+    /// How much the finding weighs: its rule's severity
+    /// ([`RuleDoc::severity`]) when made, then weighed for this finding,
+    /// where a level of `numi.toml` or `--strict` changes it.
     pub severity: Severity,
     /// The rule the finding is of: its declaration, so a finding cannot
     /// carry an id no rule has.
@@ -173,7 +171,7 @@ impl Diagnostic {
     /// A finding of `rule`.
     pub fn new(rule: &'static RuleDoc, message: impl Into<String>) -> Self {
         Diagnostic {
-            severity: Severity::Error,
+            severity: rule.severity,
             rule,
             message: message.into(),
             reference_words: None,

@@ -386,8 +386,8 @@ fn check_document(
     }
 }
 
-/// The producer-side findings of a document that passed its schema, as
-/// warnings, in the order their values stand in the document.
+/// The producer-side findings of a document that passed its schema (their
+/// rules warn), in the order their values stand in the document.
 fn producer_findings(kind: &Kind, subject: &Subject<'_>) -> Vec<Diagnostic> {
     let mut found = (kind.producer_checks)(subject);
     // One index for every lookup: a mapping of many keys with a finding on
@@ -397,7 +397,7 @@ fn producer_findings(kind: &Kind, subject: &Subject<'_>) -> Vec<Diagnostic> {
         let steps = diagnostic.address.as_ref().map(|a| a.steps());
         document_order_with(subject.value, steps.unwrap_or_default(), &mut keys)
     });
-    found.into_iter().map(Diagnostic::as_warning).collect()
+    found
 }
 
 fn needs_position(diagnostic: &Diagnostic) -> bool {

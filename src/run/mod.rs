@@ -123,7 +123,7 @@ impl Sink<'_> {
     fn write(&mut self, mut result: FileResult) -> io::Result<()> {
         if self.origin == Origin::Repo {
             if let Some(finding) = self.names.check(&result) {
-                result.checked.diagnostics.push(finding.as_warning());
+                result.checked.diagnostics.push(finding);
             }
         }
         self.verdict

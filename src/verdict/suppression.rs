@@ -195,9 +195,7 @@ fn checked_suppressions<'d>(
 }
 
 fn about(rule: &'static RuleDoc, message: String, suppression: &Suppression) -> Diagnostic {
-    Diagnostic::new(rule, message)
-        .at_position(suppression.at)
-        .as_warning()
+    Diagnostic::new(rule, message).at_position(suppression.at)
 }
 
 /// Adds `note` after the note the finding already has, if any.

@@ -83,8 +83,7 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
                         ),
                         address.clone(),
                     )
-                    .with_secret(credential.secret)
-                    .as_warning(),
+                    .with_secret(credential.secret),
                 );
             }
         }
