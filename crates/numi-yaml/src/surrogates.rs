@@ -19,9 +19,11 @@
 //! Only a text with a `\u` escape of a surrogate pays for any of this; for
 //! any other text [`rewrite`] is one search for `\u`.
 
+use std::borrow::Cow;
+
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use crate::Position;
+use crate::{Position, separation};
 
 /// Where a rewritten text's columns fall short of the original's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -95,7 +97,15 @@ pub(super) fn rewrite(text: &str) -> Option<Rewritten> {
         return None;
     }
     let probe = probe(text);
-    let (spans, complete) = double_quoted_spans(&probe);
+    // saphyr reads the probe as the loader has it read the text: with each
+    // tab after a `:` that saphyr refuses read as a space, which takes the
+    // same byte and the same column. Without it, saphyr would stop at that
+    // tab, and the scalars after it would keep the probe's escapes.
+    let separated = match separation::rewrite(&probe) {
+        Some(found) => found.apply(&probe),
+        None => Cow::Borrowed(probe.as_str()),
+    };
+    let (spans, complete) = double_quoted_spans(&separated);
     // Past the first error saphyr reads nothing more, but its scanner may
     // stop there before it has handed over a scalar standing just before;
     // that tail is read as the probe, so the error is the one reported.
