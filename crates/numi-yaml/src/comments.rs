@@ -27,7 +27,8 @@ use std::borrow::Cow;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use super::{LineIndex, separation, surrogates};
+use super::readable::for_spans;
+use super::{LineIndex, surrogates};
 
 /// One comment of a text: from its `#` to the end of its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,62 +54,15 @@ pub fn comments(text: &str) -> Option<Vec<Comment<'_>>> {
 
 /// `text` as saphyr can read it, every scalar where it stands in `text`:
 /// saphyr refuses a surrogate escape, so the probe spells each one as
-/// another escape of the same length; and it refuses a tab after a `:`
-/// before a word, so that tab is read as a space (see
-/// [`separation`]: a space and a tab separate alike, and inside a scalar
-/// either is one character of its text).
+/// another escape of the same length, then the corrections of
+/// [`super::readable`].
 pub(super) fn readable(text: &str) -> Option<Cow<'_, str>> {
     let probed = match surrogates::rewrite(text) {
         None => Cow::Borrowed(text),
         Some(rewritten) if rewritten.lone.is_some() => return None,
         Some(_) => Cow::Owned(surrogates::probe(text)),
     };
-    let separated = match separation::rewrite(&probed) {
-        None => probed,
-        Some(found) => Cow::Owned(found.apply(&probed).into_owned()),
-    };
-    Some(match directives_in_ascii(&separated) {
-        None => separated,
-        Some(ascii) => Cow::Owned(ascii),
-    })
-}
-
-/// `text` with every character wider than a byte on a directive line (a
-/// line of a document's prologue, before its `---`, that starts with `%`)
-/// spelt as that many `x`s, or `None` when no such line holds one. saphyr
-/// counts such a character as more than one when it passes over a
-/// directive it does not know, so every span after it would stand too far
-/// on; no scalar's text is on a directive line, and the byte of each later
-/// character stays where it was.
-fn directives_in_ascii(text: &str) -> Option<String> {
-    let mut in_prologue = true;
-    let mut ascii: Option<String> = None;
-    let mut copied = 0;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let directive = in_prologue && line.starts_with('%');
-        if line.starts_with("...") {
-            in_prologue = true;
-        } else if !directive && !line.trim().is_empty() && !line.trim_start().starts_with('#') {
-            in_prologue = false;
-        }
-        if directive && !line.is_ascii() {
-            let ascii = ascii.get_or_insert_with(|| String::with_capacity(text.len()));
-            ascii.push_str(text.get(copied..at)?);
-            for character in line.chars() {
-                if character.is_ascii() {
-                    ascii.push(character);
-                } else {
-                    ascii.extend(std::iter::repeat_n('x', character.len_utf8()));
-                }
-            }
-            copied = at + line.len();
-        }
-        at += line.len();
-    }
-    let mut ascii = ascii?;
-    ascii.push_str(text.get(copied..)?);
-    Some(ascii)
+    Some(for_spans(probed))
 }
 
 /// The byte ranges of `text` that its scalars hold, in text order, or

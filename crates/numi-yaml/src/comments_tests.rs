@@ -1,4 +1,4 @@
-use super::{Comment, comments, directives_in_ascii, disagreement, misread};
+use super::{Comment, comments, disagreement, misread};
 use crate::{Limits, Positions, load_bytes_rooted, parse_pointer};
 
 /// The comments of `text` as (line, alone, text), after checking them
@@ -320,19 +320,4 @@ fn a_directive_of_wide_characters_leaves_every_later_span_where_it_stands() {
     );
     // A `%` line inside a document is no directive, and is read as written.
     assert_eq!(disagreement("a: \"b\n %\u{e9} # c\"\n"), None);
-}
-
-#[test]
-fn only_a_directive_line_of_wide_characters_is_spelt_again() {
-    assert_eq!(directives_in_ascii("a: \u{e9}\n"), None);
-    assert_eq!(directives_in_ascii("%YAML 1.2\n---\na: b\n"), None);
-    assert_eq!(directives_in_ascii("a: \"\u{e9}\n%x\"\n"), None);
-    assert_eq!(
-        directives_in_ascii("%\u{e9}\n--- \u{e9}\n").as_deref(),
-        Some("%xx\n--- \u{e9}\n")
-    );
-    assert_eq!(
-        directives_in_ascii("a: \u{e9}\n...\n%\u{e9}\n---\n").as_deref(),
-        Some("a: \u{e9}\n...\n%xx\n---\n")
-    );
 }

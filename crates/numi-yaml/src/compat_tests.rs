@@ -131,6 +131,13 @@ fn a_surrogate_pair_is_its_one_character_in_values_and_keys() {
             json!({"a": 1, "q": "\u{baeaa}", "z": 2}),
             false,
         ),
+        // A directive of characters wider than a byte, which saphyr counts
+        // as more than one, before the pairs.
+        (
+            "%\u{e9}\u{e9}\u{e9}\u{e9}\n---\nq: \"ab\\ud83d\\ude00\"\nr: \"\\ud83d\\ude00\"\n",
+            json!({"q": "ab😀", "r": "😀"}),
+            false,
+        ),
     ];
     for (text, expected, fast) in cases {
         loads(text, &expected, fast);

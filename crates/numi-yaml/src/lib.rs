@@ -9,6 +9,7 @@ mod place;
 pub mod plain;
 mod positions;
 mod printable;
+mod readable;
 mod scalar;
 mod separation;
 pub mod shown;

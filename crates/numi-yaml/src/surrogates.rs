@@ -23,7 +23,8 @@ use std::borrow::Cow;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use crate::{Position, separation};
+use crate::Position;
+use crate::readable::for_spans;
 
 /// Where a rewritten text's columns fall short of the original's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -97,15 +98,12 @@ pub(super) fn rewrite(text: &str) -> Option<Rewritten> {
         return None;
     }
     let probe = probe(text);
-    // saphyr reads the probe as the loader has it read the text: with each
-    // tab after a `:` that saphyr refuses read as a space, which takes the
-    // same byte and the same column. Without it, saphyr would stop at that
-    // tab, and the scalars after it would keep the probe's escapes.
-    let separated = match separation::rewrite(&probe) {
-        Some(found) => found.apply(&probe),
-        None => Cow::Borrowed(probe.as_str()),
-    };
-    let (spans, complete) = double_quoted_spans(&separated);
+    // saphyr reads the probe with the corrections the loader reads the
+    // text with (a tab after a `:` read as a space, a directive line in
+    // ASCII), each of which keeps every byte where it stood. Without them
+    // saphyr would stop at such a tab, or count a directive's characters
+    // wrong, and the scalars after it would keep the probe's escapes.
+    let (spans, complete) = double_quoted_spans(&for_spans(Cow::Borrowed(probe.as_str())));
     // Past the first error saphyr reads nothing more, but its scanner may
     // stop there before it has handed over a scalar standing just before;
     // that tail is read as the probe, so the error is the one reported.
@@ -147,21 +145,46 @@ pub(super) fn probe(text: &str) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// The character ranges (saphyr's indices) of the double-quoted scalars of
-/// `text`, up to the first error if there is one, and whether there is none.
+/// The byte ranges of the double-quoted scalars of `text`, up to the first
+/// error if there is one, and whether there is none.
 fn double_quoted_spans(text: &str) -> (Vec<(usize, usize)>, bool) {
     let mut spans = Vec::new();
+    let mut complete = true;
     for next in Parser::new_from_str(text) {
         match next {
             Ok((Event::Scalar(_, ScalarStyle::DoubleQuoted, _, _), span)) => {
                 spans.push((span.start.index(), span.end.index()));
             }
-            Ok((Event::StreamEnd, _)) => return (spans, true),
-            Err(_) => return (spans, false),
+            Ok((Event::StreamEnd, _)) => break,
+            Err(_) => {
+                complete = false;
+                break;
+            }
             Ok(_) => {}
         }
     }
-    (spans, true)
+    (in_bytes(text, spans), complete)
+}
+
+/// `spans`, character ranges of `text` in text order (saphyr's indices),
+/// as byte ranges.
+fn in_bytes(text: &str, spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut offsets = text
+        .char_indices()
+        .map(|(offset, _)| offset)
+        .chain(std::iter::once(text.len()))
+        .peekable();
+    let mut at = 0;
+    let mut byte_of = |index: usize| {
+        while at < index && offsets.next().is_some() {
+            at += 1;
+        }
+        offsets.peek().copied().unwrap_or(text.len())
+    };
+    spans
+        .into_iter()
+        .map(|(start, end)| (byte_of(start), byte_of(end)))
+        .collect()
 }
 
 /// Walks the original text a character at a time, counting lines as saphyr
@@ -169,7 +192,6 @@ fn double_quoted_spans(text: &str) -> (Vec<(usize, usize)>, bool) {
 struct Cursor<'t> {
     text: &'t str,
     offset: usize,
-    index: usize,
     line: u32,
     column: u32,
     /// Pairs rewritten so far on this line.
@@ -193,7 +215,6 @@ impl Cursor<'_> {
         let c = self.rest().chars().next()?;
         out.push(c);
         self.offset += c.len_utf8();
-        self.index += 1;
         let line_break = c == '\n' || (c == '\r' && !self.rest().starts_with('\n'));
         if line_break {
             self.line = self.line.saturating_add(1);
@@ -210,7 +231,6 @@ impl Cursor<'_> {
     fn replace(&mut self, count: usize, written: &str, out: &mut String) {
         out.push_str(written);
         self.offset += count;
-        self.index += count;
         self.column = self
             .column
             .saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
@@ -226,14 +246,13 @@ fn rewrite_in(text: &str, spans: &[(usize, usize)], tail: &str) -> Rewritten {
     let mut cursor = Cursor {
         text,
         offset: 0,
-        index: 0,
         line: 1,
         column: 1,
         saved_on_line: 0,
     };
     for &(start, end) in spans {
-        while cursor.index < start && cursor.copy(&mut out).is_some() {}
-        while cursor.index < end {
+        while cursor.offset < start && cursor.copy(&mut out).is_some() {}
+        while cursor.offset < end {
             let bytes = text.as_bytes();
             let Some(unit) = surrogate_at(bytes, cursor.offset) else {
                 // A backslash escapes the character after it: `\\u...` is a
