@@ -184,13 +184,19 @@ pub fn stays_within(root: &Path, path: &Path) -> bool {
 /// least one, and every step but the last a folder that is no link.
 fn folders_stay_within(root: &Path, path: &Path) -> bool {
     match plain_folders_below(root, path) {
-        Some(mut folders) => folders.all(|folder| {
-            held::is_folder(folder, held::Look::Plain, || {
-                matches!(fs::symlink_metadata(folder), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink())
-            })
-        }),
+        Some(mut folders) => folders.all(is_plain_folder),
         None => folders_stay_within_by_steps(root, path),
     }
+}
+
+/// Whether `folder` is a folder and no link, remembered while a run holds
+/// its neighbours.
+fn is_plain_folder(folder: &Path) -> bool {
+    held::is_folder(
+        folder,
+        held::Look::Plain,
+        || matches!(fs::symlink_metadata(folder), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink()),
+    )
 }
 
 /// [`folders_stay_within`], told from the steps of both paths.
@@ -209,9 +215,7 @@ fn folders_stay_within_by_steps(root: &Path, path: &Path) -> bool {
     steps.all(|step| match step {
         Component::Normal(name) => {
             below.push(name);
-            held::is_folder(&below, held::Look::Plain, || {
-                matches!(fs::symlink_metadata(&below), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink())
-            })
+            is_plain_folder(&below)
         }
         _ => false,
     })
