@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, WalkBuilder};
 
-use crate::location::{NOT_A_REGULAR_FILE, io_reason};
+use crate::location::{Claim, NOT_A_REGULAR_FILE, io_reason};
 
 /// The folder that holds a repository's configuration tree.
 pub(crate) const CONFIGURATION_TREE: &str = ".numinance";
@@ -82,7 +82,7 @@ impl Input {
 pub(crate) struct Selection {
     excluded: Arc<PathPatterns>,
     /// Whether a file of another name is read, by its path.
-    claimed: fn(&Path) -> bool,
+    claimed: fn(&Path) -> Claim,
 }
 
 impl Default for Selection {
@@ -90,7 +90,7 @@ impl Default for Selection {
     fn default() -> Self {
         Selection {
             excluded: Arc::default(),
-            claimed: |_| false,
+            claimed: |_| Claim::No,
         }
     }
 }
@@ -98,7 +98,7 @@ impl Default for Selection {
 impl Selection {
     /// Checks every pattern once, so a bad one is a usage error before any
     /// walk.
-    pub(crate) fn new(globs: &[String], claimed: fn(&Path) -> bool) -> Result<Self, BadExclude> {
+    pub(crate) fn new(globs: &[String], claimed: fn(&Path) -> Claim) -> Result<Self, BadExclude> {
         let excluded = PathPatterns::new(globs).map_err(|reason| BadExclude {
             pattern: globs.get(reason.index).cloned().unwrap_or_default(),
             reason,
@@ -461,7 +461,39 @@ struct FolderWalk {
     /// Inputs found and not yet handed on, in order.
     ready: VecDeque<Input>,
     /// Which files of other names than YAML's the walk reads.
-    claimed: fn(&Path) -> bool,
+    claims: Claims,
+}
+
+/// Which files of other names than YAML's a walk reads. A walk goes folder
+/// by folder, so the files of one store follow one another and ask of the
+/// same folder: the last answer is reused while they do.
+struct Claims {
+    claimed: fn(&Path) -> Claim,
+    last: Option<(PathBuf, bool)>,
+}
+
+impl Claims {
+    fn new(claimed: fn(&Path) -> Claim) -> Self {
+        Claims {
+            claimed,
+            last: None,
+        }
+    }
+
+    /// Whether the walk reads the file at `path`.
+    fn reads(&mut self, path: &Path) -> bool {
+        let Claim::IfFolder(folder) = (self.claimed)(path) else {
+            return false;
+        };
+        if let Some((asked, found)) = &self.last {
+            if *asked == folder {
+                return *found;
+            }
+        }
+        let found = folder.is_dir();
+        self.last = Some((folder, found));
+        found
+    }
 }
 
 impl FolderWalk {
@@ -472,7 +504,7 @@ impl FolderWalk {
             scope: None,
             outside: Arc::default(),
             ready: VecDeque::from([input]),
-            claimed: |_| false,
+            claims: Claims::new(|_| Claim::No),
         }
     }
 
@@ -528,21 +560,21 @@ impl FolderWalk {
             scope: Some(scope),
             outside,
             ready: VecDeque::new(),
-            claimed: selection.claimed,
+            claims: Claims::new(selection.claimed),
         }
     }
 
     /// The input an entry of the walk stands for, if any.
     fn input(
         scope: &Scope,
-        claimed: fn(&Path) -> bool,
+        claims: &mut Claims,
         entry: Result<DirEntry, ignore::Error>,
     ) -> Option<Input> {
         match entry {
             Ok(entry) => {
                 let kind = entry.file_type();
                 if kind.is_some_and(|kind| kind.is_dir())
-                    || (!is_yaml_name(entry.path()) && !claimed(entry.path()))
+                    || (!is_yaml_name(entry.path()) && !claims.reads(entry.path()))
                 {
                     return None;
                 }
@@ -602,7 +634,7 @@ impl Iterator for FolderWalk {
             match entry {
                 Some(entry) => self
                     .ready
-                    .extend(FolderWalk::input(scope, self.claimed, entry)),
+                    .extend(FolderWalk::input(scope, &mut self.claims, entry)),
                 None => self.walker = None,
             }
         }
@@ -1006,8 +1038,8 @@ mod tests {
 
     #[test]
     fn exclusions_check_their_globs_once() {
-        assert!(Selection::new(&["drafts/".to_owned(), "*.yml".to_owned()], |_| false).is_ok());
-        let error = Selection::new(&["a[".to_owned()], |_| false)
+        assert!(Selection::new(&["drafts/".to_owned(), "*.yml".to_owned()], |_| Claim::No).is_ok());
+        let error = Selection::new(&["a[".to_owned()], |_| Claim::No)
             .unwrap_err()
             .to_string();
         assert!(error.starts_with("--exclude \"a[\": "), "{error}");
@@ -1149,10 +1181,39 @@ mod tests {
             names(&Selection::default()),
             [".numinance/k.yaml", "a.yaml", "b/c.yml", "i/j.yaml"]
         );
-        let selection = Selection::new(&["i".to_owned()], |_| false).expect("glob");
+        let selection = Selection::new(&["i".to_owned()], |_| Claim::No).expect("glob");
         assert_eq!(
             names(&selection),
             [".numinance/k.yaml", "a.yaml", "b/c.yml"]
         );
+    }
+
+    #[test]
+    fn a_walk_reads_a_claimed_file_when_its_folder_stands_and_asks_once_for_files_that_follow() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = dir.path().join("store");
+        fs::create_dir_all(store.join("bundles")).expect("mkdir");
+        fn claimed(path: &Path) -> Claim {
+            match path.parent() {
+                Some(folder) if path.extension().is_some_and(|ext| ext == "json") => {
+                    Claim::IfFolder(folder.join("bundles"))
+                }
+                _ => Claim::No,
+            }
+        }
+        let mut claims = Claims::new(claimed);
+        assert!(claims.reads(&store.join("a.json")));
+        assert!(!claims.reads(&store.join("a.txt")));
+        assert!(
+            !claims.reads(&dir.path().join("a.json")),
+            "no bundles/ there"
+        );
+        // The last answer serves the files that follow while they ask of
+        // the same folder, and no longer.
+        assert!(claims.reads(&store.join("a.json")));
+        fs::remove_dir(store.join("bundles")).expect("rmdir");
+        assert!(claims.reads(&store.join("b.json")));
+        assert!(!claims.reads(&dir.path().join("b.json")));
+        assert!(!claims.reads(&store.join("c.json")));
     }
 }

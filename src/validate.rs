@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Position, Severity, Span, address};
 use crate::kinds::{self, Kind, Role, Subject};
-use crate::location::held::{self, Kept};
+use crate::location::unit::Kept;
 use crate::location::{DEFAULT_MAX_FILE_SIZE, Location};
 use crate::schema;
 use crate::yaml::{
@@ -109,8 +109,8 @@ pub struct Parsed<'b> {
     loaded: Result<Kept, YamlError>,
     limits: Limits,
     root: Root,
-    /// A store's file, loaded as its neighbours load it (without the place
-    /// of each node), loaded again with them when a stage needs one.
+    /// A file of a unit, loaded as its neighbours load it (without the
+    /// place of each node), loaded again with them when a stage needs one.
     placed: OnceCell<Option<Document>>,
     text: OnceCell<Option<&'b str>>,
     lines: OnceCell<Option<LineIndex<'b>>>,
@@ -118,20 +118,24 @@ pub struct Parsed<'b> {
 
 impl<'b> Parsed<'b> {
     /// Loads `bytes`, read at `location`, once, with the place of every
-    /// node; a store's file alone is loaded as its neighbours load it,
+    /// node; a file of a unit alone is loaded as its neighbours load it,
     /// without them.
     pub fn load(bytes: &'b [u8], limits: &Limits, location: &Location<'_>) -> Self {
         let root = kinds::root_at(location.path());
-        let loaded = match location.path() {
-            // A store's file is loaded the way its neighbours load it, so
-            // the document a neighbour loaded before it is the one checked
-            // now, and the one loaded now is the one its neighbours after
-            // it read.
-            Some(path) if *limits == Limits::default() && held::is_kept_kind(path) => {
-                held::document_at(path, || kinds::load_unplaced(bytes, limits, Some(path)))
+        // A file of a unit is loaded the way its neighbours load it, so the
+        // document a neighbour loaded before it is the one checked now, and
+        // the one loaded now is the one its neighbours after it read.
+        let shared = match (location.unit(), location.path()) {
+            (Some(unit), Some(path)) if *limits == Limits::default() => {
+                unit.document(path, bytes, |bytes| {
+                    kinds::load_unplaced(bytes, limits, Some(path))
+                })
             }
-            _ => yaml::load_bytes_rooted(bytes, limits, Positions::Record, root).map(Kept::new),
+            _ => None,
         };
+        let loaded = shared.unwrap_or_else(|| {
+            yaml::load_bytes_rooted(bytes, limits, Positions::Record, root).map(Kept::new)
+        });
         Parsed {
             bytes,
             loaded,

@@ -30,7 +30,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, RuleDoc};
-use crate::location::Location;
+use crate::location::{Claim, Location};
 use crate::repair::RuleFix;
 use crate::schema::CompiledSchema;
 use crate::yaml::strict_json::JsonReader;
@@ -116,7 +116,7 @@ pub struct Family {
     /// Whether a folder walk reads the file at `path`, which is not named
     /// `*.yaml` or `*.yml`, as one of the family's documents (told by where
     /// it stands; the file itself is not opened).
-    pub claims_file: fn(&Path) -> bool,
+    pub claims_file: fn(&Path) -> Claim,
     /// Whether the document at `path` may be a sequence at its root rather
     /// than a mapping.
     pub allows_sequence_root: fn(&Path) -> bool,
@@ -142,16 +142,20 @@ pub fn identify(
     (&numinance::FAMILY, numinance::by_kind_field(value))
 }
 
-/// Whether some family reads the file at `path` in a folder walk, beside
-/// the YAML files every walk reads.
-pub fn claims_file(path: &Path) -> bool {
-    FAMILIES.iter().any(|family| (family.claims_file)(path))
+/// Whether a family reads the file at `path` in a folder walk, beside the
+/// YAML files every walk reads: the first family's claim on it.
+pub fn claims_file(path: &Path) -> Claim {
+    FAMILIES
+        .iter()
+        .map(|family| (family.claims_file)(path))
+        .find(|claim| *claim != Claim::No)
+        .unwrap_or(Claim::No)
 }
 
 /// The document in `bytes` read from `path`, loaded as `numi validate`
 /// loads it before any finding asks for a position: for a check that reads
 /// the file beside the one it checks, and shares what it loaded with the
-/// run (`location::held`).
+/// files of its unit (`location::unit`).
 pub fn load_unplaced(
     bytes: &[u8],
     limits: &yaml::Limits,
@@ -183,7 +187,12 @@ pub fn rule_at_key(rule: &RuleDoc) -> bool {
 }
 
 /// A family that reads only YAML files, at any place.
-pub fn no_other_files(_path: &Path) -> bool {
+pub fn no_other_files(_path: &Path) -> Claim {
+    Claim::No
+}
+
+/// A family whose documents never hold an array at their root.
+pub fn no_sequence_root(_path: &Path) -> bool {
     false
 }
 

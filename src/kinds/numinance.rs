@@ -30,7 +30,7 @@ pub(super) static FAMILY: Family = Family {
     identify,
     display_name: super::metadata_name,
     claims_file: super::no_other_files,
-    allows_sequence_root: super::no_other_files,
+    allows_sequence_root: super::no_sequence_root,
     rules_at_key: &[&events::UNNAMED_FIELD],
     json_reader: None,
 };

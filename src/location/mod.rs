@@ -8,12 +8,13 @@
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 use crate::text::human_size;
 
-pub mod held;
+pub mod unit;
 
-use held::LastStep;
+use unit::Unit;
 
 /// The default for `--max-file-size`: 16 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
@@ -23,6 +24,8 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
 pub struct Location<'a> {
     path: Option<&'a Path>,
     max_file_size: u64,
+    /// The files checked together with this one, when it is one of them.
+    unit: Option<&'a Unit>,
 }
 
 /// What stands at a path, told without opening it.
@@ -43,6 +46,40 @@ impl<'a> Location<'a> {
         Location {
             path: Some(path),
             max_file_size,
+            unit: None,
+        }
+    }
+
+    /// The same document, checked with the files of `unit`: what it reads
+    /// of them, and they of it, is read and loaded once.
+    pub fn in_unit(self, unit: &'a Unit) -> Self {
+        Location {
+            unit: Some(unit),
+            ..self
+        }
+    }
+
+    /// The files checked together with this one, when it is one of them.
+    pub fn unit(&self) -> Option<&'a Unit> {
+        self.unit
+    }
+
+    /// What the run learned of type `T` (see [`Unit::learned`]); `None`
+    /// outside a run's unit (the language server, a single check), where
+    /// nothing is kept.
+    pub fn learned<T: Default + Send + 'static>(
+        &self,
+    ) -> Option<std::sync::Arc<std::sync::Mutex<T>>> {
+        self.unit.map(Unit::learned)
+    }
+
+    /// Whether `value` is the document its unit loaded for this file: the
+    /// file as the run read it, not an editor's unsaved text, so what is
+    /// learned of it holds for every check of the run.
+    pub fn is_loaded(&self, value: &serde_json::Value) -> bool {
+        match (self.unit, self.path) {
+            (Some(unit), Some(path)) => unit.loaded_as(path, value),
+            _ => false,
         }
     }
 
@@ -52,6 +89,7 @@ impl<'a> Location<'a> {
         Location {
             path: None,
             max_file_size,
+            unit: None,
         }
     }
 
@@ -96,10 +134,36 @@ impl<'a> Location<'a> {
     }
 
     /// [`Location::read`] for a path that must stay inside `root` once its
-    /// links are resolved: a path that leaves it is refused, not read.
-    /// The last step's link is told by opening it (see [`read_file_within`]).
-    pub fn read_within(&self, root: &Path, path: &Path) -> Result<Vec<u8>, ReadError> {
-        read_file_within(root, path, self.max_file_size)
+    /// links are resolved: a path that leaves it is refused. A file of the
+    /// unit is read once, as it is for its own check (links followed), and
+    /// refused when its links lead out; any other is not opened when they
+    /// do (see [`read_file_within`]).
+    pub fn read_within(&self, root: &Path, path: &Path) -> Result<Rc<Vec<u8>>, ReadError> {
+        let Some(read) = self
+            .unit
+            .and_then(|unit| unit.read(path, self.max_file_size))
+        else {
+            return read_file_within(root, path, self.max_file_size, self.unit).map(Rc::new);
+        };
+        let (bytes, step) = read?;
+        let plain = step == LastStep::NoLink && folders_stay_within(root, path, self.unit);
+        if plain || resolved_within(root, path) {
+            Ok(bytes)
+        } else {
+            Err(ReadError::Unreadable(OUTSIDE_THE_STORE.to_owned()))
+        }
+    }
+
+    /// Whether `path`, with its links resolved, stays inside `root` (see
+    /// [`stays_within`]); a file of the unit read without a link, in
+    /// folders the unit found plain, is known to without a look.
+    pub fn stays_within(&self, root: &Path, path: &Path) -> bool {
+        if self.unit.is_some_and(|unit| unit.read_without_link(path))
+            && folders_stay_within(root, path, self.unit)
+        {
+            return true;
+        }
+        stays_within_asking(root, path, self.unit)
     }
 
     /// The names in the folder at `path`, sorted bytewise; hidden names
@@ -144,63 +208,62 @@ impl<'a> Location<'a> {
     }
 }
 
+/// Whether a folder walk reads a file of another name than YAML's, as a
+/// family's document: told by where it stands, the file itself unopened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// No family reads it.
+    No,
+    /// A family reads it when a folder stands at this path: a store's
+    /// file, in a store marked by its `bundles/` folder. The files of one
+    /// store ask of the same folder, which a walk looks at once for them.
+    IfFolder(PathBuf),
+}
+
 /// Why a neighbour whose links lead out of its store is not read.
 pub const OUTSIDE_THE_STORE: &str = "leads outside its store";
 
 /// Whether `path`, with its links resolved, stays inside `root`. A path
 /// that does not exist yet is judged by its words: no `..` step.
 pub fn stays_within(root: &Path, path: &Path) -> bool {
+    stays_within_asking(root, path, None)
+}
+
+/// [`stays_within`], with the folders `unit` found plain taken as found.
+fn stays_within_asking(root: &Path, path: &Path, unit: Option<&Unit>) -> bool {
     // The common case, asked for every neighbour a store's file reads: a
     // path spelt as `root` and plain names, none of them a link. It stays
     // where `root` leads, whatever `root` is, and a few `lstat`s tell so
-    // without resolving both paths whole. A folder found plain is not
-    // asked again while the run holds what it learned (`held`): the files
-    // of one candidate folder cost one `lstat` each, not three; a file the
-    // run read and kept is known for no link by how it was opened, and
-    // costs none.
-    if folders_stay_within(root, path) {
-        if held::read_without_link(path) {
-            return true;
-        }
-        let mut not_a_link = false;
-        let plain_folder =
-            held::is_folder(path, held::Look::Plain, || {
-                match fs::symlink_metadata(path) {
-                    Ok(meta) if !meta.file_type().is_symlink() => {
-                        not_a_link = true;
-                        meta.is_dir()
-                    }
-                    _ => false,
-                }
-            });
-        if plain_folder || not_a_link {
-            return true;
-        }
+    // without resolving both paths whole.
+    if folders_stay_within(root, path, unit)
+        && fs::symlink_metadata(path).is_ok_and(|meta| !meta.file_type().is_symlink())
+    {
+        return true;
     }
     resolved_within(root, path)
 }
 
 /// Whether `path` is spelt as `root` and plain names below it, with at
-/// least one, and every step but the last a folder that is no link.
-fn folders_stay_within(root: &Path, path: &Path) -> bool {
+/// least one, and every step but the last a folder that is no link. The
+/// files of a unit share their folders: each is looked at once a unit.
+fn folders_stay_within(root: &Path, path: &Path, unit: Option<&Unit>) -> bool {
     match plain_folders_below(root, path) {
-        Some(mut folders) => folders.all(is_plain_folder),
-        None => folders_stay_within_by_steps(root, path),
+        Some(mut folders) => folders.all(|folder| is_plain_folder(folder, unit)),
+        None => folders_stay_within_by_steps(root, path, unit),
     }
 }
 
-/// Whether `folder` is a folder and no link, remembered while a run holds
-/// its neighbours.
-fn is_plain_folder(folder: &Path) -> bool {
-    held::is_folder(
-        folder,
-        held::Look::Plain,
-        || matches!(fs::symlink_metadata(folder), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink()),
-    )
+/// Whether `folder` is a folder and no link, found once in `unit`.
+fn is_plain_folder(folder: &Path, unit: Option<&Unit>) -> bool {
+    let ask = || matches!(fs::symlink_metadata(folder), Ok(meta) if meta.is_dir() && !meta.file_type().is_symlink());
+    match unit {
+        Some(unit) => unit.is_plain_folder(folder, ask),
+        None => ask(),
+    }
 }
 
 /// [`folders_stay_within`], told from the steps of both paths.
-fn folders_stay_within_by_steps(root: &Path, path: &Path) -> bool {
+fn folders_stay_within_by_steps(root: &Path, path: &Path, unit: Option<&Unit>) -> bool {
     let Ok(rest) = path.strip_prefix(root) else {
         return false;
     };
@@ -215,7 +278,7 @@ fn folders_stay_within_by_steps(root: &Path, path: &Path) -> bool {
     steps.all(|step| match step {
         Component::Normal(name) => {
             below.push(name);
-            is_plain_folder(&below)
+            is_plain_folder(&below, unit)
         }
         _ => false,
     })
@@ -274,35 +337,27 @@ fn resolved_within(root: &Path, path: &Path) -> bool {
 /// its links are resolved: a path that leaves it is refused, not read.
 /// The last step is opened without following a link, so a file that is no
 /// link needs no look beside the open; a link is followed only once it is
-/// found to stay inside.
-pub fn read_file_within(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let outside = || ReadError::Unreadable(OUTSIDE_THE_STORE.to_owned());
-    if !folders_stay_within(root, path) {
+/// found to stay inside. The folders `unit` found plain are taken as found.
+fn read_file_within(
+    root: &Path,
+    path: &Path,
+    limit: u64,
+    unit: Option<&Unit>,
+) -> Result<Vec<u8>, ReadError> {
+    if !folders_stay_within(root, path, unit) {
         if !resolved_within(root, path) {
-            return Err(outside());
+            return Err(ReadError::Unreadable(OUTSIDE_THE_STORE.to_owned()));
         }
         return read_file(path, limit);
     }
-    let (bytes, step) = held::bytes_at(path, || {
-        read_regular_noting(path, limit, || resolved_within(root, path))
-    })?;
-    // Bytes kept from a read as a document followed any link unasked.
-    if step != LastStep::NoLink && !resolved_within(root, path) {
-        return Err(outside());
-    }
-    within_limit(bytes, limit)
+    read_regular_noting(path, limit, || resolved_within(root, path)).map(|(bytes, _)| bytes)
 }
 
 /// The bytes of the file at `path`, refusing one larger than `limit`
 /// (`--max-file-size`) without reading it whole: [`read_regular`] for a
 /// document.
-///
-/// While a run holds its neighbours (`held`), a small file read twice (as
-/// a neighbour and as the document checked) is read from the disk once.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let (bytes, _) = held::bytes_at(path, || read_regular_noting(path, limit, || true))?;
-    // A file kept from a read under a larger limit is still refused.
-    within_limit(bytes, limit)
+    read_regular(path, limit)
 }
 
 /// Why [`read_regular`] returned no bytes. Its message is worded for a
@@ -331,6 +386,19 @@ pub enum ReadError {
 /// the extra byte says the file is too large.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     read_regular_noting(path, limit, || true).map(|(bytes, _)| bytes)
+}
+
+/// What the last step of a path was when the file was opened: asked of
+/// the open itself, so a store's file needs no `lstat` beside it to be
+/// known for no link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LastStep {
+    /// Opened without following a link.
+    NoLink,
+    /// A link, followed.
+    Link,
+    /// Not told by the system (where an open cannot refuse a link).
+    Unknown,
 }
 
 /// [`read_regular`], telling whether the last step of `path` was a link.
@@ -438,14 +506,16 @@ pub fn read_stdin(limit: u64) -> Result<Vec<u8>, ReadError> {
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|error| ReadError::Unreadable(io_reason(&error)))?;
-    within_limit(bytes, limit)
+    within_limit(bytes.len(), limit)?;
+    Ok(bytes)
 }
 
-fn within_limit(bytes: Vec<u8>, limit: u64) -> Result<Vec<u8>, ReadError> {
-    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+/// Refuses `length` bytes when they are more than `limit`.
+fn within_limit(length: usize, limit: u64) -> Result<(), ReadError> {
+    if u64::try_from(length).unwrap_or(u64::MAX) > limit {
         return Err(ReadError::TooLarge(limit));
     }
-    Ok(bytes)
+    Ok(())
 }
 
 /// An I/O error worded as the reference words it: the system's text in

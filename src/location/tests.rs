@@ -110,7 +110,7 @@ fn a_link_out_of_the_root_is_not_read() {
     );
     assert_eq!(
         location.read_within(store.path(), &inside).as_deref(),
-        Ok(&b"{}"[..])
+        Ok(&b"{}".to_vec())
     );
     assert!(!stays_within(store.path(), &store.path().join("../x")));
     assert!(stays_within(
@@ -187,11 +187,11 @@ fn folders_are_told_from_the_spelling_as_from_the_steps() {
         for rest in rests {
             for path in [format!("{root}/{rest}"), format!("{root}{rest}")] {
                 let (root, path) = (Path::new(root), Path::new(&path));
-                for held in [false, true] {
-                    let _hold = held.then(super::held::Hold::new);
+                let unit = super::unit::Unit::default();
+                for unit in [None, Some(&unit)] {
                     assert_eq!(
-                        folders_stay_within(root, path),
-                        folders_stay_within_by_steps(root, path),
+                        folders_stay_within(root, path, unit),
+                        folders_stay_within_by_steps(root, path, unit),
                         "{root:?} {path:?}"
                     );
                 }
@@ -200,13 +200,13 @@ fn folders_are_told_from_the_spelling_as_from_the_steps() {
     }
 }
 
-/// While a run holds what it read, a file's own open tells whether its
-/// last step is a link: a plain file read is known to stay inside, a link
-/// read is judged by where it leads, and a link out is refused unopened
-/// (a FIFO outside would otherwise be opened).
+/// In a unit, a file's own open tells whether its last step is a link: a
+/// plain file read is known to stay inside, a link read is judged by where
+/// it leads, and a link out that is not the unit's is refused unopened (a
+/// FIFO outside would otherwise be opened).
 #[cfg(unix)]
 #[test]
-fn under_a_hold_the_open_tells_a_link_in_the_last_step() {
+fn in_a_unit_the_open_tells_a_link_in_the_last_step() {
     let outside = tempfile::tempdir().expect("temp dir");
     let fifo = outside.path().join("pipe.json");
     let made = std::process::Command::new("mkfifo")
@@ -225,17 +225,26 @@ fn under_a_hold_the_open_tells_a_link_in_the_last_step() {
     let to_fifo = store.path().join("to-fifo.json");
     std::os::unix::fs::symlink(&fifo, &to_fifo).expect("symlink");
 
-    let _hold = super::held::Hold::new();
-    let location = Location::file(&plain, 1024);
-    assert_eq!(read_file(&plain, 1024).as_deref(), Ok(&b"{\"a\": 1}"[..]));
-    assert!(stays_within(store.path(), &plain));
+    let unit = super::unit::Unit::new(
+        [plain.clone(), alias.clone(), out.clone()],
+        &super::unit::Learning::default(),
+    );
+    let location = Location::file(&plain, 1024).in_unit(&unit);
+    let read = |path: &Path| {
+        unit.read(path, 1024)
+            .expect("in the unit")
+            .map(|(bytes, _)| bytes)
+    };
+    assert_eq!(read(&plain).as_deref(), Ok(&b"{\"a\": 1}".to_vec()));
+    assert!(location.stays_within(store.path(), &plain));
     assert_eq!(
         location.read_within(store.path(), &alias).as_deref(),
-        Ok(&b"{\"a\": 1}"[..])
+        Ok(&b"{\"a\": 1}".to_vec())
     );
-    assert!(stays_within(store.path(), &alias));
+    assert!(location.stays_within(store.path(), &alias));
     // Read as a document (links followed), then asked: still outside.
-    assert_eq!(read_file(&out, 1024).as_deref(), Ok(&b"{}"[..]));
+    assert_eq!(read(&out).as_deref(), Ok(&b"{}".to_vec()));
+    assert!(!location.stays_within(store.path(), &out));
     assert!(!stays_within(store.path(), &out));
     assert_eq!(
         location

@@ -9,15 +9,16 @@ mod duplicate_names;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
 
 use crate::config::Policy;
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::inputs::{Input, Source};
-use crate::location::Location;
-use crate::location::{ReadError, read_file, read_stdin};
+use crate::location::unit::{Learning, Unit};
+use crate::location::{Location, ReadError, read_file, read_stdin};
 use crate::results::baseline::Ledger;
 use crate::results::{FileResult, Origin, Summary};
 use crate::text::quote;
@@ -93,10 +94,14 @@ where
         1
     };
     if workers <= 1 {
-        let _neighbours = crate::location::held::Hold::new();
-        for input in first.into_iter().chain(inputs) {
-            sink.write(check(input, origin, options))?;
-        }
+        let learning = Learning::default();
+        check_in_units(
+            first.into_iter().chain(inputs),
+            origin,
+            options,
+            &learning,
+            |result| sink.write(result),
+        )?;
     } else {
         in_parallel(
             first.into_iter().chain(inputs),
@@ -149,9 +154,13 @@ impl Sink<'_> {
 const BATCH: usize = 32;
 
 /// Most files a batch takes past [`BATCH`] to end where a folder ends: the
-/// files of one folder (an autocontext candidate's) read the same
-/// neighbours, which the worker holding them reads once.
+/// files of one folder (an autocontext candidate's) read each other, and
+/// are checked as one unit.
 const BATCH_FOLDER_TAIL: usize = 8;
+
+/// Most files of a unit: a batch's, so a unit's memory stays that of a
+/// few dozen small files.
+const UNIT: usize = BATCH + BATCH_FOLDER_TAIL;
 
 /// Most results waiting for an earlier, slower one before workers pause, so
 /// memory stays flat however the work is ordered.
@@ -292,20 +301,21 @@ fn in_parallel<I: Iterator<Item = Input> + Send>(
     };
     let (sender, receiver) = mpsc::channel::<(usize, Vec<FileResult>)>();
     // What one worker learns of a store's files serves the others.
-    let learning = crate::location::held::Learning::default();
+    let learning = Learning::default();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
             let progress = &progress;
             let learning = &learning;
             scope.spawn(move || {
-                let _neighbours = crate::location::held::Hold::sharing(learning);
                 while let Some((start, batch)) = progress.claim() {
-                    let results = batch
-                        .into_iter()
-                        .map(|input| check(input, origin, options))
-                        .collect();
-                    if sender.send((start, results)).is_err() {
+                    let mut results = Vec::with_capacity(batch.len());
+                    let checked =
+                        check_in_units(batch.into_iter(), origin, options, learning, |result| {
+                            results.push(result);
+                            Ok(())
+                        });
+                    if checked.is_err() || sender.send((start, results)).is_err() {
                         break;
                     }
                 }
@@ -354,9 +364,70 @@ fn write_in_order<I: Iterator>(
     Ok(())
 }
 
-/// Reads and validates one input. A panic inside numi becomes an internal
-/// error for this input alone.
-pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResult {
+/// Checks `inputs` in order, handing each result to `write`: the JSON files
+/// of one folder that follow one another (a store's candidate, a run of its
+/// bundles), at most [`UNIT`] of them, as one [`Unit`], each read and
+/// loaded once for its own check and every neighbour's; any other file
+/// alone. What the units learn, they learn with the run's others
+/// (`learning`).
+fn check_in_units(
+    inputs: impl Iterator<Item = Input>,
+    origin: Origin,
+    options: &Options,
+    learning: &Learning,
+    mut write: impl FnMut(FileResult) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut inputs = inputs.peekable();
+    while let Some(group) = next_group(&mut inputs) {
+        let paths: Vec<PathBuf> = group
+            .iter()
+            .filter_map(unit_path)
+            .map(Path::to_path_buf)
+            .collect();
+        let unit = (!paths.is_empty()).then(|| Unit::new(paths, learning));
+        for input in group {
+            write(check(input, origin, options, unit.as_ref()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The next inputs to check together: the JSON files of one folder that
+/// follow one another, at most [`UNIT`] of them; any other input alone.
+fn next_group<I: Iterator<Item = Input>>(
+    inputs: &mut std::iter::Peekable<I>,
+) -> Option<Vec<Input>> {
+    let first = inputs.next()?;
+    let Some(folder) = unit_folder(&first).map(Path::to_path_buf) else {
+        return Some(vec![first]);
+    };
+    let mut group = vec![first];
+    while group.len() < UNIT {
+        match inputs.next_if(|input| unit_folder(input) == Some(folder.as_path())) {
+            Some(input) => group.push(input),
+            None => break,
+        }
+    }
+    Some(group)
+}
+
+/// The path of an input a unit may take: a JSON file's.
+fn unit_path(input: &Input) -> Option<&Path> {
+    match &input.source {
+        Ok(Source::Path(path)) if Unit::takes(path) => Some(path),
+        _ => None,
+    }
+}
+
+/// The folder of an input a unit may take.
+fn unit_folder(input: &Input) -> Option<&Path> {
+    unit_path(input).and_then(Path::parent)
+}
+
+/// Reads and validates one input, with the files of `unit` when it is one
+/// of them. A panic inside numi becomes an internal error for this input
+/// alone.
+fn check(input: Input, origin: Origin, options: &Options, unit: Option<&Unit>) -> FileResult {
     let read_from = match &input.source {
         Ok(Source::Path(path)) => Some(path.clone()),
         _ => None,
@@ -366,15 +437,18 @@ pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResu
             failed(&crate::diagnostic::stages::errors::IO, reason.to_string()),
             None,
         ),
-        Ok(source) => match read(source, options.max_file_size) {
+        Ok(source) => match read(source, options.max_file_size, unit) {
             Err(reason) => (
                 failed(&crate::diagnostic::stages::errors::IO, reason.to_string()),
                 None,
             ),
             Ok(bytes) => {
-                let location = match source {
-                    Source::Path(path) => Location::file(path, options.max_file_size),
-                    Source::Stdin => Location::detached(options.max_file_size),
+                let location = match (source, unit) {
+                    (Source::Path(path), Some(unit)) => {
+                        Location::file(path, options.max_file_size).in_unit(unit)
+                    }
+                    (Source::Path(path), None) => Location::file(path, options.max_file_size),
+                    (Source::Stdin, _) => Location::detached(options.max_file_size),
                 };
                 let checked = validate_guarded(
                     &bytes,
@@ -390,7 +464,7 @@ pub(crate) fn check(input: Input, origin: Origin, options: &Options) -> FileResu
                         }
                     },
                 );
-                (checked, options.keep_source.then_some(bytes))
+                (checked, options.keep_source.then(|| bytes.to_vec()))
             }
         },
     };
@@ -412,11 +486,14 @@ fn failed(rule: &'static RuleDoc, message: String) -> Checked {
 }
 
 /// The bytes of a source, refusing one larger than `limit` without reading
-/// it whole.
-fn read(source: &Source, limit: u64) -> Result<Vec<u8>, ReadError> {
+/// it whole; a file of `unit` as the unit read it.
+fn read(source: &Source, limit: u64, unit: Option<&Unit>) -> Result<Rc<Vec<u8>>, ReadError> {
     match source {
-        Source::Stdin => read_stdin(limit),
-        Source::Path(path) => read_file(path, limit),
+        Source::Stdin => read_stdin(limit).map(Rc::new),
+        Source::Path(path) => match unit.and_then(|unit| unit.read(path, limit)) {
+            Some(read) => read.map(|(bytes, _)| bytes),
+            None => read_file(path, limit).map(Rc::new),
+        },
     }
 }
 
@@ -446,6 +523,55 @@ mod tests {
                 },
             })
             .collect()
+    }
+
+    #[test]
+    fn the_json_files_of_one_folder_that_follow_one_another_are_one_unit_within_a_bound() {
+        let file = |path: String| Input {
+            display_name: path.clone(),
+            path: path.clone(),
+            source: Ok(Source::Path(PathBuf::from(path))),
+        };
+        let stdin = Input {
+            display_name: "-".to_owned(),
+            path: "-".to_owned(),
+            source: Ok(Source::Stdin),
+        };
+        let unreadable = Input {
+            display_name: "a/u.json".to_owned(),
+            path: "a/u.json".to_owned(),
+            source: Err(Unreadable::Io("no such file or directory".to_owned())),
+        };
+        let inputs = ["a/1.json", "a/2.json", "a/x.yaml", "a/3.json", "b/1.json"]
+            .map(str::to_owned)
+            .map(file)
+            .into_iter()
+            .chain([stdin, unreadable])
+            .chain((0..=UNIT).map(|name| file(format!("c/{name}.json"))));
+        let mut inputs = inputs.peekable();
+        let mut groups = Vec::new();
+        while let Some(group) = next_group(&mut inputs) {
+            groups.push(
+                group
+                    .into_iter()
+                    .map(|input| input.path)
+                    .collect::<Vec<_>>(),
+            );
+        }
+        let many: Vec<String> = (0..UNIT).map(|name| format!("c/{name}.json")).collect();
+        let expected: Vec<Vec<String>> = [
+            vec!["a/1.json", "a/2.json"],
+            vec!["a/x.yaml"],
+            vec!["a/3.json"],
+            vec!["b/1.json"],
+            vec!["-"],
+            vec!["a/u.json"],
+        ]
+        .into_iter()
+        .map(|group| group.into_iter().map(str::to_owned).collect())
+        .chain([many, vec![format!("c/{UNIT}.json")]])
+        .collect();
+        assert_eq!(groups, expected);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::{NeighbourError, candidate_file, stored_bundle};
 use crate::canonical;
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::location::Location;
-use crate::location::held::Kept;
+use crate::location::unit::Kept;
 use crate::text::{quote, shorten};
 
 /// A candidate of the store, told by the folder a file stands in.

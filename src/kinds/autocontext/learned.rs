@@ -4,11 +4,12 @@
 //! that another asks again (what its matched trials replay to, its
 //! evaluator plan's digest, its manifest diff's digest). Every candidate's
 //! files read its bundle and its parent, and a promotion reads them again
-//! with the trials, long after the bundles' own lines; the workers of a run
-//! keep what they learned, together, while the run holds its neighbours
-//! (`location::held`), for at most [`DIGESTS`] digests of a store, about a
-//! KiB each, so memory stays bounded whatever the store's size.
-//! Outside a run (the language server, a single check) nothing is kept.
+//! with the trials, long after the bundles' own lines, in another unit; the
+//! units of a run keep what they learned, together, whichever worker checks
+//! them (`location::unit::Learning`), for at most [`DIGESTS`] digests of a
+//! store, about a KiB each, so memory stays bounded whatever the store's
+//! size. Outside a run's unit (the language server, a single check)
+//! nothing is kept.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ use serde_json::Value;
 use super::comparison::{self, Policy, Replay};
 use super::manifest::Listing;
 use crate::canonical::Refusal;
-use crate::location::held;
+use crate::location::Location;
 
 /// How many digests of one store a run keeps (about a KiB each): a
 /// store's every bundle and candidate up to this many, some 170 rounds of
@@ -97,9 +98,14 @@ fn computed(kept: &Computation) -> Result<String, Refusal> {
 
 /// `read` on what the run learned of `digest` (64 lowercase hex) in the
 /// store at `root`, if it learned anything; `None` outside a run.
-fn known<T>(root: &Path, digest: &str, read: impl FnOnce(&Facts) -> Option<T>) -> Option<T> {
+fn known<T>(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    read: impl FnOnce(&Facts) -> Option<T>,
+) -> Option<T> {
     let digest = key_of(digest)?;
-    let learned = held::learned::<Learned>()?;
+    let learned = location.learned::<Learned>()?;
     let learned = learned.lock().unwrap_or_else(PoisonError::into_inner);
     let (_, facts) = learned
         .stores
@@ -109,8 +115,8 @@ fn known<T>(root: &Path, digest: &str, read: impl FnOnce(&Facts) -> Option<T>) -
 }
 
 /// `learn` on what the run keeps of `digest` in the store at `root`.
-fn learn(root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
-    let (Some(digest), Some(learned)) = (key_of(digest), held::learned::<Learned>()) else {
+fn learn(location: &Location<'_>, root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
+    let (Some(digest), Some(learned)) = (key_of(digest), location.learned::<Learned>()) else {
         return;
     };
     let mut learned = learned.lock().unwrap_or_else(PoisonError::into_inner);
@@ -138,19 +144,31 @@ fn learn(root: &Path, digest: &str, learn: impl FnOnce(&mut Facts)) {
 }
 
 /// The listing of the stored bundle `digest`, when the run read it.
-pub(super) fn listing(root: &Path, digest: &str) -> Option<Arc<Listing>> {
-    known(root, digest, |facts| facts.listing.clone())
+pub(super) fn listing(location: &Location<'_>, root: &Path, digest: &str) -> Option<Arc<Listing>> {
+    known(location, root, digest, |facts| facts.listing.clone())
 }
 
 /// Keeps the listing of the stored bundle `digest`.
-pub(super) fn keep_listing(root: &Path, digest: &str, listing: &Arc<Listing>) {
-    learn(root, digest, |facts| facts.listing = Some(listing.clone()));
+pub(super) fn keep_listing(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    listing: &Arc<Listing>,
+) {
+    learn(location, root, digest, |facts| {
+        facts.listing = Some(listing.clone())
+    });
 }
 
 /// Keeps the listing `list` makes of the stored bundle `digest`, unless
 /// one is kept, or the run keeps no more of the store: made only then.
-pub(super) fn learn_listing(root: &Path, digest: &str, list: impl FnOnce() -> Listing) {
-    learn(root, digest, |facts| {
+pub(super) fn learn_listing(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    list: impl FnOnce() -> Listing,
+) {
+    learn(location, root, digest, |facts| {
         if facts.listing.is_none() {
             facts.listing = Some(Arc::new(list()));
         }
@@ -159,26 +177,32 @@ pub(super) fn learn_listing(root: &Path, digest: &str, list: impl FnOnce() -> Li
 
 /// `read` on what candidate `digest`'s files computed, if any.
 fn known_computed<T>(
+    location: &Location<'_>,
     root: &Path,
     digest: &str,
     read: impl FnOnce(&Computed) -> Option<T>,
 ) -> Option<T> {
-    known(root, digest, |facts| {
+    known(location, root, digest, |facts| {
         facts.computed.as_deref().and_then(read)
     })
 }
 
 /// `learn` on what candidate `digest`'s files computed.
-fn compute(root: &Path, digest: &str, learn: impl FnOnce(&mut Computed)) {
-    self::learn(root, digest, |facts| {
+fn compute(location: &Location<'_>, root: &Path, digest: &str, learn: impl FnOnce(&mut Computed)) {
+    self::learn(location, root, digest, |facts| {
         learn(facts.computed.get_or_insert_with(Box::default));
     });
 }
 
 /// What the matched trials of candidate `digest` replay to under `policy`,
 /// when the run replayed them under it.
-pub(super) fn replay(root: &Path, digest: &str, policy: &Policy) -> Option<Replay> {
-    known_computed(root, digest, |computed| {
+pub(super) fn replay(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    policy: &Policy,
+) -> Option<Replay> {
+    known_computed(location, root, digest, |computed| {
         computed
             .replay
             .as_ref()
@@ -190,8 +214,14 @@ pub(super) fn replay(root: &Path, digest: &str, policy: &Policy) -> Option<Repla
 /// Keeps what the matched trials of candidate `digest` replay to under
 /// `policy`, unless they were replayed under another policy first (only an
 /// edited file binds two).
-pub(super) fn keep_replay(root: &Path, digest: &str, policy: &Policy, replay: &Replay) {
-    compute(root, digest, |computed| {
+pub(super) fn keep_replay(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    policy: &Policy,
+    replay: &Replay,
+) {
+    compute(location, root, digest, |computed| {
         if computed.replay.is_none() {
             computed.replay = Some((*policy, replay.clone()));
         }
@@ -201,42 +231,60 @@ pub(super) fn keep_replay(root: &Path, digest: &str, policy: &Policy, replay: &R
 /// The replay of candidate `kept`'s matched trials under `policy`, when
 /// the run keeps one (the file was read, and replayed under that policy,
 /// before).
-pub(super) fn kept_replay(kept: Key<'_>, policy: &Value) -> Option<Replay> {
+pub(super) fn kept_replay(
+    location: &Location<'_>,
+    kept: Key<'_>,
+    policy: &Value,
+) -> Option<Replay> {
     let (root, digest) = kept;
-    replay(root, digest, &Policy::from_value(policy).ok()?)
+    replay(location, root, digest, &Policy::from_value(policy).ok()?)
 }
 
 /// [`comparison::replay`] of `evidence` (a matched-trials file) under `policy`; when
-/// `evidence` is the trials file the run keeps for candidate `kept`, once
+/// `evidence` is the trials file the run read for candidate `kept`, once
 /// per run for that policy. (A policy autocontext refuses is replayed each
 /// time: the refusal is its own.)
-pub(super) fn replayed(evidence: &Value, policy: &Value, kept: Option<Key<'_>>) -> Replay {
+pub(super) fn replayed(
+    location: &Location<'_>,
+    evidence: &Value,
+    policy: &Value,
+    kept: Option<Key<'_>>,
+) -> Replay {
     let (trials, _) = comparison::evidence_parts(evidence);
     let (Some((root, digest)), Ok(policy)) = (kept, Policy::from_value(policy)) else {
         return comparison::replay(trials, policy);
     };
-    if let Some(known) = replay(root, digest, &policy) {
+    if let Some(known) = replay(location, root, digest, &policy) {
         return known;
     }
     let replayed = comparison::replay_under(trials, &policy);
-    keep_replay(root, digest, &policy, &replayed);
+    keep_replay(location, root, digest, &policy, &replayed);
     replayed
 }
 
 /// The digest of candidate `digest`'s evaluator plan, when the run
 /// computed it.
-pub(super) fn plan_digest(root: &Path, digest: &str) -> Option<Result<String, Refusal>> {
-    known_computed(root, digest, |computed| {
+pub(super) fn plan_digest(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+) -> Option<Result<String, Refusal>> {
+    known_computed(location, root, digest, |computed| {
         computed.plan_digest.as_ref().map(self::computed)
     })
 }
 
 /// Keeps the digest of candidate `digest`'s evaluator plan.
-pub(super) fn keep_plan_digest(root: &Path, digest: &str, plan_digest: &Result<String, Refusal>) {
+pub(super) fn keep_plan_digest(
+    location: &Location<'_>,
+    root: &Path,
+    digest: &str,
+    plan_digest: &Result<String, Refusal>,
+) {
     let Some(plan_digest) = kept(plan_digest) else {
         return;
     };
-    compute(root, digest, |computed| {
+    compute(location, root, digest, |computed| {
         computed.plan_digest = Some(plan_digest);
     });
 }
@@ -244,12 +292,13 @@ pub(super) fn keep_plan_digest(root: &Path, digest: &str, plan_digest: &Result<S
 /// The digest of the manifest diff of bundle `digest` against bundle
 /// `against`, when the run computed it.
 pub(super) fn diff_digest(
+    location: &Location<'_>,
     root: &Path,
     digest: &str,
     against: &str,
 ) -> Option<Result<String, Refusal>> {
     let against = key_of(against)?;
-    known_computed(root, digest, |computed| {
+    known_computed(location, root, digest, |computed| {
         computed
             .diff_digest
             .as_ref()
@@ -261,6 +310,7 @@ pub(super) fn diff_digest(
 /// Keeps the digest of the manifest diff of bundle `digest` against bundle
 /// `against`, unless one against another bundle was kept first.
 pub(super) fn keep_diff_digest(
+    location: &Location<'_>,
     root: &Path,
     digest: &str,
     against: &str,
@@ -269,7 +319,7 @@ pub(super) fn keep_diff_digest(
     let (Some(against), Some(diff_digest)) = (key_of(against), kept(diff_digest)) else {
         return;
     };
-    compute(root, digest, |computed| {
+    compute(location, root, digest, |computed| {
         if computed.diff_digest.is_none() {
             computed.diff_digest = Some((against, diff_digest));
         }
@@ -284,6 +334,7 @@ mod tests {
 
     use super::*;
     use crate::canonical::Reason;
+    use crate::location::unit::{Learning, Unit};
 
     #[test]
     fn what_a_run_learns_is_kept_by_store_and_digest_while_it_lasts() {
@@ -291,48 +342,64 @@ mod tests {
         let digest = "0123456789abcdef".repeat(4);
         let other = "fedcba9876543210".repeat(4);
         let bundle = Arc::new(Listing::of(&json!({ "digest": digest })));
-        keep_listing(root, &digest, &bundle);
+        let path = root.join("active.json");
+        let alone = Location::file(&path, 1024);
+        keep_listing(&alone, root, &digest, &bundle);
         assert!(
-            listing(root, &digest).is_none(),
+            listing(&alone, root, &digest).is_none(),
             "nothing is kept outside a run"
         );
 
-        let _hold = held::Hold::new();
-        keep_listing(root, &digest, &bundle);
-        assert!(Arc::ptr_eq(&listing(root, &digest).unwrap(), &bundle));
-        assert!(listing(Path::new("k/other/context_bundles"), &digest).is_none());
-        assert!(listing(root, &other).is_none());
+        let learning = Learning::default();
+        let unit = Unit::new([path.clone()], &learning);
+        let location = Location::file(&path, 1024).in_unit(&unit);
+        let in_unit = &location;
+        keep_listing(in_unit, root, &digest, &bundle);
+        assert!(Arc::ptr_eq(
+            &listing(in_unit, root, &digest).unwrap(),
+            &bundle
+        ));
+        assert!(listing(in_unit, Path::new("k/other/context_bundles"), &digest).is_none());
+        assert!(listing(in_unit, root, &other).is_none());
         // Not a digest: nothing to keep it by.
-        keep_listing(root, "x", &bundle);
-        assert!(listing(root, "x").is_none());
+        keep_listing(in_unit, root, "x", &bundle);
+        assert!(listing(in_unit, root, "x").is_none());
 
         let computed = Ok(other.clone());
-        keep_plan_digest(root, &digest, &computed);
-        assert_eq!(plan_digest(root, &digest), Some(computed.clone()));
+        keep_plan_digest(in_unit, root, &digest, &computed);
+        assert_eq!(plan_digest(in_unit, root, &digest), Some(computed.clone()));
         let refused = Err(Refusal {
             reason: Reason::UnsafeNumber,
             pointer: "/plan/units/0/seed".to_owned(),
             message: "too large".to_owned(),
         });
-        keep_plan_digest(root, &other, &refused);
-        assert_eq!(plan_digest(root, &other), Some(refused));
+        keep_plan_digest(in_unit, root, &other, &refused);
+        assert_eq!(plan_digest(in_unit, root, &other), Some(refused));
 
         // A diff's digest, against the bundle it was computed against only.
-        keep_diff_digest(root, &digest, &other, &computed);
-        assert_eq!(diff_digest(root, &digest, &other), Some(computed.clone()));
-        assert_eq!(diff_digest(root, &digest, &digest), None);
-        keep_diff_digest(root, &digest, &digest, &Ok(digest.clone()));
-        assert_eq!(diff_digest(root, &digest, &digest), None);
+        keep_diff_digest(in_unit, root, &digest, &other, &computed);
+        assert_eq!(
+            diff_digest(in_unit, root, &digest, &other),
+            Some(computed.clone())
+        );
+        assert_eq!(diff_digest(in_unit, root, &digest, &digest), None);
+        keep_diff_digest(in_unit, root, &digest, &digest, &Ok(digest.clone()));
+        assert_eq!(diff_digest(in_unit, root, &digest, &digest), None);
 
         // Past the bound, nothing more is learned of the store; what was
         // is kept.
         let numbered = |index: usize| format!("{index:064x}");
         for index in 0..DIGESTS {
-            keep_listing(root, &numbered(index), &bundle);
+            keep_listing(in_unit, root, &numbered(index), &bundle);
         }
-        assert!(listing(root, &numbered(DIGESTS - 3)).is_some());
-        assert!(listing(root, &numbered(DIGESTS - 2)).is_none());
-        assert!(listing(root, &digest).is_some());
-        assert_eq!(plan_digest(root, &digest), Some(computed));
+        assert!(listing(in_unit, root, &numbered(DIGESTS - 3)).is_some());
+        assert!(listing(in_unit, root, &numbered(DIGESTS - 2)).is_none());
+        assert!(listing(in_unit, root, &digest).is_some());
+        assert_eq!(plan_digest(in_unit, root, &digest), Some(computed));
+
+        // Another unit of the run learns with this one.
+        let other_unit = Unit::new([], &learning);
+        let beside = Location::file(&path, 1024).in_unit(&other_unit);
+        assert!(listing(&beside, root, &digest).is_some());
     }
 }

@@ -40,8 +40,8 @@ use self::store::{Place, StoreFile, store_file};
 use super::{Family, Kind};
 use crate::canonical;
 use crate::diagnostic::{Address, Diagnostic, RuleDoc};
-use crate::location::held::{self, Kept};
-use crate::location::{Location, OUTSIDE_THE_STORE, ReadError, stays_within};
+use crate::location::unit::Kept;
+use crate::location::{Location, OUTSIDE_THE_STORE, ReadError};
 use crate::text::shorten;
 use crate::yaml::strict_json::JsonReader;
 use crate::yaml::{Limits, YamlError};
@@ -88,7 +88,7 @@ fn identify(value: &Value, location: &Location<'_>) -> Option<Result<&'static Ki
         .path()
         .and_then(|path| Some((path, store_file(path)?)))
     {
-        if !stays_within(&file.root, path) {
+        if !location.stays_within(&file.root, path) {
             // Its neighbours refuse to read it as the store's; so does its own line.
             return Some(Err(Diagnostic::new(
                 &catalogue::STORE_LINK,
@@ -133,33 +133,27 @@ enum NeighbourError {
     /// It is read, but does not load: not JSON (or YAML).
     #[error("{}", crate::text::yaml_message(.0))]
     Load(YamlError),
-    /// It was kept from a read as a document, which followed a link out of
-    /// the store.
-    #[error("{OUTSIDE_THE_STORE}")]
-    OutsideTheStore,
 }
 
-/// A file of the store loaded as JSON (or YAML), or why it cannot be; read
-/// once while the run holds its neighbours (`location::held`), and confined
-/// to the store whether read now or kept. `path` must be built from
-/// checked digests or ids.
+/// A file of the store loaded as JSON (or YAML), or why it cannot be;
+/// confined to the store. A file checked in the same unit is read and
+/// loaded once, for its own check and every neighbour's. `path` must be
+/// built from checked digests or ids.
 fn load_neighbour(
     location: &Location<'_>,
     root: &Path,
     path: PathBuf,
 ) -> Result<Kept, NeighbourError> {
-    let mut read_here = false;
-    let document = held::document_at(&path, || {
-        read_here = true;
-        let bytes = location.read_within(root, &path)?;
-        super::load_unplaced(&bytes, &Limits::default(), Some(&path)).map_err(NeighbourError::Load)
-    })?;
-    // A document kept from its own check was read as any document is,
-    // links followed: it is the store's only if it stays inside.
-    if !read_here && !stays_within(root, &path) {
-        return Err(NeighbourError::OutsideTheStore);
+    let bytes = location.read_within(root, &path)?;
+    let load = |bytes: &[u8]| super::load_unplaced(bytes, &Limits::default(), Some(&path));
+    match location
+        .unit()
+        .and_then(|unit| unit.document(&path, &bytes, load))
+    {
+        Some(loaded) => loaded,
+        None => load(&bytes).map(Kept::new),
     }
-    Ok(document)
+    .map_err(NeighbourError::Load)
 }
 
 /// The stored bundle `digest` (64 lowercase hex, checked by the caller).
@@ -180,19 +174,19 @@ fn stored_bundle(
     root: &Path,
     digest: &str,
 ) -> Result<Arc<Listing>, NeighbourError> {
-    if let Some(known) = learned::listing(root, digest) {
+    if let Some(known) = learned::listing(location, root, digest) {
         return Ok(known);
     }
     let bundle = load_neighbour(location, root, bundle_path(root, digest))?;
     let listing = Arc::new(Listing::of(&bundle));
-    learned::keep_listing(root, digest, &listing);
+    learned::keep_listing(location, root, digest, &listing);
     Ok(listing)
 }
 
 /// Learns the listing of the stored bundle `digest` from `bundle`, the
-/// document the run keeps for it, unless it was learned before.
-fn learn_listing(root: &Path, digest: &str, bundle: &Value) {
-    learned::learn_listing(root, digest, || Listing::of(bundle));
+/// document the run read for it, unless it was learned before.
+fn learn_listing(location: &Location<'_>, root: &Path, digest: &str, bundle: &Value) {
+    learned::learn_listing(location, root, digest, || Listing::of(bundle));
 }
 
 /// The manifest diff of the stored bundle `digest` (`tested`) against the
@@ -200,6 +194,7 @@ fn learn_listing(root: &Path, digest: &str, bundle: &Value) {
 /// learned for the run (`learned`), where a promotion of the candidate asks
 /// for it again.
 fn stored_diff(
+    location: &Location<'_>,
     root: &Path,
     (digest, tested): (&str, &Listing),
     (against, comparison): (&str, &Listing),
@@ -209,20 +204,21 @@ fn stored_diff(
         .as_ref()
         .map(|diff| text(diff, "digest").unwrap_or_default().to_owned())
         .map_err(Clone::clone);
-    learned::keep_diff_digest(root, digest, against, &diff_digest);
+    learned::keep_diff_digest(location, root, digest, against, &diff_digest);
     diff
 }
 
 /// The digest of [`stored_diff`], as learned or computed now.
 fn stored_diff_digest(
+    location: &Location<'_>,
     root: &Path,
     tested: (&str, &Listing),
     comparison: (&str, &Listing),
 ) -> Result<String, canonical::Refusal> {
-    if let Some(known) = learned::diff_digest(root, tested.0, comparison.0) {
+    if let Some(known) = learned::diff_digest(location, root, tested.0, comparison.0) {
         return known;
     }
-    stored_diff(root, tested, comparison)
+    stored_diff(location, root, tested, comparison)
         .map(|diff| text(&diff, "digest").unwrap_or_default().to_owned())
 }
 

@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::path::{Component, Path, PathBuf};
 
-use crate::location::held;
+use crate::location::Claim;
 
 /// The folder name of a store.
 pub const STORE_FOLDER: &str = "context_bundles";
@@ -237,13 +237,13 @@ pub fn allows_sequence_root(path: &Path) -> bool {
     })
 }
 
-/// Whether `path` is a file numi verifies in a store that holds a
-/// `bundles/` folder (the mark of a store).
-pub fn is_verified_store_file(path: &Path) -> bool {
-    store_file(path).is_some_and(|file| {
-        let bundles = file.root.join("bundles");
-        held::is_folder(&bundles, held::Look::Folder, || bundles.is_dir())
-    })
+/// Whether `path` is a file numi verifies: a store's, when the store holds
+/// a `bundles/` folder (the mark of a store).
+pub fn is_verified_store_file(path: &Path) -> Claim {
+    match store_file(path) {
+        Some(file) => Claim::IfFolder(file.root.join("bundles")),
+        None => Claim::No,
+    }
 }
 
 #[cfg(test)]

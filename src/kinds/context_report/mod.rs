@@ -25,7 +25,7 @@ pub(crate) static FAMILY: Family = Family {
     identify,
     display_name: super::no_name,
     claims_file: super::no_other_files,
-    allows_sequence_root: super::no_other_files,
+    allows_sequence_root: super::no_sequence_root,
     rules_at_key: &[],
     json_reader: Some(JSON_READER),
 };

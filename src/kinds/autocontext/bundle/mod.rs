@@ -16,7 +16,6 @@ use super::{fails, store_of, stored_bundle, text};
 use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::autocontext::store::Place;
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held;
 use crate::text::{quote, shorten};
 
 pub(super) const KIND: Kind = Kind {
@@ -140,14 +139,9 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     };
     let value = subject.value;
     // What its children and its candidate's files read of it is learned
-    // from the document the run keeps, rather than read again.
-    if subject
-        .location
-        .path()
-        .and_then(|path| held::kept_as(path, value))
-        .is_some()
-    {
-        super::learn_listing(&store.root, name, value);
+    // from the document the run read, rather than read again.
+    if subject.location.is_loaded(value) {
+        super::learn_listing(&subject.location, &store.root, name, value);
     }
     let mut found = Vec::new();
     let digest = text(value, "digest").unwrap_or_default();

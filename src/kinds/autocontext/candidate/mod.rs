@@ -68,7 +68,12 @@ fn comparison_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
     };
     recorded_comparison_findings(
         recorded,
-        learned::replayed(&evidence, policy, Some((&store.root, folder))),
+        learned::replayed(
+            &subject.location,
+            &evidence,
+            policy,
+            Some((&store.root, folder)),
+        ),
         "matched_trials.json",
         "the bound confirmation policy",
     )

@@ -329,6 +329,7 @@ fn recomputed_diff_check(
         }
     };
     match super::stored_diff(
+        &subject.location,
         &candidate.store.root,
         (&candidate.digest, &candidate.bundle),
         (parent, &comparison),

@@ -12,7 +12,7 @@ use super::{fails, text};
 use crate::canonical;
 use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held;
+use crate::location::Location;
 
 pub(super) const KIND: Kind = Kind {
     name: "AutocontextEvaluatorPlan",
@@ -29,10 +29,11 @@ pub(super) const KIND: Kind = Kind {
 };
 
 /// The digest of the plan `artifact` holds (of null when it holds none).
-/// For the plan file a run keeps for candidate `kept`, computed once: its
+/// For the plan file a run read for candidate `kept`, computed once: its
 /// own line and its candidate's matched trials, which are checked against
 /// the plan only when its digest verifies, both ask.
 pub(super) fn plan_digest(
+    location: &Location<'_>,
     artifact: &Value,
     kept: Option<learned::Key<'_>>,
 ) -> Result<String, canonical::Refusal> {
@@ -40,11 +41,11 @@ pub(super) fn plan_digest(
     let Some((root, digest)) = kept else {
         return canonical::sha256_hex(plan);
     };
-    if let Some(known) = learned::plan_digest(root, digest) {
+    if let Some(known) = learned::plan_digest(location, root, digest) {
         return known;
     }
     let computed = canonical::sha256_hex(plan);
-    learned::keep_plan_digest(root, digest, &computed);
+    learned::keep_plan_digest(location, root, digest, &computed);
     computed
 }
 
@@ -56,12 +57,11 @@ fn rules(subject: &Subject<'_>) -> Vec<Diagnostic> {
     let kept = match &candidate {
         Some(Ok(candidate)) => subject
             .location
-            .path()
-            .and_then(|path| held::kept_as(path, value))
-            .map(|_| (candidate.store.root.as_path(), candidate.digest.as_str())),
+            .is_loaded(value)
+            .then_some((candidate.store.root.as_path(), candidate.digest.as_str())),
         _ => None,
     };
-    let mut found = match plan_digest(value, kept) {
+    let mut found = match plan_digest(&subject.location, value, kept) {
         Ok(computed) if computed == written => Vec::new(),
         Ok(computed) => vec![fails(
             &catalogue::PLAN_DIGEST,

@@ -88,7 +88,12 @@ fn store_checks(subject: &Subject<'_>) -> Vec<Diagnostic> {
             );
         }
     };
-    match super::stored_diff(&store.root, (folder, &tested), (parent, &comparison)) {
+    match super::stored_diff(
+        &subject.location,
+        &store.root,
+        (folder, &tested),
+        (parent, &comparison),
+    ) {
         Ok(expected) if &expected == subject.value => Vec::new(),
         Ok(expected) => failing(
             format!(

@@ -15,7 +15,7 @@ use super::{fails, learned, python, text};
 use crate::canonical;
 use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held;
+use crate::location::Location;
 use crate::text::shorten;
 
 pub(super) const KIND: Kind = Kind {
@@ -171,7 +171,7 @@ fn plan_checks(
     // autocontext reads no plan whose digest does not verify (`_read_plan`),
     // and the plan's own line says so.
     let kept = (candidate.store.root.as_path(), candidate.digest.as_str());
-    if super::evaluator_plan::plan_digest(&artifact, Some(kept))
+    if super::evaluator_plan::plan_digest(&subject.location, &artifact, Some(kept))
         .ok()
         .as_deref()
         != text(&artifact, "plan_digest")
@@ -261,18 +261,23 @@ fn record_agreement(subject: &Subject<'_>, candidate: &Candidate) -> Vec<Diagnos
         }
     }
     // Replayed once for the record and a promotion too when these are the
-    // trials the run keeps.
+    // trials the run read.
     let kept = subject
         .location
-        .path()
-        .and_then(|path| held::kept_as(path, subject.value))
-        .map(|_| (candidate.store.root.as_path(), candidate.digest.as_str()));
-    found.extend(replay_checks(subject.value, &record, kept));
+        .is_loaded(subject.value)
+        .then_some((candidate.store.root.as_path(), candidate.digest.as_str()));
+    found.extend(replay_checks(
+        &subject.location,
+        subject.value,
+        &record,
+        kept,
+    ));
     found
 }
 
 /// The comparison in record.json is what these trials replay to.
 fn replay_checks(
+    location: &Location<'_>,
     evidence: &Value,
     record: &Value,
     kept: Option<learned::Key<'_>>,
@@ -292,7 +297,7 @@ fn replay_checks(
     } else {
         address!["trials"]
     };
-    let replayed = learned::replayed(evidence, policy, kept);
+    let replayed = learned::replayed(location, evidence, policy, kept);
     match comparison::replayed_disagreements(recorded, replayed) {
         Ok(disagreements) => disagreements
             .into_iter()

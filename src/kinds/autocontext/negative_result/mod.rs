@@ -19,7 +19,7 @@ use super::{NeighbourError, fails, text};
 use crate::canonical;
 use crate::diagnostic::{Address, Diagnostic, address};
 use crate::kinds::{Kind, Role, Subject};
-use crate::location::held::Kept;
+use crate::location::unit::Kept;
 use crate::text::{quote, shorten};
 
 pub(super) const KIND: Kind = Kind {

@@ -16,6 +16,7 @@ use super::{fails, store_of, stored_bundle, text};
 use crate::diagnostic::{Diagnostic, address};
 use crate::kinds::autocontext::store::{Place, StoreFile};
 use crate::kinds::{Kind, Role, Subject};
+use crate::location::Location;
 use crate::text::{quote, shorten};
 
 pub(super) const KIND: Kind = Kind {
@@ -73,7 +74,7 @@ fn replay_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
     // The candidate's own files replayed its trials before, most often
     // under this very policy: the trials are read again only otherwise.
     let kept = (store.root.as_path(), candidate);
-    let replayed = match learned::kept_replay(kept, policy) {
+    let replayed = match learned::kept_replay(&subject.location, kept, policy) {
         Some(replayed) => replayed,
         None => {
             let Ok(evidence) = super::candidate_file(
@@ -84,7 +85,7 @@ fn replay_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
             ) else {
                 return Vec::new();
             };
-            learned::replayed(&evidence, policy, Some(kept))
+            learned::replayed(&subject.location, &evidence, policy, Some(kept))
         }
     };
     let trials = format!("candidates/{}/matched_trials.json", shorten(candidate));
@@ -185,7 +186,13 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
         return found;
     }
     if let Some(incumbent) = incumbent {
-        found.extend(diff_check(value, store, candidate, incumbent));
+        found.extend(diff_check(
+            &subject.location,
+            value,
+            store,
+            candidate,
+            incumbent,
+        ));
     }
     found
 }
@@ -193,6 +200,7 @@ fn store_checks(subject: &Subject<'_>, store: &StoreFile) -> Vec<Diagnostic> {
 /// `manifest_diff_digest` is the digest of the diff recomputed from the
 /// candidate's manifest and the incumbent's (both named by checked digests).
 fn diff_check(
+    location: &Location<'_>,
     value: &Value,
     store: &StoreFile,
     candidate: &Listing,
@@ -202,6 +210,7 @@ fn diff_check(
     let written = text(value, "manifest_diff_digest").unwrap_or_default();
     let digest = |field| text(value, field).unwrap_or_default();
     match super::stored_diff_digest(
+        location,
         &store.root,
         (digest("candidate_digest"), candidate),
         (digest("incumbent_digest"), incumbent),
