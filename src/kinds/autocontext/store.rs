@@ -433,6 +433,17 @@ mod tests {
                 }
             }
         }
+        // A step that is no UTF-8 reads as "" both ways.
+        #[cfg(unix)]
+        for bytes in [
+            &b"k/demo/context_bundles/candidates/\xff/record.json"[..],
+            &b"k/demo/context_bundles/bundles/\xff.json"[..],
+            &b"k/demo/\xff/active.json"[..],
+        ] {
+            use std::os::unix::ffi::OsStrExt;
+            let path = Path::new(std::ffi::OsStr::from_bytes(bytes));
+            assert_eq!(place_in_store(path), place_by_every_step(path), "{path:?}");
+        }
     }
 
     #[test]
