@@ -33,7 +33,11 @@ pub struct Cli {
     pub command: Command,
 }
 
+// A run parses one subcommand: each one's arguments are built only when it
+// is the one invoked (or help, completions or a man page ask for them all),
+// not on every start.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Validate the configuration tree of a repository, or named files.
     Validate(ValidateArgs),

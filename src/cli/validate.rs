@@ -135,7 +135,10 @@ pub struct ValidateArgs {
     pub write_baseline: Option<PathBuf>,
 }
 
-/// `--select` and `--ignore`, of `numi validate` and `numi fix`.
+// `--select` and `--ignore`, of `numi validate` and `numi fix`. A comment,
+// not a doc comment: clap makes a flattened struct's doc comment the about
+// of the subcommand it is added to, and a deferred subcommand adds it
+// after its own.
 #[derive(Debug, Args)]
 pub struct RuleSelectionArgs {
     /// Run only these rules: rule ids or families (`playbook`), comma

@@ -385,3 +385,30 @@ fn a_numi_toml_planted_above_a_folder_outside_git_decides_nothing() {
     );
     assert_eq!(run.code, 0, "{}", run.transcript());
 }
+
+/// Each subcommand's help opens with what it does, as `numi --help` lists
+/// it: the arguments built only when a subcommand is invoked do not bring
+/// another description with them.
+#[test]
+fn each_subcommands_help_opens_with_what_it_does() {
+    let top = numi(&fixtures(), &["--help"]);
+    assert_eq!(top.code, 0);
+    let listed: Vec<(String, String)> = top
+        .stdout
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| {
+            let (name, about) = line.trim_start().split_once(' ')?;
+            Some((name.to_owned(), about.trim_start().to_owned()))
+        })
+        .filter(|(name, _)| name != "help")
+        .collect();
+    assert_eq!(listed.len(), 10, "{}", top.stdout);
+    for (name, about) in listed {
+        let help = numi(&fixtures(), &[&name, "--help"]);
+        assert_eq!(help.code, 0, "{name}");
+        assert_eq!(help.stdout.lines().next(), Some(about.as_str()), "{name}");
+    }
+}
