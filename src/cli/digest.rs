@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::digest::{self, CanonicalError};
-use crate::location::{DEFAULT_MAX_FILE_SIZE, ReadError, read_file, read_stdin};
+use crate::location::{DEFAULT_MAX_FILE_SIZE, ReadError, read_regular, read_stdin};
 use crate::results::Exit;
 use crate::text::quote;
 use crate::yaml::Limits;
@@ -77,7 +77,7 @@ fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Undigested> {
     if path.as_os_str() == "-" {
         read_stdin(limit)
     } else {
-        read_file(path, limit)
+        read_regular(path, limit)
     }
     .map_err(Undigested::Read)
 }

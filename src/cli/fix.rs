@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::fix::{self, Fixed, write_atomically};
 use crate::inputs::{self, Input, Source};
-use crate::location::{DEFAULT_MAX_FILE_SIZE, Location, read_file, read_stdin};
+use crate::location::{DEFAULT_MAX_FILE_SIZE, Location, read_regular, read_stdin};
 use crate::project::{ConfigFile, Flags, Settings};
 use crate::results::{Exit, Origin};
 use crate::text::quote;
@@ -206,7 +206,7 @@ impl Document<'_> {
                 Ok(bytes) => (bytes, Location::detached(limit)),
                 Err(reason) => return self.failed(counts, report, &format!("read: {reason}")),
             },
-            Ok(Source::Path(path)) => match read_file(path, limit) {
+            Ok(Source::Path(path)) => match read_regular(path, limit) {
                 Ok(bytes) => (bytes, Location::file(path, limit)),
                 Err(reason) => return self.failed(counts, report, &format!("read: {reason}")),
             },

@@ -130,7 +130,7 @@ impl<'a> Location<'a> {
 
     /// The bytes of the regular file at `path`, within the size limit.
     pub fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
-        read_file(path, self.max_file_size)
+        read_regular(path, self.max_file_size)
     }
 
     /// [`Location::read`] for a path that must stay inside `root` once its
@@ -348,16 +348,9 @@ fn read_file_within(
         if !resolved_within(root, path) {
             return Err(ReadError::Unreadable(OUTSIDE_THE_STORE.to_owned()));
         }
-        return read_file(path, limit);
+        return read_regular(path, limit);
     }
     read_regular_noting(path, limit, || resolved_within(root, path)).map(|(bytes, _)| bytes)
-}
-
-/// The bytes of the file at `path`, refusing one larger than `limit`
-/// (`--max-file-size`) without reading it whole: [`read_regular`] for a
-/// document.
-pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    read_regular(path, limit)
 }
 
 /// Why [`read_regular`] returned no bytes. Its message is worded for a

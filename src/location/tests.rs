@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::{
-    Entry, Location, ReadError, folders_stay_within, folders_stay_within_by_steps, read_file,
-    read_regular, stays_within,
+    Entry, Location, ReadError, folders_stay_within, folders_stay_within_by_steps, read_regular,
+    stays_within,
 };
 
 #[test]
@@ -50,17 +50,17 @@ fn a_file_is_read_whole_and_an_empty_one_as_nothing() {
     let file = dir.path().join("doc.yaml");
     let text = "kind: Playbook\n".repeat(1000);
     std::fs::write(&file, &text).expect("write");
-    assert_eq!(read_file(&file, 1 << 20).as_deref(), Ok(text.as_bytes()));
+    assert_eq!(read_regular(&file, 1 << 20).as_deref(), Ok(text.as_bytes()));
     let empty = dir.path().join("empty.yaml");
     std::fs::write(&empty, "").expect("write");
-    assert_eq!(read_file(&empty, 1 << 20).as_deref(), Ok(&b""[..]));
+    assert_eq!(read_regular(&empty, 1 << 20).as_deref(), Ok(&b""[..]));
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn a_file_the_system_sizes_as_empty_is_read_to_its_end() {
     // /proc files report no size and hold text all the same.
-    let read = read_file(Path::new("/proc/self/status"), 1 << 20).expect("readable");
+    let read = read_regular(Path::new("/proc/self/status"), 1 << 20).expect("readable");
     assert!(
         read.starts_with(b"Name:"),
         "{:?}",

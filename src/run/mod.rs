@@ -18,7 +18,7 @@ use crate::config::Policy;
 use crate::diagnostic::{Diagnostic, RuleDoc};
 use crate::inputs::{Input, Source};
 use crate::location::unit::{Learning, Unit};
-use crate::location::{Location, ReadError, read_file, read_stdin};
+use crate::location::{Location, ReadError, read_regular, read_stdin};
 use crate::results::baseline::Ledger;
 use crate::results::{FileResult, Origin, Summary};
 use crate::text::quote;
@@ -492,7 +492,7 @@ fn read(source: &Source, limit: u64, unit: Option<&Unit>) -> Result<Rc<Vec<u8>>,
         Source::Stdin => read_stdin(limit).map(Rc::new),
         Source::Path(path) => match unit.and_then(|unit| unit.read(path, limit)) {
             Some(read) => read.map(|(bytes, _)| bytes),
-            None => read_file(path, limit).map(Rc::new),
+            None => read_regular(path, limit).map(Rc::new),
         },
     }
 }
